@@ -1,0 +1,159 @@
+"""The command line: ``referee-app`` (the desktop app), ``judge``, ``rules``, and the store's
+commands. Kept light: ``judge`` must not load Qt, reportlab or the database layer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import locale
+import os
+import sys
+from collections.abc import Sequence
+
+
+def default_lang() -> str:
+    """Chinese unless the user's locale is clearly another language."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(name)
+        if value:
+            return "en" if not value.lower().startswith("zh") and value not in ("C", "POSIX") else "zh"
+    try:
+        current = locale.getlocale()[0] or ""
+    except ValueError:
+        current = ""
+    return "en" if current and not current.lower().startswith("zh") else "zh"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="referee-app", description="Referee assistant for 双升 tournaments. "
+                     "With no command, opens the desktop app.")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language of messages and texts (default: from the locale, Chinese when unsure)")
+    parser.add_argument("--db", default=None,
+                        help="event store: an SQLite file or a PostgreSQL URL (default: REFEREE_APP_DB or the user data folder)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    judge = sub.add_parser("judge", help="judge a case file (CASE-FORMAT.md) and print the decision as JSON")
+    judge.add_argument("case", help="a case file, or - for standard input")
+    judge.set_defaults(func=cmd_judge)
+
+    rules = sub.add_parser("rules", help="list or check rulebooks")
+    rules_sub = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
+    rules_list = rules_sub.add_parser("list", help="the bundled rulebooks")
+    rules_list.set_defaults(func=cmd_rules_list)
+    rules_check = rules_sub.add_parser("check", help="validate rulebook files; one line per problem")
+    rules_check.add_argument("files", nargs="+")
+    rules_check.set_defaults(func=cmd_rules_check)
+
+    try:
+        from .store import commands as store_commands
+    except ImportError:
+        store_commands = None
+    if store_commands is not None:
+        store_commands.register(sub)
+    return parser
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    from .core import CaseError, RulebookError, judge
+
+    try:
+        if args.case == "-":
+            source = "stdin"
+            raw = sys.stdin.buffer.read()
+        else:
+            source = args.case
+            with open(args.case, "rb") as handle:
+                raw = handle.read()
+    except OSError as exc:
+        print(f"{args.case}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        case = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        print(f"{source}: not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+              file=sys.stderr)
+        return 2
+    except RecursionError:
+        print(f"{source}: not JSON: nested too deeply", file=sys.stderr)
+        return 2
+    try:
+        decision = judge(case, lang=args.lang)
+    except (CaseError, RulebookError) as exc:
+        print(_one_line(str(exc)), file=sys.stderr)
+        return 2
+    except RecursionError:
+        print(f"{source}: the case is nested too deeply", file=sys.stderr)
+        return 2
+    sys.stdout.write(json.dumps(decision, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    from .core import RulebookError, bundled_ids, load_rulebook
+
+    status = 0
+    for rulebook_id in bundled_ids():
+        try:
+            rb = load_rulebook(rulebook_id)
+        except RulebookError as exc:
+            print(_one_line(str(exc)), file=sys.stderr)
+            status = 1
+            continue
+        source = rb.data["event"]["source"]
+        print(f"{rb.id}\t{rb.name(args.lang)}\t{source}")
+    return status
+
+
+def cmd_rules_check(args: argparse.Namespace) -> int:
+    from .core.rulebook import check_files
+
+    problems = check_files(args.files)
+    for line in problems:
+        print(_one_line(line))
+    if not problems:
+        word = "个规则文件无误" if args.lang == "zh" else "rulebook(s) OK"
+        print(f"{len(args.files)} {word}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    try:
+        from .gui.app import run
+    except ImportError as exc:
+        print(f"referee-app: the desktop app is not available ({exc}); the command-line tools "
+              "work: referee-app judge CASE.json, referee-app rules list", file=sys.stderr)
+        return 1
+    return run(args)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.lang is None:
+        args.lang = default_lang()
+    func = getattr(args, "func", None)
+    if func is None:
+        return cmd_gui(args)
+    try:
+        return int(func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""The domain core: seats, levels, rulebooks, the ruling engine. No Qt, no database.
+
+>>> from referee_app.core import judge
+>>> decision = judge({"event": "bhg-2011", "first_dealer": "E", "finished": "open",
+...                   "hands": [{"defender_points": 60}]}, lang="en")
+>>> decision["hands"][0]["levels_after"]
+{'NS': '2', 'EW': '3'}
+"""
+
+from .case import parse_case
+from .engine import Ruling, judge
+from .errors import CaseError, RulebookError
+from .rulebook import Rulebook, bundled_ids, load_rulebook, rulebook_from_text
+
+__all__ = [
+    "CaseError",
+    "Rulebook",
+    "RulebookError",
+    "Ruling",
+    "bundled_ids",
+    "judge",
+    "load_rulebook",
+    "parse_case",
+    "rulebook_from_text",
+]

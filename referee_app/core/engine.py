@@ -1,0 +1,607 @@
+"""The ruling engine (判罚引擎): an event's rulebook applied to one round at one table.
+
+:func:`judge` is the single computation behind ``referee-app judge``, the desktop app and
+the store: given a case and a rulebook it proposes every ruling with its clause, scores
+each hand, moves the levels, and decides the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import text
+from .case import Case, Hand, Infraction, parse_case
+from .errors import CaseError, RulebookError
+from .levels import LEVELS, advance, difference
+from .rulebook import Rulebook, load_rulebook
+from .seats import SIDES, next_seat, other_side, partner, side_of
+
+
+@dataclass
+class Ruling:
+    """One ruling (判罚) on one infraction: the sanction, where it comes from, and why."""
+
+    kind: str
+    seat: str | None
+    side: str
+    against: str
+    points: int = 0
+    warning: bool = False
+    hand_lost: bool = False
+    award: dict[str, int] | None = None
+    ends_hand: bool = False
+    round_forfeit: bool = False
+    suspension_rounds: int = 0
+    disqualified: bool = False
+    levels: dict[str, int] = field(default_factory=dict)
+    instruction: dict[str, str] | None = None
+    occurrence: int = 1
+    scope: str | None = None
+    escalated: bool = False
+    assumed: bool = False
+    rule: str = ""
+    branch: str = ""
+    citation: str = ""
+    clause: dict[str, Any] = field(default_factory=dict)
+    override_reason: str | None = None
+    proposed: Ruling | None = None
+    label: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self, lang: str, rulebook: Rulebook) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "seat": self.seat,
+            "side": self.side,
+            "points": self.points,
+            "against": self.against,
+            "warning": self.warning,
+            "hand_lost": self.hand_lost,
+            "ends_hand": self.ends_hand,
+            "round_forfeit": self.round_forfeit,
+            "suspension_rounds": self.suspension_rounds,
+            "disqualified": self.disqualified,
+            "levels": {s: self.levels.get(s, 0) for s in SIDES},
+            "instruction": self.instruction[lang] if self.instruction else None,
+            "occurrence": self.occurrence,
+            "escalated": self.escalated,
+            "assumed": self.assumed,
+            "rule": self.rule,
+            "branch": self.branch,
+            "citation": self.citation,
+            "overridden": self.override_reason is not None,
+            "text": text.ruling_text(self, lang, rulebook),
+        }
+        if self.override_reason is not None:
+            out["override_reason"] = self.override_reason
+            assert self.proposed is not None
+            out["proposed"] = self.proposed.to_json(lang, rulebook)
+        return out
+
+
+def judge(case: Any, *, lang: str = "zh", rulebook: Rulebook | None = None) -> dict[str, Any]:
+    """Judge a decoded case (a dict as in CASE-FORMAT.md) and return the decision.
+
+    Raises :class:`CaseError` for an invalid case and :class:`RulebookError` when the
+    event's rulebook cannot be loaded.
+    """
+    if lang not in ("zh", "en"):
+        raise ValueError(f"lang: expected zh or en, got {lang!r}")
+    parsed = parse_case(case)
+    if rulebook is None:
+        try:
+            rulebook = load_rulebook(parsed.event)
+        except RulebookError as exc:
+            raise CaseError(f"event: {exc}") from None
+    return RoundJudge(rulebook, parsed, lang).run()
+
+
+class RoundJudge:
+    """Plays a round's hands in order: rulings, hand scores, levels, dealer, result."""
+
+    def __init__(self, rulebook: Rulebook, case: Case, lang: str) -> None:
+        self.rb = rulebook
+        self.rules = rulebook.data
+        self.case = case
+        self.lang = lang
+        self.levels = dict(case.levels)
+        self.reached = {"NS": 0, "EW": 0}
+        # (side, counter, hand number) for every occurrence counted so far in this round
+        self.occurrences: list[tuple[str, str, int]] = []
+        self.mandatory = self.rules["levels"]["mandatory"]
+
+    # -- the round -------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.rb.id, "rulebook_sha256": self.rb.sha256}
+        before = [self.ruling(inf, hand_number=0, dealer_side=None) for inf in self.case.before_play]
+        out["before_play"] = [r.to_json(self.lang, self.rb) for r in before]
+        forfeiting = sorted({r.side for r in before if r.round_forfeit or r.disqualified})
+        if forfeiting:
+            if self.case.hands:
+                raise CaseError(
+                    "hands: the round was forfeited before play (before_play); give no hands"
+                )
+            forfeit = self.forfeit(forfeiting)
+            out.update(forfeit=forfeit, hands=[], result=self.forfeit_result(forfeit))
+            return out
+
+        hands_out = []
+        dealer: str | None = self.case.first_dealer
+        ended: str | None = None
+        forfeit = None
+        passed_side: str | None = None
+        last_dealer_side = None
+        for number, hand in enumerate(self.case.hands, start=1):
+            if ended:
+                raise CaseError(f"{hand.path}: the round ended at hand {number - 1} ({ended}); "
+                                "no hand can follow")
+            dealer = self.dealer_for(hand, number, dealer)
+            last_dealer_side = side_of(dealer)
+            result = self.play_hand(hand, number, dealer)
+            hands_out.append(result["json"])
+            dealer = result["next_dealer"]
+            if result["forfeiting"]:
+                forfeit = self.forfeit(result["forfeiting"])
+                ended = "round forfeit" if self.lang == "en" else "判弃权"
+            elif result["passed_a"]:
+                passed_side = result["passed_a"]
+                ended = "passed A" if self.lang == "en" else "过A"
+        out["forfeit"] = forfeit
+        out["hands"] = hands_out
+        if forfeit is not None:
+            out["result"] = self.forfeit_result(forfeit)
+        elif passed_side is not None:
+            out["result"] = self.result(passed_side, "passed_a")
+        elif self.case.finished == "open":
+            out["result"] = None
+        else:
+            out["result"] = self.result_on_time(last_dealer_side)
+        return out
+
+    def dealer_for(self, hand: Hand, number: int, derived: str | None) -> str:
+        if number == 1:
+            if hand.dealer is not None and hand.dealer != self.case.first_dealer:
+                raise CaseError(f"{hand.path}.dealer: the first hand's dealer is first_dealer "
+                                f"({self.case.first_dealer}), got {hand.dealer}")
+            return self.case.first_dealer
+        if derived is None:
+            if hand.dealer is None:
+                raise CaseError(f"{hand.path}.dealer: required: the previous hand left the deal open "
+                                "(一次性抢庄); give the seat that won the grab")
+            return hand.dealer
+        if hand.dealer is not None and hand.dealer != derived:
+            raise CaseError(f"{hand.path}.dealer: dealers after the first are derived "
+                            f"({derived} deals this hand), got {hand.dealer}")
+        return derived
+
+    # -- one hand --------------------------------------------------------------------------
+
+    def play_hand(self, hand: Hand, number: int, dealer: str) -> dict[str, Any]:
+        dealer_side = side_of(dealer)
+        defenders = other_side(dealer_side)
+        before = dict(self.levels)
+        rulings = [self.ruling(inf, number, dealer_side) for inf in hand.infractions]
+
+        penalty = 0  # moves the defenders' total: + against the dealer side, − against them
+        for r in rulings:
+            penalty += r.points if r.against == dealer_side else -r.points
+        ends = any(r.ends_hand for r in rulings)
+        bottom_points = self.bottom_points(hand) if not ends else 0
+        played = 0 if ends else hand.defender_points + bottom_points
+        raw_total = played + penalty
+
+        lost_sides = sorted({r.side for r in rulings if r.hand_lost})
+        loss_cfg = self.rules["hand_loss"]
+        gains = {"NS": 0, "EW": 0}
+        keep_deal = True
+        decided_by = "points"
+        scoring_assumed = False
+        j_drop: str | None = None
+        open_grab = False
+        lost_by: str | None = None
+
+        if len(lost_sides) == 2:
+            lost_by = "both"
+            if loss_cfg["both_sides"] == "open_grab":
+                open_grab = True
+                decided_by = "hand_loss"
+                total = max(0, raw_total)
+            else:  # the two shifts cancel: the hand is scored on its points
+                total = max(0, raw_total)
+                keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
+                gains[dealer_side if keep_deal else defenders] = gain
+        elif len(lost_sides) == 1:
+            offender = lost_sides[0]
+            lost_by = offender
+            loser = next(r for r in rulings if r.hand_lost)
+            if loss_cfg["mode"] == "shift" and loser.award is None:
+                shift = loss_cfg["shift"]
+                total = max(0, raw_total + (shift if offender == dealer_side else -shift))
+                keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
+                decided_by = "hand_loss"
+                winner_keeps = offender == defenders
+                if keep_deal != winner_keeps:
+                    # the non-offending side deals next even where the total alone would not
+                    # give it the deal; it then deals without a level gain
+                    keep_deal, gain = winner_keeps, 0
+                gains[dealer_side if keep_deal else defenders] = gain
+            else:
+                award = loser.award or loss_cfg["award"]
+                total = max(0, raw_total)
+                decided_by = "hand_loss"
+                if offender == dealer_side:
+                    keep_deal = False
+                    gains[defenders] = award["dealer_offends"]
+                else:
+                    keep_deal = True
+                    gains[dealer_side] = award["defenders_offend"]
+        else:
+            total = max(0, raw_total)
+            keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
+            gains[dealer_side if keep_deal else defenders] = gain
+            j_rule = self.rules["scoring"].get("j_rule")
+            if (j_rule and before[dealer_side] == j_rule["level"] and hand.bottom.captured
+                    and hand.bottom.j > 0):
+                j_drop = j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+                keep_deal = False
+                gains[dealer_side] = 0
+                gains[defenders] = 0 if total < self.rules["scoring"]["deal_changes_at"] else gain
+                decided_by = "j_rule"
+
+        redeclaration_bonus = 0
+        red = self.rules["scoring"].get("redeclaration")
+        if red and not open_grab and hand.redeclarations and number >= red["from_hand"]:
+            redeclaration_bonus = red["levels_each"] * hand.redeclarations
+            gains[dealer_side if keep_deal else defenders] += redeclaration_bonus
+
+        passed_a: str | None = None
+        after = dict(before)
+        if not open_grab:
+            for side in SIDES:
+                playing_it = side == dealer_side and keep_deal
+                after[side], passed = advance(before[side], gains[side], self.mandatory, playing_it)
+                if passed:
+                    passed_a = side
+            if j_drop is not None:
+                after[dealer_side] = j_drop
+        for r in rulings:
+            for side, change in r.levels.items():
+                if change:
+                    after[side], _ = advance(after[side], change, self.mandatory, False)
+        for side in SIDES:
+            if after[side] != before[side]:
+                self.reached[side] = number
+        self.levels = after
+
+        if open_grab:
+            next_dealer = None
+        else:
+            next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
+
+        forfeiting = sorted({
+            r.side for r in rulings
+            if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
+        })
+
+        hand_json = {
+            "number": number,
+            "dealer": dealer,
+            "dealer_side": dealer_side,
+            "levels_before": before,
+            "rulings": [r.to_json(self.lang, self.rb) for r in rulings],
+            "bottom_multiplier": self.multiplier(hand) if hand.bottom.captured and not ends else 0,
+            "bottom_points": bottom_points,
+            "penalty_points": penalty,
+            "defender_total": total,
+            "lost_by": lost_by,
+            "decided_by": decided_by,
+            "gains": gains,
+            "redeclaration_bonus": redeclaration_bonus,
+            "levels_after": after,
+            "next_dealer": next_dealer,
+            "passed_a": passed_a is not None,
+            "assumed": scoring_assumed or any(r.assumed for r in rulings),
+            "text": text.hand_text(self.lang, dealer_side, total, gains, keep_deal,
+                                   lost_by, j_drop, next_dealer, passed_a),
+        }
+        return {"json": hand_json, "next_dealer": next_dealer, "forfeiting": forfeiting,
+                "passed_a": passed_a}
+
+    def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
+        """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""
+        scoring = self.rules["scoring"]
+        threshold = scoring["deal_changes_at"]
+        if total < threshold:
+            for band in scoring["dealer_bands"]:
+                if total <= band["upto"]:
+                    clause = scoring.get("dealer_bands_clause") or scoring["clause"]
+                    return True, band["gain"], bool(clause["assumed"])
+            raise RulebookError(f"{self.rb.origin}: scoring.dealer_bands: no band holds {total}")
+        gain = (total - threshold) // scoring["step"]
+        cap = scoring.get("defender_gain_cap")
+        if cap is not None:
+            gain = min(gain, cap)
+        return False, gain, bool(scoring["clause"]["assumed"])
+
+    def multiplier(self, hand: Hand) -> int:
+        cfg = self.rules["bottom"]
+        bottom = hand.bottom
+
+        def of(shape: str | None, pairs: int | None) -> int:
+            if shape == "single":
+                return cfg["single"]
+            if shape == "pair":
+                return cfg["pair"]
+            n = pairs or 2
+            return 2 ** (n + 1) if cfg["tractor"] == "power" else 2 * (n + 1)
+
+        if bottom.shape != "throw":
+            return of(bottom.shape, bottom.pairs)
+        largest = of(bottom.largest, bottom.pairs)
+        if cfg["throw"] == "fixed":
+            return cfg["throw_value"]
+        if cfg["throw"] == "fixed_or_largest":
+            return max(cfg["throw_value"], largest)
+        return largest + cfg["throw_value"]
+
+    def bottom_points(self, hand: Hand) -> int:
+        return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0
+
+    # -- rulings ---------------------------------------------------------------------------
+
+    def ruling(self, inf: Infraction, hand_number: int, dealer_side: str | None) -> Ruling:
+        proposed = self.computed_ruling(inf, hand_number, dealer_side)
+        if inf.override is None:
+            return proposed
+        return self.overridden(inf, proposed, dealer_side)
+
+    def computed_ruling(self, inf: Infraction, hand_number: int,
+                        dealer_side: str | None) -> Ruling:
+        spec = self.rules["infractions"][inf.kind]
+        rule = self.first_match(inf.kind, inf, dealer_side)
+        sanction = rule["sanction"]
+        clause = rule["clause"]
+        assumed = bool(clause["assumed"])
+        citation = cite(clause)
+        counter = rule["counter"]
+        instruction = sanction["instruction"]
+        if rule["same_as"] is not None:
+            inner = self.first_match(rule["same_as"], inf, dealer_side)
+            sanction = inner["sanction"]
+            citation = f"{citation}（{cite(inner['clause'])}）"
+            assumed = assumed or bool(inner["clause"]["assumed"])
+            counter = counter or inner["counter"]
+            instruction = rule["sanction"]["instruction"] or inner["sanction"]["instruction"]
+        occurrence, scope, escalated = 1, None, False
+        if counter is not None:
+            occurrence, scope = self.count(counter, inf.side, hand_number)
+            steps = [s for s in self.rules["counters"][counter]["steps"]
+                     if s["from_count"] <= occurrence]
+            if steps:
+                step = max(steps, key=lambda s: s["from_count"])
+                sanction = step["sanction"]
+                citation = cite(step["clause"])
+                assumed = assumed or bool(step["clause"]["assumed"])
+                instruction = sanction["instruction"] or instruction
+                escalated = True
+        ruling = Ruling(
+            kind=inf.kind, seat=inf.seat, side=inf.side, against=inf.side,
+            occurrence=occurrence, scope=scope, escalated=escalated, assumed=assumed,
+            rule=f"{self.rb.id}/{inf.kind}", branch=rule["id"], citation=citation,
+            clause=clause, label=spec["label"],
+        )
+        self.apply_sanction(ruling, sanction, inf, dealer_side)
+        if instruction:
+            ruling.instruction = instruction
+        return ruling
+
+    def first_match(self, kind: str, inf: Infraction, dealer_side: str | None) -> dict[str, Any]:
+        for rule in self.rules["infractions"][kind]["rules"]:
+            if self.holds(rule["when"], inf, dealer_side):
+                return rule
+        raise RulebookError(
+            f"{self.rb.origin}: infractions.{kind}: no rule applies to {inf.path} "
+            "(the last rule of a kind should have no conditions)"
+        )
+
+    def holds(self, when: dict[str, Any], inf: Infraction, dealer_side: str | None) -> bool:
+        if when["phase"] is not None and inf.phase not in when["phase"]:
+            return False
+        if when["found_after"] is not None and not in_range(inf.found_after, when["found_after"]):
+            return False
+        if when["severity"] is not None and inf.severity != when["severity"]:
+            return False
+        if when["role"] is not None:
+            role = "dealer_side" if inf.side == dealer_side else "defenders"
+            if role != when["role"]:
+                return False
+        if when["affects_result"] is not None and inf.affects_result != when["affects_result"]:
+            return False
+        if when["minutes"] is not None and (
+            inf.minutes is None or not in_range(inf.minutes, when["minutes"])
+        ):
+            return False
+        if when["referee_points"] is not None and (inf.points is not None) != when["referee_points"]:
+            return False
+        return True
+
+    def count(self, counter: str, side: str, hand_number: int) -> tuple[int, str]:
+        """The number of this occurrence within the counter's scope, this one included."""
+        scope = self.rules["counters"][counter]["scope"]
+        if scope == "hand":
+            before = sum(1 for s, c, h in self.occurrences
+                         if s == side and c == counter and h == hand_number)
+        else:
+            before = sum(1 for s, c, _ in self.occurrences if s == side and c == counter)
+            if scope == "event":
+                feeding = {
+                    kind for kind, spec in self.rules["infractions"].items()
+                    if any(r["counter"] == counter for r in spec["rules"])
+                }
+                before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
+        self.occurrences.append((side, counter, hand_number))
+        return before + 1, scope
+
+    def apply_sanction(self, ruling: Ruling, sanction: dict[str, Any], inf: Infraction,
+                       dealer_side: str | None) -> None:
+        if sanction["against"] == "dealer_side" and dealer_side is not None:
+            ruling.against = dealer_side
+        ruling.warning = sanction["warning"]
+        ruling.points = self.points(sanction, inf)
+        if sanction["levels"]:
+            change = sanction["levels"]
+            ruling.levels = {ruling.against: change["offender"],
+                             other_side(ruling.against): change["opponent"]}
+        loss = sanction["hand_loss"]
+        if loss:
+            if dealer_side is None:
+                raise RulebookError(f"{self.rb.origin}: infractions.{inf.kind}: a hand loss "
+                                    "cannot be ruled before the first hand")
+            ruling.hand_lost = True
+            ruling.award = loss if isinstance(loss, dict) else None
+        ruling.ends_hand = sanction["ends_hand"]
+        if ruling.ends_hand:
+            ruling.hand_lost = True
+        ruling.round_forfeit = sanction["round_forfeit"]
+        ruling.suspension_rounds = sanction["suspension_rounds"]
+        ruling.disqualified = sanction["disqualified"]
+
+    def points(self, sanction: dict[str, Any], inf: Infraction) -> int:
+        if sanction["points_range"] is not None:
+            low, high = sanction["points_range"]
+            if inf.points is None:
+                raise CaseError(f"{inf.path}.points: required: the referee chooses the points "
+                                f"for {inf.kind} in {self.rb.id} ({low}–{high})")
+            if not low <= inf.points <= high:
+                raise CaseError(f"{inf.path}.points: {inf.points} is outside {self.rb.id}'s range "
+                                f"for {inf.kind}, {low}–{high}")
+            return inf.points
+        if inf.points is not None and inf.override is None:
+            raise CaseError(f"{inf.path}.points: {inf.kind} in {self.rb.id} is not a discretionary "
+                            "penalty; to rule otherwise, give an override with a reason")
+        if sanction["points"] is not None:
+            return sanction["points"]
+        if sanction["points_per_card"] is not None:
+            return sanction["points_per_card"] * inf.cards
+        if sanction["points_thrown_less_one"] is not None:
+            if inf.thrown is None:
+                raise CaseError(f"{inf.path}.thrown: required: {self.rb.id} counts a failed throw "
+                                "by the cards thrown, (thrown − 1) × "
+                                f"{sanction['points_thrown_less_one']}")
+            return sanction["points_thrown_less_one"] * (inf.thrown - 1)
+        return 0
+
+    def overridden(self, inf: Infraction, proposed: Ruling, dealer_side: str | None) -> Ruling:
+        assert inf.override is not None
+        ruling = Ruling(
+            kind=inf.kind, seat=inf.seat, side=inf.side, against=inf.side,
+            occurrence=proposed.occurrence, scope=proposed.scope, assumed=False,
+            rule=f"{self.rb.id}/{inf.kind}", branch="override",
+            citation=proposed.citation, clause=proposed.clause, label=proposed.label,
+            override_reason=inf.override.reason, proposed=proposed,
+        )
+        for item in inf.override.sanctions:
+            if item.get("warning"):
+                ruling.warning = True
+            if "points" in item:
+                ruling.points += item["points"]
+                ruling.against = item.get("against", ruling.against)
+            if item.get("hand_loss") or item.get("ends_hand"):
+                if dealer_side is None:
+                    raise CaseError(f"{inf.path}.override: a hand loss needs a hand")
+                ruling.hand_lost = True
+            if item.get("ends_hand"):
+                ruling.ends_hand = True
+            if item.get("round_forfeit"):
+                ruling.round_forfeit = True
+            if item.get("disqualified"):
+                ruling.disqualified = True
+            if "suspension_rounds" in item:
+                ruling.suspension_rounds = item["suspension_rounds"]
+            for side, change in item.get("levels", {}).items():
+                ruling.levels[side] = ruling.levels.get(side, 0) + change
+            if item.get("instruction"):
+                ruling.instruction = {"zh": item["instruction"], "en": item["instruction"]}
+        return ruling
+
+    # -- the round's end -------------------------------------------------------------------
+
+    def forfeit(self, sides: list[str]) -> dict[str, Any]:
+        cfg = self.rules["forfeit"]
+        if len(sides) == 2:
+            return {
+                "side": "both",
+                "match_points": {s: cfg["offender_points"] for s in SIDES},
+                "levels": {s: cfg["offender_level"] for s in SIDES},
+                "citation": cite(cfg["clause"]),
+                "assumed": bool(cfg["clause"]["assumed"]),
+            }
+        side = sides[0]
+        opponent = other_side(side)
+        return {
+            "side": side,
+            "match_points": {side: cfg["offender_points"], opponent: cfg["opponent_points"]},
+            "levels": {side: cfg["offender_level"], opponent: cfg["opponent_level"]},
+            "citation": cite(cfg["clause"]),
+            "assumed": bool(cfg["clause"]["assumed"]),
+        }
+
+    def forfeit_result(self, forfeit: dict[str, Any]) -> dict[str, Any]:
+        levels = forfeit["levels"]
+        return {
+            "winner": None if forfeit["side"] == "both" else other_side(forfeit["side"]),
+            "match_points": {s: forfeit["match_points"][s] for s in SIDES},
+            "levels": {s: levels[s] for s in SIDES},
+            "level_difference": {"NS": difference(levels["NS"], levels["EW"]),
+                                 "EW": difference(levels["EW"], levels["NS"])},
+            "passed_a": False,
+            "decided_by": "forfeit",
+            "assumed": forfeit["assumed"],
+            "citation": forfeit["citation"],
+        }
+
+    def result(self, winner: str | None, decided_by: str, assumed: bool = False) -> dict[str, Any]:
+        mp = self.rules["match_points"]
+        if winner is None:
+            points = {s: mp["draw"] for s in SIDES}
+        else:
+            points = {winner: mp["win"], other_side(winner): mp["loss"]}
+        levels = dict(self.levels)
+        clause = self.rules["round"]["tie_clause"] if decided_by.startswith("tie") else mp["clause"]
+        return {
+            "winner": winner,
+            "match_points": {s: points[s] for s in SIDES},
+            "levels": levels,
+            "level_difference": {"NS": difference(levels["NS"], levels["EW"]),
+                                 "EW": difference(levels["EW"], levels["NS"])},
+            "passed_a": decided_by == "passed_a",
+            "decided_by": decided_by,
+            "assumed": assumed or bool(clause["assumed"]),
+            "citation": cite(clause),
+        }
+
+    def result_on_time(self, last_dealer_side: str | None) -> dict[str, Any]:
+        ns, ew = self.levels["NS"], self.levels["EW"]
+        if ns != ew:
+            return self.result("NS" if LEVELS.index(ns) > LEVELS.index(ew) else "EW", "levels")
+        tie = self.rules["round"]["tie"]
+        if tie == "reached_first":
+            if self.reached["NS"] != self.reached["EW"]:
+                first = "NS" if self.reached["NS"] < self.reached["EW"] else "EW"
+                return self.result(first, "tie_reached_first")
+            # neither side reached the level before the other (nothing moved): no rule decides
+            return self.result(None, "tie_unresolved", assumed=True)
+        if tie == "last_dealer_side" and last_dealer_side is not None:
+            return self.result(last_dealer_side, "tie_last_dealer_side")
+        return self.result(None, "tie_draw")
+
+
+def cite(clause: dict[str, Any]) -> str:
+    """The short citation shown with a ruling: ``二、4 暴露张``."""
+    return f"{clause['ref']} {clause['title']}"
+
+
+def in_range(value: int, bounds: dict[str, int | None]) -> bool:
+    low, high = bounds.get("min"), bounds.get("max")
+    return (low is None or value >= low) and (high is None or value <= high)

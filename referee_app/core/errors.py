@@ -1,0 +1,9 @@
+"""The errors the core raises: each carries one line a user can act on."""
+
+
+class CaseError(ValueError):
+    """A case is not valid: the message names the field (``hands[2].seat: …``)."""
+
+
+class RulebookError(ValueError):
+    """A rulebook cannot be loaded: the message names the file and the key path."""

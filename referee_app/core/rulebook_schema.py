@@ -1,0 +1,354 @@
+"""The rulebook schema (规则文件): what an event's TOML file may say, validated by pydantic.
+
+Only :mod:`referee_app.core.rulebook` imports this module, and only when a rulebook has to
+be validated (a new or changed file): judging reads the validated, normalised form.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
+
+Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """A sentence in both languages."""
+
+    zh: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+
+
+class Clause(Strict):
+    """Where a rule comes from: the clause of the event's document (条款).
+
+    ``assumed`` is true when the event's text is silent and the value is a default the
+    rulebook chose; ``note`` says why (which reading, which default).
+    """
+
+    ref: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    zh: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+    assumed: bool = False
+    note: str = ""
+
+
+class Band(Strict):
+    upto: int = Field(ge=0)
+    gain: int = Field(ge=0)
+
+
+class Redeclaration(Strict):
+    """反牌升级: each re-declaration gives the side that deals next extra levels."""
+
+    levels_each: int = Field(ge=1)
+    from_hand: int = Field(default=1, ge=1)
+    clause: Clause
+
+
+class JRule(Strict):
+    """滑钩: capturing the bottom with the trump-rank card drops the dealer side."""
+
+    level: Level
+    single_to: Level
+    pair_to: Level
+    clause: Clause
+
+
+class Scoring(Strict):
+    deal_changes_at: int = Field(gt=0)
+    step: int = Field(gt=0)
+    dealer_bands: list[Band] = Field(min_length=1)
+    defender_gain_cap: int | None = Field(default=None, ge=1)
+    clause: Clause
+    dealer_bands_clause: Clause | None = None
+    redeclaration: Redeclaration | None = None
+    j_rule: JRule | None = None
+    negative_total: Literal["zero"] = "zero"
+    negative_clause: Clause | None = None
+
+    @model_validator(mode="after")
+    def _bands_cover_below_threshold(self) -> Scoring:
+        previous = -1
+        for i, band in enumerate(self.dealer_bands):
+            if band.upto <= previous:
+                raise ValueError(f"dealer_bands[{i}].upto: bands must rise, {band.upto} <= {previous}")
+            previous = band.upto
+        if previous >= self.deal_changes_at:
+            raise ValueError(
+                f"dealer_bands: the last band ends at {previous}, at or past deal_changes_at "
+                f"{self.deal_changes_at}"
+            )
+        return self
+
+
+class Bottom(Strict):
+    """抠底: the multiplier of the bottom's points by the shape of the last trick."""
+
+    single: int = Field(ge=1)
+    pair: int = Field(ge=1)
+    tractor: Literal["power", "linear"]
+    throw: Literal["fixed", "fixed_or_largest", "largest_plus"]
+    throw_value: int = Field(ge=0)
+    clause: Clause
+
+
+class Levels(Strict):
+    mandatory: list[Level] = Field(min_length=1)
+    clause: Clause
+
+
+class NextDealer(Strict):
+    """轮庄: keep the deal → the dealer's partner deals; lose it → the next seat (下家)."""
+
+    clause: Clause
+
+
+class Award(Strict):
+    """Levels awarded when a side loses a hand by sanction (判负)."""
+
+    dealer_offends: int = Field(ge=0)
+    defenders_offend: int = Field(ge=0)
+
+
+class HandLoss(Strict):
+    """How this event scores a lost hand (判负).
+
+    ``shift``: at the end of the hand the offending side's total moves ``shift`` points
+    against it, the hand is otherwise scored as played, the non-offending side deals next.
+    ``levels``: the hand's outcome is replaced by ``award`` levels.
+    """
+
+    mode: Literal["shift", "levels"]
+    shift: int | None = Field(default=None, gt=0)
+    award: Award | None = None
+    both_sides: Literal["by_points", "open_grab"]
+    clause: Clause
+    both_sides_clause: Clause | None = None
+
+    @model_validator(mode="after")
+    def _mode_fields(self) -> HandLoss:
+        if self.mode == "shift" and self.shift is None:
+            raise ValueError("shift: required when mode = \"shift\"")
+        if self.mode == "levels" and self.award is None:
+            raise ValueError("award: required when mode = \"levels\"")
+        return self
+
+
+class Forfeit(Strict):
+    """判弃权: the round given to the opponent."""
+
+    offender_points: int = Field(ge=0)
+    opponent_points: int = Field(ge=0)
+    offender_level: Level
+    opponent_level: Level
+    clause: Clause
+
+
+class MatchPoints(Strict):
+    win: int
+    draw: int
+    loss: int
+    clause: Clause
+
+
+class Round(Strict):
+    minutes: int = Field(gt=0)
+    warning_minutes_left: int = Field(ge=0)
+    hands_after_warning: int = Field(ge=0)
+    warning_includes_current: bool
+    warning_text: Text
+    tie: Literal["draw", "reached_first", "last_dealer_side"]
+    tie_clause: Clause
+    clause: Clause
+
+
+class Appeal(Strict):
+    window_minutes: int = Field(gt=0)
+    window_from: Literal["round_end", "score_published"]
+    fee_yuan: int = Field(ge=0)
+    refunded_if_upheld: bool
+    clause: Clause
+
+
+class TimeLimits(Strict):
+    """Seconds allowed per action (拖延比赛时间)."""
+
+    bury: int | None = Field(default=None, gt=0)
+    lead: int | None = Field(default=None, gt=0)
+    follow: int | None = Field(default=None, gt=0)
+    clause: Clause
+
+
+TieBreak = Literal[
+    "match_points",
+    "opponents_score",
+    "level_difference",
+    "progressive_score",
+    "small_points",
+    "head_to_head",
+    "previous_round_points",
+    "lots",
+]
+
+
+class Standings(Strict):
+    tie_breaks: list[TieBreak] = Field(min_length=1)
+    clause: Clause
+
+
+class Range(Strict):
+    min: int | None = None
+    max: int | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min} is greater than max {self.max}")
+        return self
+
+
+class When(Strict):
+    """Conditions that choose a sanction. Every condition given must hold."""
+
+    phase: list[Literal["drawing", "before_bottom", "after_bury", "end_of_hand"]] | None = None
+    found_after: Range | None = None
+    severity: Literal["light", "heavy"] | None = None
+    role: Literal["dealer_side", "defenders"] | None = None
+    affects_result: bool | None = None
+    minutes: Range | None = None
+    referee_points: bool | None = None  # the referee gave ``points`` (a discretionary penalty)
+
+
+class LevelChange(Strict):
+    offender: int = 0
+    opponent: int = 0
+
+
+class Sanction(Strict):
+    """What a rule does. Several parts may combine (points and an instruction, …)."""
+
+    warning: bool = False
+    points: int | None = Field(default=None, ge=0)
+    points_per_card: int | None = Field(default=None, ge=0)
+    points_thrown_less_one: int | None = Field(default=None, ge=0)
+    points_range: tuple[int, int] | None = None
+    against: Literal["offender", "dealer_side"] = "offender"
+    levels: LevelChange | None = None
+    hand_loss: bool | Award = False
+    ends_hand: bool = False
+    round_forfeit: bool = False
+    suspension_rounds: int = Field(default=0, ge=0)
+    disqualified: bool = False
+    instruction: Text | None = None
+
+    @field_validator("points_range")
+    @classmethod
+    def _range(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        if value is not None and not (0 <= value[0] <= value[1]):
+            raise ValueError(f"expected [low, high] with 0 <= low <= high, got {list(value)}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_points_form(self) -> Sanction:
+        forms = [
+            name
+            for name in ("points", "points_per_card", "points_thrown_less_one", "points_range")
+            if getattr(self, name) is not None
+        ]
+        if len(forms) > 1:
+            raise ValueError(f"give one way of counting points, not {', '.join(forms)}")
+        return self
+
+
+class Rule(Strict):
+    """One branch of an infraction's penalty: the first rule whose conditions hold applies."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    when: When = When()
+    sanction: Sanction = Sanction()
+    same_as: Literal[KINDS] | None = None  # type: ignore[valid-type]
+    counter: str | None = None
+    clause: Clause
+
+
+class Step(Strict):
+    """From the ``from_count``-th occurrence in the counter's scope on, this sanction applies."""
+
+    from_count: int = Field(ge=2)
+    sanction: Sanction
+    clause: Clause
+
+
+class Counter(Strict):
+    """An escalation counter (累积次数) with an explicit scope, per offending side."""
+
+    scope: Literal["hand", "round", "event"]
+    steps: list[Step] = Field(min_length=1)
+
+
+class Infraction(Strict):
+    label: Text
+    rules: list[Rule] = Field(min_length=1)
+
+
+class Event(Strict):
+    name: Text
+    organiser: Text
+    year: int
+    source: str = Field(min_length=1)
+    format: Text
+
+
+class RulebookModel(Strict):
+    schema_version: Literal[1]
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    event: Event
+    levels: Levels
+    scoring: Scoring
+    bottom: Bottom
+    next_dealer: NextDealer
+    hand_loss: HandLoss
+    forfeit: Forfeit
+    disqualification_forfeits_round: bool = True
+    match_points: MatchPoints
+    round: Round
+    standings: Standings
+    appeal: Appeal
+    time_limits: TimeLimits | None = None
+    counters: dict[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")], Counter] = {}
+    infractions: dict[Literal[KINDS], Infraction]  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _references(self) -> RulebookModel:
+        missing = [kind for kind in KINDS if kind not in self.infractions]
+        if missing:
+            raise ValueError(f"infractions: every kind needs rules; missing {', '.join(missing)}")
+        for kind, infraction in self.infractions.items():
+            for i, rule in enumerate(infraction.rules):
+                where = f"infractions.{kind}.rules[{i}]"
+                if rule.counter is not None and rule.counter not in self.counters:
+                    raise ValueError(f"{where}.counter: no counter named {rule.counter!r}")
+                if rule.same_as == kind:
+                    raise ValueError(f"{where}.same_as: a kind cannot refer to itself")
+                if rule.same_as is not None and any(
+                    r.same_as is not None for r in self.infractions[rule.same_as].rules
+                ):
+                    raise ValueError(f"{where}.same_as: {rule.same_as} itself refers on")
+                if (
+                    rule.sanction.hand_loss is True
+                    and self.hand_loss.mode == "levels"
+                    and self.hand_loss.award is None
+                ):
+                    raise ValueError(f"{where}.sanction.hand_loss: the event has no default award")
+        return self
