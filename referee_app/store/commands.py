@@ -1,0 +1,308 @@
+"""The store's command-line subcommands: event, pairs, record, void, export, verify, log.
+
+``register(subparsers)`` only builds argparse parsers; SQLAlchemy and the core are
+imported inside the handlers, so ``referee-app judge`` does not pay for them.  Every
+handler returns an exit code; a user error prints one line on standard error and
+returns 1 (nothing is changed), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _who(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)"
+    )
+    p.add_argument(
+        "--station",
+        default=None,
+        help="which station writes (default: REFEREE_APP_STATION or the host name)",
+    )
+
+
+def _event_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+    )
+
+
+def register(subparsers: Any) -> None:
+    """Add the store's subcommands to ``referee-app``'s argparse subparsers."""
+    ev = subparsers.add_parser("event", help="create or list events in the event store")
+    ev_sub = ev.add_subparsers(dest="event_command", required=True, parser_class=type(ev))
+    create = ev_sub.add_parser("create", help="create an event pinned to a rulebook")
+    create.add_argument("--rules", required=True, help="bundled rulebook id or a .toml path")
+    create.add_argument("--name", required=True, help="the event's name")
+    create.add_argument("--date", default=None, help="YYYY-MM-DD")
+    _who(create)
+    create.set_defaults(func=_guard(cmd_event_create))
+    lst = ev_sub.add_parser("list", help="the events in the database")
+    lst.set_defaults(func=_guard(cmd_event_list))
+
+    pa = subparsers.add_parser("pairs", help="import or list an event's pairs")
+    pa_sub = pa.add_subparsers(dest="pairs_command", required=True, parser_class=type(pa))
+    imp = pa_sub.add_parser(
+        "import", help="import pairs from CSV: number,player1,player2[,unit] (UTF-8 or GB18030)"
+    )
+    imp.add_argument("file")
+    _event_opt(imp)
+    _who(imp)
+    imp.set_defaults(func=_guard(cmd_pairs_import))
+    pl = pa_sub.add_parser("list", help="the event's pairs")
+    _event_opt(pl)
+    pl.set_defaults(func=_guard(cmd_pairs_list))
+
+    rec = subparsers.add_parser(
+        "record", help="judge a case (with round, table, pairs) and record it; prints the match id"
+    )
+    rec.add_argument("case", help="a case file, or - for standard input")
+    _event_opt(rec)
+    rec.add_argument(
+        "--expect-version",
+        type=int,
+        default=None,
+        help="refuse unless the round and table are at this version (0 = new)",
+    )
+    rec.add_argument(
+        "--token",
+        default=None,
+        help="idempotency key: recording the same token again writes nothing",
+    )
+    _who(rec)
+    rec.set_defaults(func=_guard(cmd_record))
+
+    vo = subparsers.add_parser("void", help="void the current result of a round and table")
+    _event_opt(vo)
+    vo.add_argument("--round", type=int, required=True)
+    vo.add_argument("--table", type=int, required=True)
+    vo.add_argument("--reason", required=True)
+    vo.add_argument("--expect-version", type=int, default=None)
+    _who(vo)
+    vo.set_defaults(func=_guard(cmd_void))
+
+    ex = subparsers.add_parser("export", help="JSON lines: each current match, case and decision")
+    _event_opt(ex)
+    ex.add_argument("-o", "--output", default=None, help="write to this file (default: stdout)")
+    ex.set_defaults(func=_guard(cmd_export))
+
+    ve = subparsers.add_parser(
+        "verify", help="recompute the audit chain; exit 1 on the first bad entry"
+    )
+    ve.set_defaults(func=_guard(cmd_verify))
+
+    lo = subparsers.add_parser("log", help="the audit trail, readable")
+    _event_opt(lo)
+    lo.add_argument("--round", type=int, default=None)
+    lo.add_argument("--table", type=int, default=None)
+    lo.set_defaults(func=_guard(cmd_log))
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def _guard(fn: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
+        from .errors import StoreError
+
+        try:
+            return fn(args)
+        except StoreError as err:
+            print(_one_line(str(err)), file=sys.stderr)
+            return err.exit_code
+        except KeyboardInterrupt:
+            raise
+        except BrokenPipeError:
+            return 0
+        except Exception as err:  # noqa: BLE001 - never show a traceback to a referee
+            if os.environ.get("REFEREE_APP_DEBUG"):
+                raise
+            print(
+                _one_line(
+                    f"referee-app: internal error in the event store: {type(err).__name__}: {err}"
+                ),
+                file=sys.stderr,
+            )
+            return 3
+
+    run.__name__ = fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _lang(args: argparse.Namespace) -> str:
+    lang = getattr(args, "lang", None)
+    return lang if lang in ("zh", "en") else "zh"
+
+
+def _actor(args: argparse.Namespace) -> Any:
+    from .service import Actor
+
+    return Actor.default(getattr(args, "user", None), getattr(args, "station", None))
+
+
+def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
+    from .service import Store
+
+    return Store.open(getattr(args, "db", None), create=create, actor=_actor(args))
+
+
+def _read_json(name: str) -> Any:
+    from .errors import InputError
+
+    try:
+        raw = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
+    except OSError as err:
+        raise InputError(f"{name}: cannot read ({err.strerror})") from None
+    source = "stdin" if name == "-" else name
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise InputError(f"{source}: not UTF-8 text (byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{source}: not JSON: nested too deeply") from None
+
+
+def cmd_event_create(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from referee_app.core import RulebookError, load_rulebook
+
+    from .errors import InputError
+
+    if args.date is not None:
+        try:
+            date.fromisoformat(args.date)
+        except ValueError:
+            raise InputError(f"--date: expected YYYY-MM-DD, got {args.date!r}") from None
+    try:
+        rb = load_rulebook(args.rules)
+    except RulebookError as err:
+        raise InputError(f"--rules: {err}") from None
+    with _open(args, create=True) as store:
+        info = store.create_event(name=args.name, rulebook=rb, date=args.date, actor=_actor(args))
+    print(info.id)
+    return 0
+
+
+def cmd_event_list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        for e in store.list_events():
+            print(f"{e.id}\t{e.name}\t{e.date or '-'}\t{e.rulebook_id}\t{e.rulebook_sha256[:12]}")
+    return 0
+
+
+def cmd_pairs_import(args: argparse.Namespace) -> int:
+    from .pairs_csv import read_pairs
+
+    rows = read_pairs(args.file)  # the whole file is checked before the database is opened
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        n = store.import_pairs(ev.id, rows, actor=_actor(args), source=args.file)
+    msg = f"已导入 {n} 对" if _lang(args) == "zh" else f"imported {n} pairs"
+    print(msg, file=sys.stderr)
+    return 0
+
+
+def cmd_pairs_list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        for p in store.list_pairs(ev.id):
+            print("\t".join([p["number"], *p["players"], p["unit"] or ""]).rstrip("\t"))
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    case = _read_json(args.case)
+    source = "stdin" if args.case == "-" else args.case
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        rec = store.record(
+            ev.id,
+            case,
+            actor=_actor(args),
+            lang=_lang(args),
+            expected_version=args.expect_version,
+            token=args.token,
+            source=source,
+        )
+    print(rec.match_id)
+    return 0
+
+
+def cmd_void(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        store.void(
+            ev.id,
+            round_no=args.round,
+            table_no=args.table,
+            reason=args.reason,
+            actor=_actor(args),
+            expected_version=args.expect_version,
+        )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        lines = [
+            json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n" for m in store.export(ev.id)
+        ]
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.writelines(lines)
+        except OSError as err:
+            raise InputError(f"{args.output}: cannot write ({err.strerror})") from None
+    else:
+        sys.stdout.writelines(lines)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        result = store.verify()
+    zh = _lang(args) == "zh"
+    if result.ok:
+        print(
+            f"审计链完好：{result.entries} 条记录，末条哈希 {result.head_hash}"
+            if zh
+            else f"audit chain intact: {result.entries} entries, head hash {result.head_hash}"
+        )
+        return 0
+    print(
+        _one_line(f"{'审计链不一致' if zh else 'audit chain broken'}: {result.problem}"),
+        file=sys.stderr,
+    )
+    return 1
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    from .logtext import describe
+
+    with _open(args) as store:
+        event_id = None
+        if args.event is not None or args.round is not None or args.table is not None:
+            event_id = store.pick_event(args.event).id
+        entries = store.log(event_id, args.round, args.table)
+    for e in entries:
+        for line in describe(e, _lang(args)):
+            print(line)
+    return 0

@@ -1,0 +1,269 @@
+"""Opening the database: where it lives, connection settings, schema versions.
+
+``open_engine(target)`` accepts a path or a SQLAlchemy URL.  SQLite connections get WAL,
+``synchronous=FULL``, foreign keys and a busy timeout in a connect event (they are per
+connection), and every transaction begins with ``BEGIN IMMEDIATE`` so writers are
+serialized by SQLite itself.  A database written by a newer schema is refused before
+anything is written to it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+from .audit import Writer, lock_for_write
+from .errors import DatabaseError, SchemaTooNewError
+from .models import metadata, store_meta, voidings
+
+#: The schema this version of referee-app writes. See MIGRATIONS.
+SCHEMA_VERSION = 2
+ENV_DB = "REFEREE_APP_DB"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def default_db_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_path("referee-app", appauthor=False)) / "referee.db"
+
+
+def resolve_target(db: str | None) -> tuple[str, bool]:
+    """The database URL from ``--db``, then ``$REFEREE_APP_DB``, then the default file.
+
+    Returns ``(url, is_default)``.
+    """
+    raw = db or os.environ.get(ENV_DB) or None
+    if raw is None:
+        return f"sqlite:///{default_db_path()}", True
+    if "://" in raw:
+        return raw, False
+    return f"sqlite:///{Path(raw).expanduser().absolute()}", False
+
+
+def display_url(url: str | URL) -> str:
+    try:
+        u = make_url(url) if isinstance(url, str) else url
+    except ArgumentError:
+        return str(url)
+    if u.get_backend_name() == "sqlite":
+        return u.database or ":memory:"
+    return u.render_as_string(hide_password=True)
+
+
+def _first_line(err: BaseException) -> str:
+    orig = getattr(err, "orig", None) or err
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
+    return lines[0] if lines else type(orig).__name__
+
+
+def _sqlite_settings(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below issue BEGIN, not the sqlite3 module.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _sqlite_precheck(path: str, create: bool) -> bool:
+    """Check an SQLite file before SQLAlchemy touches it. Returns True if it exists.
+
+    Refuses (changing nothing) a missing folder, a read-only folder, a file that is not a
+    database, another program's database, and a database from a newer schema.
+    """
+    p = Path(path)
+    if p.exists():
+        if p.is_dir():
+            raise DatabaseError(f"{path}: is a folder, not a database file")
+        try:
+            con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                tables = {
+                    r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                }
+                version = None
+                if "store_meta" in tables:
+                    row = con.execute(
+                        "SELECT value FROM store_meta WHERE key='schema_version'"
+                    ).fetchone()
+                    version = int(row[0]) if row else None
+            finally:
+                con.close()
+        except sqlite3.DatabaseError as err:
+            raise DatabaseError(f"{path}: not a referee-app database ({err})") from None
+        if tables and version is None:
+            raise DatabaseError(f"{path}: an SQLite database, but not a referee-app one")
+        if version is not None and version > SCHEMA_VERSION:
+            raise SchemaTooNewError(_too_new(path, version))
+        if not os.access(p.parent, os.W_OK) or not os.access(p, os.W_OK):
+            raise DatabaseError(f"{path}: the file or its folder is read-only")
+        return True
+    if not create:
+        raise DatabaseError(
+            f"{path}: no database here (create an event first: referee-app event create)"
+        )
+    if not p.parent.is_dir():
+        raise DatabaseError(f"{path}: folder {p.parent} does not exist")
+    if not os.access(p.parent, os.W_OK):
+        raise DatabaseError(f"{path}: cannot create the database, folder {p.parent} is read-only")
+    return False
+
+
+def _too_new(where: str, version: int) -> str:
+    return (
+        f"{where}: database schema version {version} was written by a newer referee-app "
+        f"(this one reads up to version {SCHEMA_VERSION}); upgrade referee-app, "
+        "the database was not changed"
+    )
+
+
+def open_engine(
+    target: str | None,
+    *,
+    create: bool = False,
+    user: str = "system",
+    station: str = "local",
+) -> Engine:
+    """Open (and, with ``create``, create) the database, upgrading an older schema.
+
+    Raises ``DatabaseError`` (one line, nothing changed) when it cannot.
+    """
+    url_text, is_default = resolve_target(target)
+    try:
+        url = make_url(url_text)
+    except ArgumentError:
+        raise DatabaseError(f"--db: not a database path or URL: {url_text}") from None
+    backend = url.get_backend_name()
+    created_file: Path | None = None
+    if backend == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise DatabaseError("--db: an in-memory database cannot keep an event")
+        if is_default:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        existed = _sqlite_precheck(url.database, create)
+        if not existed:
+            created_file = Path(url.database)
+    elif backend != "postgresql":
+        raise DatabaseError(
+            f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)"
+        )
+    try:
+        engine = create_engine(url)
+    except (NoSuchModuleError, ImportError) as err:
+        raise DatabaseError(f"--db {display_url(url)}: {err}") from None
+    if backend == "sqlite":
+        _sqlite_settings(engine)
+    try:
+        migrate(engine, create=create, user=user, station=station, where=display_url(url))
+    except DatabaseError:
+        engine.dispose()
+        _remove_new_file(created_file)
+        raise
+    except DBAPIError as err:
+        engine.dispose()
+        _remove_new_file(created_file)
+        raise DatabaseError(f"{display_url(url)}: {_first_line(err)}") from None
+    return engine
+
+
+def _remove_new_file(path: Path | None) -> None:
+    if path is None:
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        f = Path(str(path) + suffix)
+        try:
+            if f.exists():
+                f.unlink()
+        except OSError:
+            pass
+
+
+# ---------------------------------------------------------------------------
+# Migrations: MIGRATIONS[n] brings a database from version n-1 to version n.
+# A fresh database runs them all, so the upgrade path is the creation path.
+
+
+def _v1(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t is not voidings])
+
+
+def _v2(conn: Connection) -> None:
+    voidings.create(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
+assert max(MIGRATIONS) == SCHEMA_VERSION
+
+
+def schema_version(conn: Connection) -> int:
+    if not inspect(conn).has_table("store_meta"):
+        return 0
+    row = conn.execute(
+        select(store_meta.c.value).where(store_meta.c.key == "schema_version")
+    ).first()
+    return int(row[0]) if row else 0
+
+
+def migrate(
+    engine: Engine,
+    *,
+    create: bool,
+    user: str,
+    station: str,
+    where: str,
+    target: int = SCHEMA_VERSION,
+) -> int:
+    """Bring the schema to ``target`` in one transaction, with an audit entry. Returns it."""
+    with engine.connect() as conn:
+        current = schema_version(conn)
+        conn.rollback()
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNewError(_too_new(where, current))
+    if current >= target:
+        return current
+    if current == 0 and not create:
+        raise DatabaseError(
+            f"{where}: no referee-app database here (create an event first: "
+            "referee-app event create)"
+        )
+    with engine.begin() as conn:
+        lock_for_write(conn)
+        current = schema_version(conn)  # another process may have done it meanwhile
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNewError(_too_new(where, current))
+        if current >= target:
+            return current
+        for v in range(current + 1, target + 1):
+            MIGRATIONS[v](conn)
+        if current == 0:
+            conn.execute(store_meta.insert().values(key="schema_version", value=str(target)))
+        else:
+            conn.execute(
+                store_meta.update()
+                .where(store_meta.c.key == "schema_version")
+                .values(value=str(target))
+            )
+        w = Writer(conn)
+        w.commit_entry(
+            user=user,
+            station=station,
+            action="db.create" if current == 0 else "db.upgrade",
+            info={"from": current, "to": target},
+        )
+    return target

@@ -1,0 +1,125 @@
+"""The audit trail as readable lines, in Chinese or English."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+SIDE = {"zh": {"NS": "南北", "EW": "东西"}, "en": {"NS": "NS", "EW": "EW"}}
+
+
+def _when(at: str) -> str:
+    # 2026-11-30T11:40:02.123456Z -> 2026-11-30 11:40:02 UTC
+    return at[:19].replace("T", " ") + " UTC"
+
+
+def _side(v: Any, lang: str) -> str:
+    return SIDE[lang].get(v, str(v)) if v else "-"
+
+
+def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
+    """One header line for the entry, plus indented detail lines (rulings of a record)."""
+    zh = lang == "zh"
+    try:
+        payload = json.loads(entry["payload"])
+    except (TypeError, ValueError):
+        payload = {}
+    info = payload.get("info", {}) if isinstance(payload, dict) else {}
+    rows = payload.get("rows", {}) if isinstance(payload, dict) else {}
+    action = entry["action"]
+    head = f"#{entry['seq']}  {_when(entry['at'])}  {entry['user_name']}@{entry['station']}  "
+    details: list[str] = []
+    if action == "db.create":
+        what = (
+            f"创建数据库（结构版本 {info.get('to')}）"
+            if zh
+            else f"created the database (schema version {info.get('to')})"
+        )
+    elif action == "db.upgrade":
+        what = (
+            f"升级数据库结构：版本 {info.get('from')} → {info.get('to')}"
+            if zh
+            else f"upgraded the database schema from version {info.get('from')} to {info.get('to')}"
+        )
+    elif action == "event.create":
+        sha = str(info.get("sha256", ""))[:12]
+        what = (
+            f"创建赛事 {entry['event_id']}「{info.get('name')}」，规则 {info.get('rulebook')}"
+            f"（sha256 {sha}）"
+            if zh
+            else f'created event {entry["event_id"]} "{info.get("name")}" under rulebook '
+            f"{info.get('rulebook')} (sha256 {sha})"
+        )
+    elif action == "pairs.import":
+        nums = ", ".join(str(n) for n in info.get("numbers", []))
+        what = (
+            f"从 {info.get('source')} 导入 {info.get('count')} 对：{nums}"
+            if zh
+            else f"imported {info.get('count')} pairs from {info.get('source')}: {nums}"
+        )
+    elif action == "match.record":
+        p = info.get("pairs", {})
+        v = info.get("version")
+        if zh:
+            sup = f"（取代第 {v - 1} 版）" if isinstance(v, int) and v > 1 else ""
+            what = (
+                f"记录 第 {info.get('round')} 轮 第 {info.get('table')} 桌 第 {v} 版{sup}："
+                f"南北 {p.get('NS')} 对 东西 {p.get('EW')}，{info.get('hands')} 副，"
+                f"{info.get('rulings')} 条判罚（改判 {info.get('overridden')} 条），"
+                f"胜方 {_side(info.get('winner'), lang)}"
+            )
+            if info.get("forfeit"):
+                what += f"，{_side(info.get('forfeit'), lang)} 弃权"
+        else:
+            sup = f" (supersedes version {v - 1})" if isinstance(v, int) and v > 1 else ""
+            what = (
+                f"recorded round {info.get('round')} table {info.get('table')} version "
+                f"{v}{sup}: NS {p.get('NS')} v EW {p.get('EW')}, {info.get('hands')} hands, "
+                f"{info.get('rulings')} rulings ({info.get('overridden')} overridden), "
+                f"winner {_side(info.get('winner'), lang)}"
+            )
+            if info.get("forfeit"):
+                what += f", {info.get('forfeit')} forfeits"
+        hand_no = {h["id"]: h["number"] for h in rows.get("hands", [])}
+        for r in rows.get("rulings", []):
+            n = hand_no.get(r.get("hand_id"), "?")
+            seat = r.get("seat") or ""
+            pts = r.get("points", 0)
+            extra = []
+            if r.get("hand_lost"):
+                extra.append("判负" if zh else "hand lost")
+            if r.get("disqualified"):
+                extra.append("取消资格" if zh else "disqualified")
+            if r.get("assumed"):
+                extra.append("推定规则" if zh else "assumed rule")
+            ex = (("，" if zh else ", ") + ("，" if zh else ", ").join(extra)) if extra else ""
+            over = r.get("decision") == "overridden"
+            reason = str(r.get("reason") or "")
+            if zh:
+                dec = ("改判，理由：" + reason) if over else "确认"
+                cite = r.get("citation") or r.get("rule")
+                details.append(
+                    f"    第 {n} 副 {r.get('kind')} {seat}：罚 {pts} 分，计于 "
+                    f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）"
+                )
+            else:
+                dec = ("overridden: " + reason) if over else "confirmed"
+                details.append(
+                    f"    hand {n} {r.get('kind')} {seat}: {pts} points against "
+                    f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')})"
+                )
+    elif action == "match.void":
+        if zh:
+            what = (
+                f"作废 第 {info.get('round')} 轮 第 {info.get('table')} 桌 "
+                f"第 {info.get('version')} 版，理由：{info.get('reason')}"
+            )
+        else:
+            what = (
+                f"voided round {info.get('round')} table {info.get('table')} version "
+                f"{info.get('version')}, reason: {info.get('reason')}"
+            )
+    else:
+        what = action
+    return [head + what, *details]

@@ -1,0 +1,759 @@
+"""The store's operations: create an event, import pairs, record and void matches,
+export, verify and read the log.
+
+Every write runs in one transaction that (1) takes the writers' lock, (2) checks what it
+relies on (optimistic versioning: the version the caller last saw), (3) inserts rows and
+(4) appends the audit entry that covers them.  It is reported saved only once committed.
+"""
+
+from __future__ import annotations
+
+import copy
+import getpass
+import json
+import os
+import socket
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from . import audit
+from .db import display_url, open_engine
+from .errors import ConflictError, DatabaseError, InputError, NotFoundError
+from .models import (
+    audit_log,
+    events,
+    hands,
+    infractions,
+    matches,
+    pairs,
+    players,
+    rounds,
+    rulings,
+    voidings,
+)
+from .pairs_csv import PairRow
+
+CASE_META_KEYS = ("round", "table", "pairs")
+SIDES = ("NS", "EW")
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who writes, from which station."""
+
+    user: str
+    station: str
+
+    @classmethod
+    def default(cls, user: str | None = None, station: str | None = None) -> Actor:
+        u = user or os.environ.get("REFEREE_APP_USER") or _login()
+        s = station or os.environ.get("REFEREE_APP_STATION") or socket.gethostname() or "local"
+        return cls(u[:100], s[:100])
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name in the environment
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    id: int
+    name: str
+    date: str | None
+    rulebook_id: str
+    rulebook_sha256: str
+
+
+@dataclass(frozen=True)
+class Recorded:
+    match_id: int
+    version: int
+    round: int
+    table: int
+    supersedes_id: int | None
+    entry_seq: int
+    replayed: bool = False  # the same token was already saved: nothing new written
+
+
+def _whole(value: Any, field: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{where}: {field}: expected a whole number ≥ 1, got {json.dumps(value)}")
+    return value
+
+
+def _pair_number(value: Any, field: str, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
+        raise InputError(f"{where}: {field}: expected a pair number, got {json.dumps(value)}")
+    return str(value).strip()
+
+
+def strip_case(case: Mapping[str, Any]) -> dict[str, Any]:
+    """The case as ``judge`` reads it: without the store's ``round``, ``table``, ``pairs``."""
+    return {k: copy.deepcopy(v) for k, v in case.items() if k not in CASE_META_KEYS}
+
+
+def _side_of(seat: Any) -> str | None:
+    return {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(seat) if isinstance(seat, str) else None
+
+
+class Store:
+    """An open event store. ``Store.open(None)`` opens the default SQLite file."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- opening -----------------------------------------------------------------
+    @classmethod
+    def open(cls, target: str | None, *, create: bool = False, actor: Actor | None = None) -> Store:
+        a = actor or Actor.default()
+        return cls(open_engine(target, create=create, user=a.user, station=a.station))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def where(self) -> str:
+        return display_url(self.engine.url)
+
+    def _write(self, fn: Callable[[Connection], Any]) -> Any:
+        try:
+            with self.engine.begin() as conn:
+                audit.lock_for_write(conn)
+                return fn(conn)
+        except IntegrityError as err:
+            raise ConflictError(
+                f"{self.where}: another station wrote the same record first; reload and try "
+                f"again ({audit_first_line(err)})"
+            ) from None
+        except DBAPIError as err:
+            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+
+    def _read(self, fn: Callable[[Connection], Any]) -> Any:
+        try:
+            with self.engine.connect() as conn:
+                try:
+                    return fn(conn)
+                finally:
+                    conn.rollback()
+        except DBAPIError as err:
+            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+
+    # -- events ------------------------------------------------------------------
+    def create_event(
+        self, *, name: str, rulebook: Any, date: str | None, actor: Actor
+    ) -> EventInfo:
+        """Create an event pinned to ``rulebook`` (an object with id, sha256, source_text)."""
+        if not name.strip():
+            raise InputError("--name: the event needs a name")
+
+        def run(conn: Connection) -> EventInfo:
+            w = audit.Writer(conn)
+            eid = w.insert(
+                events,
+                {
+                    "name": name.strip(),
+                    "date": date,
+                    "rulebook_id": rulebook.id,
+                    "rulebook_sha256": rulebook.sha256,
+                    "rulebook_text": rulebook.source_text,
+                },
+            )
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="event.create",
+                event_id=eid,
+                info={
+                    "name": name.strip(),
+                    "date": date,
+                    "rulebook": rulebook.id,
+                    "sha256": rulebook.sha256,
+                },
+            )
+            return EventInfo(eid, name.strip(), date, rulebook.id, rulebook.sha256)
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def list_events(self) -> list[EventInfo]:
+        def run(conn: Connection) -> list[EventInfo]:
+            return [
+                EventInfo(r.id, r.name, r.date, r.rulebook_id, r.rulebook_sha256)
+                for r in conn.execute(select(events).order_by(events.c.id))
+            ]
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def pick_event(self, event_id: int | None) -> EventInfo:
+        evs = self.list_events()
+        if event_id is not None:
+            for e in evs:
+                if e.id == event_id:
+                    return e
+            raise NotFoundError(f"--event: no event {event_id} in {self.where}")
+        if not evs:
+            raise NotFoundError(
+                f"{self.where}: no event yet (create one: referee-app event create)"
+            )
+        if len(evs) > 1:
+            names = ", ".join(f"{e.id}: {e.name}" for e in evs)
+            raise InputError(f"{self.where} holds several events ({names}); name one with --event")
+        return evs[0]
+
+    def rulebook_text(self, event_id: int) -> tuple[str, str, str]:
+        """(id, sha256, TOML text) of the rulebook the event is pinned to."""
+
+        def run(conn: Connection) -> tuple[str, str, str]:
+            r = conn.execute(select(events).where(events.c.id == event_id)).one()
+            return r.rulebook_id, r.rulebook_sha256, r.rulebook_text
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def pinned_rulebook(self, event_id: int) -> Any:
+        from referee_app.core import rulebook_from_text
+
+        rid, sha, text = self.rulebook_text(event_id)
+        rb = rulebook_from_text(text, origin=f"db:event {event_id}")
+        if getattr(rb, "sha256", sha) != sha:
+            raise DatabaseError(
+                f"event {event_id}: the stored rulebook text does not match its hash {sha[:12]}"
+            )
+        return rb
+
+    # -- pairs -------------------------------------------------------------------
+    def import_pairs(self, event_id: int, rows: list[PairRow], *, actor: Actor, source: str) -> int:
+        def run(conn: Connection) -> int:
+            existing = set(
+                conn.execute(select(pairs.c.number).where(pairs.c.event_id == event_id)).scalars()
+            )
+            for r in rows:
+                if r.number in existing:
+                    raise InputError(
+                        f"{source}: line {r.line}: pair number {r.number} is already in event "
+                        f"{event_id}; nothing imported"
+                    )
+            w = audit.Writer(conn)
+            for r in rows:
+                pid = w.insert(pairs, {"event_id": event_id, "number": r.number, "unit": r.unit})
+                w.insert(players, {"pair_id": pid, "position": 1, "name": r.player1})
+                w.insert(players, {"pair_id": pid, "position": 2, "name": r.player2})
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="pairs.import",
+                event_id=event_id,
+                info={
+                    "source": os.path.basename(source),
+                    "count": len(rows),
+                    "numbers": [r.number for r in rows],
+                },
+            )
+            return len(rows)
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def list_pairs(self, event_id: int) -> list[dict[str, Any]]:
+        def run(conn: Connection) -> list[dict[str, Any]]:
+            out = []
+            for p in conn.execute(
+                select(pairs).where(pairs.c.event_id == event_id).order_by(pairs.c.id)
+            ):
+                names = list(
+                    conn.execute(
+                        select(players.c.name)
+                        .where(players.c.pair_id == p.id)
+                        .order_by(players.c.position)
+                    ).scalars()
+                )
+                out.append({"id": p.id, "number": p.number, "unit": p.unit, "players": names})
+            return out
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    # -- matches -----------------------------------------------------------------
+    def record(
+        self,
+        event_id: int,
+        case: Any,
+        *,
+        actor: Actor,
+        lang: str = "zh",
+        expected_version: int | None = None,
+        token: str | None = None,
+        source: str = "case",
+        judge_fn: Callable[..., dict[str, Any]] | None = None,
+    ) -> Recorded:
+        """Judge ``case`` under the event's pinned rulebook and record it.
+
+        ``expected_version``: the version of this round and table the caller last saw
+        (0 = none yet); a different current version is refused with ``ConflictError``.
+        ``None`` supersedes whatever is current.  ``token``: an idempotency key; the same
+        token recorded again returns the first result and writes nothing.
+        """
+        if not isinstance(case, dict):
+            raise InputError(
+                f"{source}: expected a JSON object (a case), got {type(case).__name__}"
+            )
+        rnd = _whole(case.get("round"), "round", source)
+        tbl = _whole(case.get("table"), "table", source)
+        pv = case.get("pairs")
+        if not isinstance(pv, dict):
+            raise InputError(
+                f'{source}: pairs: expected {{"NS": "<pair number>", '
+                f'"EW": "<pair number>"}}, got {json.dumps(pv, ensure_ascii=False)}'
+            )
+        nums = {s: _pair_number(pv.get(s), f"pairs.{s}", source) for s in SIDES}
+        extra = set(pv) - set(SIDES)
+        if extra:
+            raise InputError(f"{source}: pairs: unknown key {sorted(extra)[0]!r} (use NS and EW)")
+        if nums["NS"] == nums["EW"]:
+            raise InputError(f"{source}: pairs: NS and EW are the same pair {nums['NS']}")
+        if expected_version is not None and expected_version < 0:
+            raise InputError(f"--expect-version: expected 0 or more, got {expected_version}")
+
+        ev = self.pick_event(event_id)
+        rb = self.pinned_rulebook(ev.id)
+        stored_case = copy.deepcopy(case)
+        given_event = case.get("event")
+        if given_event is None:
+            stored_case["event"] = rb.id
+        elif given_event != rb.id:
+            raise InputError(
+                f"{source}: event: this event runs under rulebook {rb.id!r} "
+                f"(sha256 {ev.rulebook_sha256[:12]}), the case names {given_event!r}"
+            )
+        if judge_fn is None:
+            from referee_app.core import judge as judge_fn
+
+        from referee_app.core import CaseError
+
+        to_judge = strip_case(stored_case)
+        try:
+            decision = judge_fn(copy.deepcopy(to_judge), lang=lang, rulebook=rb)
+        except CaseError as err:
+            raise InputError(f"{source}: {err}") from None
+
+        def run(conn: Connection) -> Recorded:
+            if token is not None:
+                prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
+                if prior is not None:
+                    info = json.loads(prior.payload)["info"]
+                    return Recorded(
+                        info["match_id"],
+                        info["version"],
+                        info["round"],
+                        info["table"],
+                        info.get("supersedes_id"),
+                        prior.seq,
+                        True,
+                    )
+            pair_ids: dict[str, int] = {}
+            for side in SIDES:
+                pid = conn.execute(
+                    select(pairs.c.id).where(
+                        and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side])
+                    )
+                ).scalar()
+                if pid is None:
+                    raise InputError(
+                        f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
+                        f"({ev.name}); import it first (referee-app pairs import)"
+                    )
+                pair_ids[side] = int(pid)
+            round_id = conn.execute(
+                select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == rnd))
+            ).scalar()
+            current = None
+            if round_id is not None:
+                current = _current_at(conn, int(round_id), tbl)
+                _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
+            cur_version = 0 if current is None else int(current.version)
+            if expected_version is not None and expected_version != cur_version:
+                raise ConflictError(_conflict_message(conn, rnd, tbl, expected_version, current))
+            w = audit.Writer(conn)
+            if round_id is None:
+                round_id = w.insert(rounds, {"event_id": ev.id, "number": rnd})
+            mid = w.insert(
+                matches,
+                {
+                    "event_id": ev.id,
+                    "round_id": round_id,
+                    "table_no": tbl,
+                    "version": cur_version + 1,
+                    "supersedes_id": None if current is None else current.id,
+                    "ns_pair_id": pair_ids["NS"],
+                    "ew_pair_id": pair_ids["EW"],
+                    "lang": lang,
+                    "winner": ((decision.get("result") or {}).get("winner")),
+                    "case_json": audit.canonical(stored_case),
+                    "decision_json": audit.canonical(decision),
+                },
+            )
+            counts = _insert_hands(w, mid, to_judge, decision)
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="match.record",
+                event_id=ev.id,
+                round_no=rnd,
+                table_no=tbl,
+                supersedes=None if current is None else int(current.entry_seq),
+                token=token,
+                info={
+                    "match_id": mid,
+                    "round": rnd,
+                    "table": tbl,
+                    "version": cur_version + 1,
+                    "supersedes_id": None if current is None else int(current.id),
+                    "pairs": nums,
+                    "winner": (decision.get("result") or {}).get("winner"),
+                    "forfeit": (decision.get("forfeit") or {}).get("side"),
+                    **counts,
+                },
+            )
+            return Recorded(
+                mid, cur_version + 1, rnd, tbl, None if current is None else int(current.id), w.seq
+            )
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def void(
+        self,
+        event_id: int,
+        *,
+        round_no: int,
+        table_no: int,
+        reason: str,
+        actor: Actor,
+        expected_version: int | None = None,
+    ) -> int:
+        """Void the current version of a match (with a reason). Returns the voiding id."""
+        if not reason.strip():
+            raise InputError("--reason: a voiding needs a written reason")
+        ev = self.pick_event(event_id)
+
+        def run(conn: Connection) -> int:
+            round_id = conn.execute(
+                select(rounds.c.id).where(
+                    and_(rounds.c.event_id == ev.id, rounds.c.number == round_no)
+                )
+            ).scalar()
+            current = None if round_id is None else _current_at(conn, int(round_id), table_no)
+            if current is None:
+                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+            if expected_version is not None and expected_version != current.version:
+                raise ConflictError(
+                    _conflict_message(conn, round_no, table_no, expected_version, current)
+                )
+            if _voided(conn, int(current.id)):
+                raise ConflictError(
+                    f"round {round_no} table {table_no} version {current.version} is already void"
+                )
+            w = audit.Writer(conn)
+            vid = w.insert(voidings, {"match_id": current.id, "reason": reason.strip()})
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="match.void",
+                event_id=ev.id,
+                round_no=round_no,
+                table_no=table_no,
+                supersedes=int(current.entry_seq),
+                info={
+                    "match_id": int(current.id),
+                    "version": int(current.version),
+                    "reason": reason.strip(),
+                    "round": round_no,
+                    "table": table_no,
+                },
+            )
+            return vid
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def current_matches(self, event_id: int) -> list[dict[str, Any]]:
+        """The current version of every match of the event (voided ones excluded)."""
+
+        def run(conn: Connection) -> list[dict[str, Any]]:
+            latest = (
+                select(
+                    matches.c.round_id,
+                    matches.c.table_no,
+                    func.max(matches.c.version).label("v"),
+                )
+                .where(matches.c.event_id == event_id)
+                .group_by(matches.c.round_id, matches.c.table_no)
+                .subquery()
+            )
+            ns = pairs.alias("ns")
+            ew = pairs.alias("ew")
+            stmt = (
+                select(
+                    matches,
+                    rounds.c.number.label("round_no"),
+                    ns.c.number.label("ns_number"),
+                    ew.c.number.label("ew_number"),
+                )
+                .join(
+                    latest,
+                    and_(
+                        latest.c.round_id == matches.c.round_id,
+                        latest.c.table_no == matches.c.table_no,
+                        latest.c.v == matches.c.version,
+                    ),
+                )
+                .join(rounds, rounds.c.id == matches.c.round_id)
+                .join(ns, ns.c.id == matches.c.ns_pair_id)
+                .join(ew, ew.c.id == matches.c.ew_pair_id)
+                .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+                .where(voidings.c.id.is_(None))
+                .order_by(rounds.c.number, matches.c.table_no)
+            )
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def export(self, event_id: int) -> Iterator[dict[str, Any]]:
+        ev = self.pick_event(event_id)
+        for m in self.current_matches(ev.id):
+            yield {
+                "match_id": m["id"],
+                "round": m["round_no"],
+                "table": m["table_no"],
+                "version": m["version"],
+                "pairs": {"NS": m["ns_number"], "EW": m["ew_number"]},
+                "lang": m["lang"],
+                "rulebook": {"id": ev.rulebook_id, "sha256": ev.rulebook_sha256},
+                "case": json.loads(m["case_json"]),
+                "decision": json.loads(m["decision_json"]),
+            }
+
+    def history(self, event_id: int, round_no: int, table_no: int) -> list[dict[str, Any]]:
+        """Every version of a match, oldest first, with its voiding if any."""
+
+        def run(conn: Connection) -> list[dict[str, Any]]:
+            stmt = (
+                select(matches, voidings.c.reason.label("void_reason"))
+                .join(rounds, rounds.c.id == matches.c.round_id)
+                .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+                .where(
+                    and_(
+                        rounds.c.event_id == event_id,
+                        rounds.c.number == round_no,
+                        matches.c.table_no == table_no,
+                    )
+                )
+                .order_by(matches.c.version)
+            )
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def rulings_of(self, match_id: int) -> list[dict[str, Any]]:
+        def run(conn: Connection) -> list[dict[str, Any]]:
+            stmt = select(rulings).where(rulings.c.match_id == match_id).order_by(rulings.c.id)
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    # -- audit ---------------------------------------------------------------------
+    def verify(self) -> audit.VerifyResult:
+        return self._read(audit.verify)  # type: ignore[no-any-return]
+
+    def log(
+        self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None
+    ) -> list[dict[str, Any]]:
+        conds = []
+        if event_id is not None:
+            conds.append(audit_log.c.event_id == event_id)
+        if round_no is not None:
+            conds.append(audit_log.c.round_no == round_no)
+        if table_no is not None:
+            conds.append(audit_log.c.table_no == table_no)
+        return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
+
+
+def audit_first_line(err: BaseException) -> str:
+    orig = getattr(err, "orig", None) or err
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
+    return lines[0] if lines else type(orig).__name__
+
+
+def _current_at(conn: Connection, round_id: int, table_no: int) -> Any:
+    return conn.execute(
+        select(matches)
+        .where(and_(matches.c.round_id == round_id, matches.c.table_no == table_no))
+        .order_by(matches.c.version.desc())
+        .limit(1)
+    ).first()
+
+
+def _voided(conn: Connection, match_id: int) -> bool:
+    found = conn.execute(select(voidings.c.id).where(voidings.c.match_id == match_id)).first()
+    return found is not None
+
+
+def _check_pairs_free(
+    conn: Connection,
+    event_id: int,
+    round_id: int,
+    table_no: int,
+    pair_ids: Mapping[str, int],
+    nums: Mapping[str, str],
+    source: str,
+) -> None:
+    """A pair plays once per round: refuse a case that seats it at a second table."""
+    latest = (
+        select(matches.c.table_no, func.max(matches.c.version).label("v"))
+        .where(and_(matches.c.round_id == round_id, matches.c.table_no != table_no))
+        .group_by(matches.c.table_no)
+        .subquery()
+    )
+    stmt = (
+        select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
+        .join(
+            latest, and_(latest.c.table_no == matches.c.table_no, latest.c.v == matches.c.version)
+        )
+        .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+        .where(and_(matches.c.round_id == round_id, voidings.c.id.is_(None)))
+    )
+    for r in conn.execute(stmt):
+        for side in SIDES:
+            if pair_ids[side] in (r.ns_pair_id, r.ew_pair_id):
+                raise InputError(
+                    f"{source}: pairs.{side}: pair {nums[side]} already plays this round "
+                    f"at table {r.table_no}"
+                )
+
+
+def _conflict_message(conn: Connection, rnd: int, tbl: int, expected: int, current: Any) -> str:
+    if current is None:
+        return (
+            f"round {rnd} table {tbl}: you edited version {expected}, but nothing is "
+            "recorded there; reload"
+        )
+    e = conn.execute(select(audit_log).where(audit_log.c.seq == current.entry_seq)).one()
+    info = json.loads(e.payload)["info"]
+    what = (
+        f"NS {info.get('pairs', {}).get('NS')} v EW {info.get('pairs', {}).get('EW')}, "
+        f"{info.get('hands', 0)} hands, {info.get('rulings', 0)} rulings, "
+        f"winner {info.get('winner') or '-'}"
+    )
+    return (
+        f"round {rnd} table {tbl} was changed by {e.user_name}@{e.station} at {e.at} "
+        f"(now version {current.version}: {what}); you edited version {expected}. "
+        "Nothing saved: reload and record again"
+    )
+
+
+def _insert_hands(
+    w: audit.Writer,
+    match_id: int,
+    case: Mapping[str, Any],
+    decision: Mapping[str, Any],
+) -> dict[str, int]:
+    """Hands, infractions and rulings of one match version.
+
+    A ruling's proposal is the engine's computation; when the referee overrode it (an
+    ``override`` in the case), the engine reports ``overridden``, ``override_reason`` and
+    the ``proposed`` ruling, and the row keeps both.
+    """
+    n_inf = n_rul = n_over = 0
+    for pos, inf in enumerate(case.get("before_play") or []):
+        w.insert(infractions, _infraction_row(match_id, None, pos, inf))
+        n_inf += 1
+    case_hands = case.get("hands") or []
+    dec_hands = decision.get("hands") or []
+    for i, dh in enumerate(dec_hands):
+        ch = case_hands[i] if i < len(case_hands) and isinstance(case_hands[i], dict) else {}
+        hid = w.insert(
+            hands,
+            {
+                "match_id": match_id,
+                "number": dh.get("number", i + 1),
+                "dealer": dh.get("dealer"),
+                "dealer_side": dh.get("dealer_side"),
+                "defender_points": ch.get("defender_points"),
+                "defender_total": dh.get("defender_total"),
+                "lost_by": dh.get("lost_by"),
+                "levels_before": _j(dh.get("levels_before")),
+                "levels_after": _j(dh.get("levels_after")),
+                "next_dealer": dh.get("next_dealer"),
+                "input_json": audit.canonical(ch),
+            },
+        )
+        inf_ids: list[tuple[int, dict[str, Any]]] = []
+        for pos, inf in enumerate(ch.get("infractions") or []):
+            inf_ids.append((w.insert(infractions, _infraction_row(match_id, hid, pos, inf)), inf))
+            n_inf += 1
+        used: set[int] = set()
+        for pos, r in enumerate(dh.get("rulings") or []):
+            inf_id, inf = None, None
+            for k, (iid, idata) in enumerate(inf_ids):
+                if k not in used and idata.get("kind") == r.get("kind"):
+                    used.add(k)
+                    inf_id, inf = iid, idata
+                    break
+            override = inf.get("override") if isinstance(inf, dict) else None
+            overridden = bool(r.get("overridden")) or isinstance(override, dict)
+            reason = r.get("override_reason")
+            if reason is None and isinstance(override, dict):
+                reason = override.get("reason")
+            prop = r.get("proposed") if overridden else r
+            w.insert(
+                rulings,
+                {
+                    "match_id": match_id,
+                    "hand_id": hid,
+                    "infraction_id": inf_id,
+                    "position": pos,
+                    "kind": str(r.get("kind")),
+                    "seat": r.get("seat"),
+                    "side": r.get("side"),
+                    "against": r.get("against"),
+                    "points": int(r.get("points") or 0),
+                    "hand_lost": bool(r.get("hand_lost")),
+                    "disqualified": bool(r.get("disqualified")),
+                    "assumed": bool(r.get("assumed")),
+                    "rule": r.get("rule"),
+                    "citation": r.get("citation"),
+                    "proposal_json": None if prop is None else audit.canonical(prop),
+                    "decision": "overridden" if overridden else "confirmed",
+                    "reason": None if reason is None else str(reason),
+                    "ruling_json": audit.canonical(r),
+                },
+            )
+            n_rul += 1
+            n_over += int(overridden)
+    return {"hands": len(dec_hands), "infractions": n_inf, "rulings": n_rul, "overridden": n_over}
+
+
+def _infraction_row(match_id: int, hand_id: int | None, pos: int, inf: Any) -> dict[str, Any]:
+    d = inf if isinstance(inf, dict) else {}
+    seat = d.get("seat") if isinstance(d.get("seat"), str) else None
+    side = d.get("side") if isinstance(d.get("side"), str) else _side_of(seat)
+    return {
+        "match_id": match_id,
+        "hand_id": hand_id,
+        "position": pos,
+        "kind": str(d.get("kind")),
+        "seat": seat,
+        "side": side,
+        "input_json": audit.canonical(inf),
+    }
+
+
+def _j(v: Any) -> str | None:
+    return None if v is None else audit.canonical(v)
