@@ -178,6 +178,11 @@ def open_engine(
     except DBAPIError as err:
         engine.dispose()
         _remove_new_file(created_file)
+        if created_file is not None:
+            raise DatabaseError(
+                f"{created_file}: cannot create the database, folder {created_file.parent} "
+                f"is read-only or not permitted ({_first_line(err)})"
+            ) from None
         raise DatabaseError(f"{display_url(url)}: {_first_line(err)}") from None
     return engine
 

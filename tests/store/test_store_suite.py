@@ -1,0 +1,290 @@
+"""The event store's behaviour, run on SQLite and on PostgreSQL (see conftest ``db``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import PAIRS_CSV, cli, count_entries, make_case, sql, write_json
+
+from referee_app.core import judge, rulebook_from_text
+from referee_app.store.service import Store, strip_case
+
+RULES = Path(__file__).resolve().parents[2] / "rules"
+
+
+def test_event_create_pins_the_rulebook_text(db: str, tmp_path: Path) -> None:
+    """A later edit of the rulebook file never changes a ruling of an existing event."""
+    book = tmp_path / "bhg-2011.toml"
+    original = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    book.write_text(original, encoding="utf-8")
+    rc, out, err = cli(db, "event", "create", "--rules", str(book), "--name", "春季赛")
+    assert (rc, err) == (0, "")
+    event_id = int(out)
+    csv = tmp_path / "p.csv"
+    csv.write_text(PAIRS_CSV, encoding="utf-8")
+    assert cli(db, "pairs", "import", str(csv))[0] == 0
+
+    edited = original.replace(
+        'sanction = { points_per_card = 10 }\nclause = { ref = "二、4"',
+        'sanction = { points_per_card = 30 }\nclause = { ref = "二、4"',
+        1,
+    )
+    assert edited != original
+    book.write_text(edited, encoding="utf-8")
+
+    rc, out, err = cli(db, "record", write_json(tmp_path / "c.json", make_case()))
+    assert rc == 0, err
+    with Store.open(db) as store:
+        rid, sha, text = store.rulebook_text(event_id)
+        assert text == original and rid == "bhg-2011"
+        import hashlib
+
+        assert sha == hashlib.sha256(original.encode()).hexdigest()
+        (ruling,) = store.rulings_of(int(out))
+    assert ruling["points"] == 10  # the pinned text, not the edited file's 30
+    assert ruling["decision"] == "confirmed"
+
+    rc, out, _ = cli(db, "event", "list")
+    assert rc == 0 and "春季赛" in out and sha[:12] in out
+
+
+def test_pairs_import_utf8_and_gb18030(db: str, tmp_path: Path) -> None:
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "E")[0] == 0
+    f = tmp_path / "gb.csv"
+    f.write_bytes("number,player1,player2\n11,张三,李四\n12,王五,赵六\n".encode("gb18030"))
+    rc, _, err = cli(db, "pairs", "import", str(f))
+    assert rc == 0, err
+    g = tmp_path / "u.csv"
+    g.write_bytes("\ufeffplayer1,player2,number,unit\n钱七,孙八,13,北城队\n".encode())
+    assert cli(db, "pairs", "import", str(g))[0] == 0
+    rc, out, _ = cli(db, "pairs", "list")
+    assert out.splitlines() == ["11\t张三\t李四", "12\t王五\t赵六", "13\t钱七\t孙八\t北城队"]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("number,player1\n1,张三\n", "line 1: missing column 'player2'"),
+        (
+            "number,player1,player2\n1,张三,李四\n2,王五,赵六\n1,钱七,孙八\n",
+            "line 4: pair number 1 already on line 2",
+        ),
+        ("number,player1,player2\n1,张三,李四\n2,,赵六\n", "line 3: player1 is empty"),
+        ("number,player1,player2\n1,张三,李四\n2,王五\n", "line 3: expected 3 fields, got 2"),
+        ("number,player1,player2\n1,张三,李四\n", "line 2: pair number 1 is already in event"),
+    ],
+)
+def test_pairs_import_refuses_a_bad_file_whole(
+    event_db: str, tmp_path: Path, content: str, expected: str
+) -> None:
+    before = cli(event_db, "pairs", "list")[1]
+    entries = count_entries(event_db)
+    f = tmp_path / "bad.csv"
+    f.write_text(content, encoding="utf-8")
+    rc, out, err = cli(event_db, "pairs", "import", str(f))
+    assert rc == 1
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(f) in err and expected in err
+    assert cli(event_db, "pairs", "list")[1] == before
+    assert count_entries(event_db) == entries
+
+
+def test_record_prints_match_id_and_export_rejudges(event_db: str, tmp_path: Path) -> None:
+    cases = [
+        make_case(1, 1, "1", "2"),
+        make_case(1, 2, "3", "4", defender_points=0, exposed=2),
+        make_case(2, 1, "1", "3", override={"sanctions": [{"points": 20}], "reason": "故意亮牌"}),
+        make_case(2, 2, "2", "4", defender_points=120),
+    ]
+    ids = []
+    for i, c in enumerate(cases):
+        rc, out, err = cli(
+            event_db, "record", write_json(tmp_path / f"c{i}.json", c), lang="zh" if i % 2 else "en"
+        )
+        assert (rc, err) == (0, ""), err
+        ids.append(int(out.strip()))
+    assert len(set(ids)) == 4
+
+    rc, out, err = cli(event_db, "export")
+    assert rc == 0, err
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [(x["round"], x["table"]) for x in lines] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    with Store.open(event_db) as store:
+        _, _, text = store.rulebook_text(1)
+    rb = rulebook_from_text(text, origin="test")
+    for line, case in zip(lines, cases, strict=True):
+        assert line["case"] == case
+        assert line["pairs"] == case["pairs"]
+        assert judge(strip_case(line["case"]), lang=line["lang"], rulebook=rb) == line["decision"]
+        # and the command line judge agrees (the bundled file is the pinned one here)
+        f = write_json(tmp_path / "rejudge.json", strip_case(line["case"]))
+        rc, out, err = cli(None, "judge", f, lang=line["lang"])
+        assert rc == 0, err
+        assert json.loads(out) == line["decision"]
+
+    with Store.open(event_db) as store:
+        (r,) = store.rulings_of(ids[2])
+    assert r["decision"] == "overridden" and r["reason"] == "故意亮牌" and r["points"] == 20
+    assert json.loads(r["proposal_json"])["points"] == 10  # the engine's proposal is kept
+
+
+def test_record_again_supersedes_and_keeps_both(event_db: str, tmp_path: Path) -> None:
+    first = cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))
+    assert first[0] == 0
+    second = cli(event_db, "record", write_json(tmp_path / "b.json", make_case(exposed=2)))
+    assert second[0] == 0
+    with Store.open(event_db) as store:
+        hist = store.history(1, 1, 1)
+        assert [h["version"] for h in hist] == [1, 2]
+        assert hist[1]["supersedes_id"] == hist[0]["id"] == int(first[1])
+        assert [r["points"] for r in store.rulings_of(hist[0]["id"])] == [10]
+        assert [r["points"] for r in store.rulings_of(hist[1]["id"])] == [20]
+    lines = cli(event_db, "export")[1].splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["version"] == 2
+    rc, out, _ = cli(event_db, "log", "--round", "1", "--table", "1")
+    assert "version 1:" in out and "version 2 (supersedes version 1)" in out
+
+
+def test_second_station_on_a_stale_version_is_refused(event_db: str, tmp_path: Path) -> None:
+    f = write_json(tmp_path / "a.json", make_case())
+    assert cli(event_db, "record", f, "--expect-version", "0", "--station", "table-A")[0] == 0
+    # table-B loaded version 1 as well; table-A records version 2 first
+    assert (
+        cli(
+            event_db, "record", f, "--expect-version", "1", "--station", "table-A", "--user", "李四"
+        )[0]
+        == 0
+    )
+    entries = count_entries(event_db)
+    rc, out, err = cli(event_db, "record", f, "--expect-version", "1", "--station", "table-B")
+    assert rc == 1 and out == ""
+    assert err.count("\n") == 1
+    assert "round 1 table 1 was changed by 李四@table-A" in err
+    assert "now version 2" in err and "you edited version 1" in err and "Nothing saved" in err
+    assert count_entries(event_db) == entries
+
+
+def test_record_bad_input_changes_nothing(event_db: str, tmp_path: Path) -> None:
+    assert (
+        cli(event_db, "record", write_json(tmp_path / "ok.json", make_case(1, 1, "1", "2")))[0] == 0
+    )
+    entries = count_entries(event_db)
+    bad_seat = make_case(1, 2, "3", "4")
+    bad_seat["hands"][0]["infractions"][0]["seat"] = "X"
+    wrong_event = make_case(1, 2, "3", "4")
+    wrong_event["event"] = "gansu-2018"
+    cases = {
+        "unknown": (make_case(1, 2, "3", "99"), "pairs.EW: no pair 99 in event 1"),
+        "busy": (make_case(1, 2, "1", "4"), "pairs.NS: pair 1 already plays this round at table 1"),
+        "seat": (bad_seat, "hands[0].infractions[0].seat: expected one of"),
+        "event": (wrong_event, "event: this event runs under rulebook 'bhg-2011'"),
+        "round": ({**make_case(), "round": 0}, "round: expected a whole number ≥ 1, got 0"),
+        "same": (make_case(1, 2, "3", "3"), "pairs: NS and EW are the same pair 3"),
+    }
+    for name, (case, expected) in cases.items():
+        f = write_json(tmp_path / f"{name}.json", case)
+        rc, out, err = cli(event_db, "record", f)
+        assert rc == 1, name
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err, (name, err)
+        assert f in err and expected in err, (name, err)
+    notjson = tmp_path / "nj.json"
+    notjson.write_text("{", encoding="utf-8")
+    rc, _, err = cli(event_db, "record", str(notjson))
+    assert rc == 1 and "not JSON" in err
+    assert count_entries(event_db) == entries
+    assert len(cli(event_db, "export")[1].splitlines()) == 1
+
+
+def test_void_and_record_again(event_db: str, tmp_path: Path) -> None:
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
+    rc, _, err = cli(event_db, "void", "--round", "1", "--table", "1", "--reason", "记分表有误")
+    assert rc == 0, err
+    assert cli(event_db, "export")[1] == ""
+    rc, _, err = cli(event_db, "void", "--round", "1", "--table", "1", "--reason", "again")
+    assert rc == 1 and "already void" in err
+    assert cli(event_db, "record", write_json(tmp_path / "b.json", make_case()))[0] == 0
+    (line,) = cli(event_db, "export")[1].splitlines()
+    assert json.loads(line)["version"] == 2
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "作废 第 1 轮 第 1 桌 第 1 版，理由：记分表有误" in out
+    assert cli(event_db, "verify")[0] == 0
+
+
+def test_token_makes_a_retried_write_idempotent(event_db: str, tmp_path: Path) -> None:
+    f = write_json(tmp_path / "a.json", make_case())
+    a = cli(event_db, "record", f, "--token", "tok-1")
+    b = cli(event_db, "record", f, "--token", "tok-1")
+    assert a[0] == b[0] == 0 and a[1] == b[1]
+    with Store.open(event_db) as store:
+        assert len(store.history(1, 1, 1)) == 1
+
+
+def test_log_is_readable_in_both_languages(event_db: str, tmp_path: Path) -> None:
+    case = make_case(override={"sanctions": [{"points": 30}], "reason": "多次警告无效"})
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", case))[0] == 0
+    assert (
+        cli(event_db, "record", write_json(tmp_path / "b.json", make_case(2, 3, "5", "6")))[0] == 0
+    )
+    rc, zh, _ = cli(event_db, "log", lang="zh")
+    assert rc == 0
+    assert "张三@table-1" in zh
+    assert "创建赛事 1「测试杯」，规则 bhg-2011" in zh
+    assert "导入 8 对" in zh
+    assert "记录 第 1 轮 第 1 桌 第 1 版：南北 1 对 东西 2" in zh
+    assert "改判，理由：多次警告无效" in zh
+    rc, en, _ = cli(event_db, "log", "--round", "2")
+    assert rc == 0
+    assert en.splitlines()[0].endswith(
+        "recorded round 2 table 3 version 1: NS 5 v EW 6, 2 hands, 1 rulings (0 overridden), "
+        + en.splitlines()[0].rsplit("overridden), ", 1)[1]
+    )
+    assert "round 1" not in en
+    assert "hand 1 exposed_card N: 10 points against NS; confirmed" in en
+
+
+def test_verify_names_the_entry_of_a_ruling_changed_in_sql(event_db: str, tmp_path: Path) -> None:
+    for t in (1, 2):
+        case = make_case(1, t, str(2 * t - 1), str(2 * t))
+        assert cli(event_db, "record", write_json(tmp_path / f"{t}.json", case))[0] == 0
+    rc, out, err = cli(event_db, "verify")
+    assert rc == 0 and "audit chain intact: 5 entries" in out
+    (row,) = sql(
+        event_db,
+        "SELECT r.id, r.entry_seq FROM rulings r JOIN matches m "
+        "ON m.id = r.match_id WHERE m.table_no = 2",
+    )
+    sql(event_db, "UPDATE rulings SET points = 40 WHERE id = :id", id=row.id)
+    rc, out, err = cli(event_db, "verify")
+    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert f"entry #{row.entry_seq} (match.record round 1 table 2," in err
+    assert f"rulings id {row.id} changed: points is 40, the entry says 10" in err
+
+
+def test_verify_catches_an_edited_or_deleted_entry(event_db: str, tmp_path: Path) -> None:
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
+    sql(event_db, "UPDATE audit_log SET station = 'elsewhere' WHERE seq = 3")
+    rc, _, err = cli(event_db, "verify")
+    assert rc == 1 and "entry #3 (pairs.import" in err and "hash does not match" in err
+    sql(event_db, "UPDATE audit_log SET station = 'table-1' WHERE seq = 3")
+    assert cli(event_db, "verify")[0] == 0
+    sql(event_db, "DELETE FROM players WHERE id = 3")
+    rc, _, err = cli(event_db, "verify")
+    assert rc == 1 and "entry #3" in err and "players id 3 is missing" in err
+
+
+def test_register_is_cheap() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, argparse\n"
+        "from referee_app.store import commands\n"
+        "p = argparse.ArgumentParser(); commands.register(p.add_subparsers())\n"
+        "bad = [m for m in sys.modules if m.startswith(('sqlalchemy', 'psycopg'))]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2]
+    )
