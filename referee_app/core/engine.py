@@ -186,10 +186,8 @@ class RoundJudge:
         penalty = 0  # moves the defenders' total: + against the dealer side, − against them
         for r in rulings:
             penalty += r.points if r.against == dealer_side else -r.points
-        ends = any(r.ends_hand for r in rulings)
-        bottom_points = self.bottom_points(hand) if not ends else 0
-        played = 0 if ends else hand.defender_points + bottom_points
-        raw_total = played + penalty
+        bottom_points = self.bottom_points(hand)
+        raw_total = hand.defender_points + bottom_points + penalty
 
         lost_sides = sorted({r.side for r in rulings if r.hand_lost})
         loss_cfg = self.rules["hand_loss"]
@@ -230,20 +228,26 @@ class RoundJudge:
                 award = loser.award or loss_cfg["award"]
                 total = max(0, raw_total)
                 decided_by = "hand_loss"
+                points_keep, points_gain, _ = self.outcome_by_points(total)
+                better = loss_cfg["keep_better_outcome"]
                 if offender == dealer_side:
                     keep_deal = False
                     gains[defenders] = award["dealer_offends"]
+                    if better and not points_keep:
+                        gains[defenders] = max(gains[defenders], points_gain)
+                    # an offence must not spare the dealer side the J rule's drop
+                    j_drop = self.j_rule_drop(hand, before[dealer_side])
                 else:
                     keep_deal = True
                     gains[dealer_side] = award["defenders_offend"]
+                    if better and points_keep:
+                        gains[dealer_side] = max(gains[dealer_side], points_gain)
         else:
             total = max(0, raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
             gains[dealer_side if keep_deal else defenders] = gain
-            j_rule = self.rules["scoring"].get("j_rule")
-            if (j_rule and before[dealer_side] == j_rule["level"] and hand.bottom.captured
-                    and hand.bottom.j > 0):
-                j_drop = j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+            j_drop = self.j_rule_drop(hand, before[dealer_side])
+            if j_drop is not None:
                 keep_deal = False
                 gains[dealer_side] = 0
                 gains[defenders] = 0 if total < self.rules["scoring"]["deal_changes_at"] else gain
@@ -290,7 +294,7 @@ class RoundJudge:
             "dealer_side": dealer_side,
             "levels_before": before,
             "rulings": [r.to_json(self.lang, self.rb) for r in rulings],
-            "bottom_multiplier": self.multiplier(hand) if hand.bottom.captured and not ends else 0,
+            "bottom_multiplier": self.multiplier(hand) if hand.bottom.captured else 0,
             "bottom_points": bottom_points,
             "penalty_points": penalty,
             "defender_total": total,
@@ -307,6 +311,14 @@ class RoundJudge:
         }
         return {"json": hand_json, "next_dealer": next_dealer, "forfeiting": forfeiting,
                 "passed_a": passed_a}
+
+    def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
+        """The level the dealer side drops to under the J rule (滑钩), if it applies."""
+        j_rule = self.rules["scoring"].get("j_rule")
+        if not (j_rule and dealer_level == j_rule["level"] and hand.bottom.captured
+                and hand.bottom.j > 0):
+            return None
+        return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
 
     def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
         """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""

@@ -152,9 +152,7 @@ def _key_path(loc: tuple[Any, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("function-after[_mode_fields()]",) or str(part).startswith(
-            ("function-", "literal[", "tagged-union")
-        ):
+        elif str(part) == "[key]" or str(part).startswith(("function-", "literal[", "tagged-union")):
             continue
         else:
             out += ("." if out else "") + str(part)
@@ -170,7 +168,7 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     for key in keys:
         pattern = re.compile(rf"(^|[\s.\[{{,\"]){re.escape(key)}[\"]?\s*(=|\]|\.)")
         for number in range(start, len(lines)):
-            if pattern.search(lines[number]):
+            if not lines[number].lstrip().startswith("#") and pattern.search(lines[number]):
                 start = number
                 found = number + 1
                 break

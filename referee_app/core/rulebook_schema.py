@@ -126,13 +126,16 @@ class HandLoss(Strict):
 
     ``shift``: at the end of the hand the offending side's total moves ``shift`` points
     against it, the hand is otherwise scored as played, the non-offending side deals next.
-    ``levels``: the hand's outcome is replaced by ``award`` levels.
+    ``levels``: the hand's outcome is replaced by ``award`` levels; with
+    ``keep_better_outcome`` the non-offending side keeps what the hand's points already
+    gave it when that is more, so that an offence never improves the offender's lot.
     """
 
     mode: Literal["shift", "levels"]
     shift: int | None = Field(default=None, gt=0)
     award: Award | None = None
     both_sides: Literal["by_points", "open_grab"]
+    keep_better_outcome: bool = True
     clause: Clause
     both_sides_clause: Clause | None = None
 

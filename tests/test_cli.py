@@ -1,0 +1,165 @@
+"""The command line as a user meets it: real processes, one clear line for every bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import RULES, SHARED
+
+CASES = SHARED / "cases"
+
+
+def referee_app(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee_app", *args], input=stdin,
+                          capture_output=True, text=True, check=False, env=env)
+
+
+def one_line(run: subprocess.CompletedProcess) -> str:
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    return lines[0]
+
+
+def test_judge_reads_standard_input() -> None:
+    case = {"event": "bhg-2011", "first_dealer": "E", "finished": "open",
+            "hands": [{"defender_points": 60}]}
+    run = referee_app("--lang", "en", "judge", "-", stdin=json.dumps(case))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["hands"][0]["levels_after"] == {"NS": "2", "EW": "3"}
+    assert out["result"] is None
+
+
+@pytest.mark.skipif(not CASES.is_dir(), reason="../shared/cases is not beside the project")
+def test_the_bad_seat_example_prints_the_contract_line() -> None:
+    run = referee_app("judge", str(CASES / "bad-seat.json"))
+    assert run.returncode == 2 and run.stdout == ""
+    assert one_line(run) == 'hands[0].infractions[0].seat: expected one of E, S, W, N, got "X"'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{", "not JSON: Expecting property name"),
+        ("[]", "(case): expected an object"),
+        ('{"event": "bhg-2011"}', "first_dealer: required"),
+        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 62}]}',
+         "hands[0].defender_points: card points come in fives, got 62"),
+        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [], "colour": 1}',
+         "colour: unknown field"),
+        ('{"event": "x-1", "first_dealer": "E", "finished": "open", "hands": []}',
+         "event: x-1: no bundled rulebook"),
+        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
+         ' "infractions": [{"kind": "wrong_card_count", "seat": "E"}]}]}',
+         "hands[0].infractions[0].phase: required for wrong_card_count"),
+        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
+         ' "infractions": [{"kind": "hidden_card", "seat": "E", "trick": 5, "discovered": 3}]}]}',
+         "hands[0].infractions[0].discovered: trick 3 is before the offence in trick 5"),
+    ],
+)
+def test_bad_cases_get_one_line_and_exit_2(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "case.json"
+    path.write_text(text, encoding="utf-8")
+    run = referee_app("judge", str(path))
+    assert run.returncode == 2 and run.stdout == ""
+    assert expected in one_line(run)
+
+
+def test_a_missing_case_file_is_named(tmp_path: Path) -> None:
+    run = referee_app("judge", str(tmp_path / "nope.json"))
+    assert run.returncode == 2 and "nope.json: cannot read" in one_line(run)
+
+
+def test_rules_list_shows_the_bundled_rulebooks() -> None:
+    run = referee_app("--lang", "zh", "rules", "list")
+    assert run.returncode == 0, run.stderr
+    ids = [line.split("\t")[0] for line in run.stdout.splitlines()]
+    assert ids == ["bhg-2011", "gansu-2018", "hbue-2018"]
+    assert "甘肃省职工双升级扑克牌比赛（2018）" in run.stdout
+
+
+def test_rules_check_passes_the_bundled_rulebooks() -> None:
+    run = referee_app("rules", "check", *map(str, sorted(RULES.glob("*.toml"))))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout == ""
+
+
+def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
+        "window_minutes = 10", "window_minutes = -10")
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    run = referee_app("rules", "check", str(path))
+    assert run.returncode == 1
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 2, run.stdout
+    tractor_line = broken.splitlines().index('tractor = "cubic"') + 1
+    assert lines[0].startswith(f"{path}: bottom.tractor: ")
+    assert lines[0].endswith(f"(line {tractor_line})")
+    assert "'power' or 'linear'" in lines[0]
+    assert lines[1].startswith(f"{path}: appeal.window_minutes: ") and "-10" in lines[1]
+
+
+def test_rules_check_reports_toml_syntax_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "syntax.toml"
+    path.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
+    run = referee_app("rules", "check", str(path))
+    assert run.returncode == 1
+    [line] = run.stdout.strip().splitlines()
+    assert line.startswith(f"{path}: TOML syntax error:") and "line 3" in line
+
+
+def test_rules_check_unknown_key_and_missing_kind(tmp_path: Path) -> None:
+    text = (RULES / "gansu-2018.toml").read_text(encoding="utf-8")
+    text = text.replace("[infractions.delay]", "[infractions.delay_x]", 1)
+    text = text.replace("schema_version = 1", "schema_version = 1\ncolour = \"red\"")
+    path = tmp_path / "gansu.toml"
+    path.write_text(text, encoding="utf-8")
+    run = referee_app("rules", "check", str(path))
+    assert run.returncode == 1
+    out = run.stdout
+    colour_line = text.splitlines().index('colour = "red"') + 1
+    assert f"{path}: colour: unknown key (line {colour_line})" in out
+    assert f"{path}: infractions.delay_x: " in out
+
+
+def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("schema_version = 2\n", encoding="utf-8")
+    case = {"event": str(path), "first_dealer": "E", "finished": "open", "hands": []}
+    run = referee_app("judge", "-", stdin=json.dumps(case))
+    assert run.returncode == 2
+    line = one_line(run)
+    assert line.startswith(f"event: {path}: schema_version")
+
+
+def test_judge_does_not_load_qt_reportlab_or_the_database(tmp_path: Path) -> None:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"event": "hbue-2018", "first_dealer": "N", "finished": "time",
+                                "hands": [{"defender_points": 40}]}), encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "from referee_app.cli import main\n"
+        f"code = main(['judge', {str(case)!r}])\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'PySide6', 'reportlab', 'sqlalchemy', 'shiboken6'})\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "HEAVY []" in run.stderr
+
+
+def test_core_imports_no_qt_database_or_printing() -> None:
+    core = Path(__file__).resolve().parents[1] / "referee_app" / "core"
+    for source in core.glob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        for heavy in ("PySide6", "sqlalchemy", "reportlab"):
+            assert f"import {heavy}" not in text and f"from {heavy}" not in text, (source, heavy)
