@@ -163,12 +163,7 @@ def open_engine(
         raise DatabaseError(
             f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)"
         )
-    try:
-        engine = create_engine(url)
-    except (NoSuchModuleError, ImportError) as err:
-        raise DatabaseError(f"--db {display_url(url)}: {err}") from None
-    if backend == "sqlite":
-        _sqlite_settings(engine)
+    engine = make_engine(url)
     try:
         migrate(engine, create=create, user=user, station=station, where=display_url(url))
     except DatabaseError:
@@ -184,6 +179,18 @@ def open_engine(
                 f"is read-only or not permitted ({_first_line(err)})"
             ) from None
         raise DatabaseError(f"{display_url(url)}: {_first_line(err)}") from None
+    return engine
+
+
+def make_engine(url: str | URL) -> Engine:
+    """An engine with the store's connection settings; no schema check (see open_engine)."""
+    u = make_url(url) if isinstance(url, str) else url
+    try:
+        engine = create_engine(u)
+    except (NoSuchModuleError, ImportError) as err:
+        raise DatabaseError(f"--db {display_url(u)}: {err}") from None
+    if u.get_backend_name() == "sqlite":
+        _sqlite_settings(engine)
     return engine
 
 

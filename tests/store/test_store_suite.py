@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import PAIRS_CSV, cli, count_entries, make_case, sql, write_json
+from store_helpers import PAIRS_CSV, cli, count_entries, make_case, sql, write_json
 
 from referee_app.core import judge, rulebook_from_text
 from referee_app.store.service import Store, strip_case
