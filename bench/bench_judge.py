@@ -42,10 +42,12 @@ def round_case(event: str) -> dict[str, Any]:
     hands = []
     for i in range(25):
         points = [60, 100, 60, 100, 80][i % 5]
-        hand: dict[str, Any] = {"defender_points": points,
-                                "bottom": {"points": 10, "captured": i % 3 == 0, "shape": "pair"}}
+        hand: dict[str, Any] = {
+            "defender_points": points,
+            "bottom": {"points": 10, "captured": i % 3 == 0, "shape": "pair"},
+        }
         if i % 5 == 2:
-            hand["infractions"] = offences[(i // 5) * 2:(i // 5) * 2 + 2]
+            hand["infractions"] = offences[(i // 5) * 2 : (i // 5) * 2 + 2]
         hands.append(hand)
     return {"event": event, "first_dealer": "E", "hands": hands, "finished": "time"}
 
@@ -100,7 +102,7 @@ def main() -> int:
     print("in-process, 25-hand round with 10 infractions:")
     for event, seconds in inproc.items():
         print(f"  {event:<11} {seconds * 1e3:7.3f} ms per round  {seconds / 25 * 1e6:7.1f} µs per hand")
-    print("whole process (median of %d runs):" % args.runs)
+    print(f"whole process (median of {args.runs} runs):")
     print(f"  python -c 'import pydantic'   {proc['import_pydantic_s'] * 1e3:7.1f} ms")
     print(f"  referee-app judge round.json  {proc['judge_s'] * 1e3:7.1f} ms   ratio {proc['ratio']:.2f}×")
     return 0

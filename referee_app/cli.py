@@ -30,12 +30,21 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="referee-app", description="Referee assistant for 双升 tournaments. "
-                     "With no command, opens the desktop app.")
-    parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language of messages and texts (default: from the locale, Chinese when unsure)")
-    parser.add_argument("--db", default=None,
-                        help="event store: an SQLite file or a PostgreSQL URL (default: REFEREE_APP_DB or the user data folder)")
+    parser = _Parser(
+        prog="referee-app",
+        description="Referee assistant for 双升 tournaments. With no command, opens the desktop app.",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default=None,
+        help="language of messages and texts (default: from the locale, Chinese when unsure)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="event store: SQLite file or PostgreSQL URL (default: REFEREE_APP_DB or the data folder)",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     judge = sub.add_parser("judge", help="judge a case file (CASE-FORMAT.md) and print the decision as JSON")
@@ -79,8 +88,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(f"{source}: not UTF-8 text (byte {exc.start})", file=sys.stderr)
         return 2
     except json.JSONDecodeError as exc:
-        print(f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-              file=sys.stderr)
+        print(
+            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            file=sys.stderr,
+        )
         return 2
     except RecursionError:
         print(f"{source}: not JSON: nested too deeply", file=sys.stderr)
@@ -129,8 +140,11 @@ def cmd_gui(args: argparse.Namespace) -> int:
     try:
         from .gui.app import run
     except ImportError as exc:
-        print(f"referee-app: the desktop app is not available ({exc}); the command-line tools "
-              "work: referee-app judge CASE.json, referee-app rules list", file=sys.stderr)
+        print(
+            f"referee-app: the desktop app is not available ({exc}); the command-line tools "
+            "work: referee-app judge CASE.json, referee-app rules list",
+            file=sys.stderr,
+        )
         return 1
     return run(args)
 

@@ -15,8 +15,14 @@ CASES = SHARED / "cases"
 
 
 def referee_app(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee_app", *args], input=stdin,
-                          capture_output=True, text=True, check=False, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "referee_app", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
 
 
 def one_line(run: subprocess.CompletedProcess) -> str:
@@ -27,8 +33,12 @@ def one_line(run: subprocess.CompletedProcess) -> str:
 
 
 def test_judge_reads_standard_input() -> None:
-    case = {"event": "bhg-2011", "first_dealer": "E", "finished": "open",
-            "hands": [{"defender_points": 60}]}
+    case = {
+        "event": "bhg-2011",
+        "first_dealer": "E",
+        "finished": "open",
+        "hands": [{"defender_points": 60}],
+    }
     run = referee_app("--lang", "en", "judge", "-", stdin=json.dumps(case))
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
@@ -49,18 +59,28 @@ def test_the_bad_seat_example_prints_the_contract_line() -> None:
         ("{", "not JSON: Expecting property name"),
         ("[]", "(case): expected an object"),
         ('{"event": "bhg-2011"}', "first_dealer: required"),
-        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 62}]}',
-         "hands[0].defender_points: card points come in fives, got 62"),
-        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [], "colour": 1}',
-         "colour: unknown field"),
-        ('{"event": "x-1", "first_dealer": "E", "finished": "open", "hands": []}',
-         "event: x-1: no bundled rulebook"),
-        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
-         ' "infractions": [{"kind": "wrong_card_count", "seat": "E"}]}]}',
-         "hands[0].infractions[0].phase: required for wrong_card_count"),
-        ('{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
-         ' "infractions": [{"kind": "hidden_card", "seat": "E", "trick": 5, "discovered": 3}]}]}',
-         "hands[0].infractions[0].discovered: trick 3 is before the offence in trick 5"),
+        (
+            '{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 62}]}',
+            "hands[0].defender_points: card points come in fives, got 62",
+        ),
+        (
+            '{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [], "colour": 1}',
+            "colour: unknown field",
+        ),
+        (
+            '{"event": "x-1", "first_dealer": "E", "finished": "open", "hands": []}',
+            "event: x-1: no bundled rulebook",
+        ),
+        (
+            '{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
+            ' "infractions": [{"kind": "wrong_card_count", "seat": "E"}]}]}',
+            "hands[0].infractions[0].phase: required for wrong_card_count",
+        ),
+        (
+            '{"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60,'
+            ' "infractions": [{"kind": "hidden_card", "seat": "E", "trick": 5, "discovered": 3}]}]}',
+            "hands[0].infractions[0].discovered: trick 3 is before the offence in trick 5",
+        ),
     ],
 )
 def test_bad_cases_get_one_line_and_exit_2(tmp_path: Path, text: str, expected: str) -> None:
@@ -93,7 +113,8 @@ def test_rules_check_passes_the_bundled_rulebooks() -> None:
 def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
     text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
     broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
-        "window_minutes = 10", "window_minutes = -10")
+        "window_minutes = 10", "window_minutes = -10"
+    )
     path = tmp_path / "broken.toml"
     path.write_text(broken, encoding="utf-8")
     run = referee_app("rules", "check", str(path))
@@ -119,7 +140,7 @@ def test_rules_check_reports_toml_syntax_with_its_line(tmp_path: Path) -> None:
 def test_rules_check_unknown_key_and_missing_kind(tmp_path: Path) -> None:
     text = (RULES / "gansu-2018.toml").read_text(encoding="utf-8")
     text = text.replace("[infractions.delay]", "[infractions.delay_x]", 1)
-    text = text.replace("schema_version = 1", "schema_version = 1\ncolour = \"red\"")
+    text = text.replace("schema_version = 1", 'schema_version = 1\ncolour = "red"')
     path = tmp_path / "gansu.toml"
     path.write_text(text, encoding="utf-8")
     run = referee_app("rules", "check", str(path))
@@ -142,8 +163,17 @@ def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> Non
 
 def test_judge_does_not_load_qt_reportlab_or_the_database(tmp_path: Path) -> None:
     case = tmp_path / "case.json"
-    case.write_text(json.dumps({"event": "hbue-2018", "first_dealer": "N", "finished": "time",
-                                "hands": [{"defender_points": 40}]}), encoding="utf-8")
+    case.write_text(
+        json.dumps(
+            {
+                "event": "hbue-2018",
+                "first_dealer": "N",
+                "finished": "time",
+                "hands": [{"defender_points": 40}],
+            }
+        ),
+        encoding="utf-8",
+    )
     probe = (
         "import sys\n"
         "from referee_app.cli import main\n"

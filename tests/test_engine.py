@@ -67,7 +67,7 @@ def test_bhg_hand_loss_by_defenders_with_a_big_total_keeps_the_deal_without_gain
     out = judge(case("bhg-2011", [hand(200, signal)]))
     h = out["hands"][0]
     assert h["defender_total"] == 120  # 200 − 80 would still take the deal …
-    assert h["next_dealer"] == "W"      # … but the non-offending dealer side deals next
+    assert h["next_dealer"] == "W"  # … but the non-offending dealer side deals next
     assert h["levels_after"] == {"NS": "2", "EW": "2"}
 
 
@@ -75,14 +75,19 @@ def test_delay_warning_then_points() -> None:
     delay = {"kind": "delay", "seat": "S", "what": "follow"}
     out = judge(case("bhg-2011", [hand(60, delay, delay, delay), hand(60, delay)]))
     first, second = out["hands"]
-    assert [(r["warning"], r["points"]) for r in first["rulings"]] == [(True, 0), (False, 10), (False, 10)]
+    assert [(r["warning"], r["points"]) for r in first["rulings"]] == [
+        (True, 0),
+        (False, 10),
+        (False, 10),
+    ]
     assert [(r["warning"], r["points"]) for r in second["rulings"]] == [(True, 0)]
 
 
 def test_gansu_third_illegal_signal_in_the_event_disqualifies_and_ends_the_round() -> None:
     signal = {"kind": "illegal_signal", "seat": "E"}
-    out = judge(case("gansu-2018", [hand(30, signal)], history={"EW": {"illegal_signal": 2}},
-                     finished="time"))
+    out = judge(
+        case("gansu-2018", [hand(30, signal)], history={"EW": {"illegal_signal": 2}}, finished="time")
+    )
     ruling = out["hands"][0]["rulings"][0]
     assert ruling["disqualified"] and ruling["hand_lost"] and ruling["ends_hand"]
     assert ruling["occurrence"] == 3
@@ -94,7 +99,12 @@ def test_gansu_third_illegal_signal_in_the_event_disqualifies_and_ends_the_round
 
 def test_gansu_illegal_signal_ends_the_hand_with_the_award_whatever_the_points() -> None:
     signal = {"kind": "illegal_signal", "seat": "N"}  # defenders offend: dealer side +3
-    out = judge(case("gansu-2018", [hand(150, signal, bottom={"points": 20, "captured": True, "shape": "pair"})]))
+    out = judge(
+        case(
+            "gansu-2018",
+            [hand(150, signal, bottom={"points": 20, "captured": True, "shape": "pair"})],
+        )
+    )
     h = out["hands"][0]
     assert h["lost_by"] == "NS" and h["rulings"][0]["ends_hand"]
     assert h["levels_after"] == {"NS": "2", "EW": "5"}
@@ -104,7 +114,13 @@ def test_gansu_illegal_signal_ends_the_hand_with_the_award_whatever_the_points()
 def test_level_award_never_leaves_the_non_offender_worse_than_its_points() -> None:
     # Gansu: dealer side (EW) hides a card that affects the result while the defenders
     # already hold 170: the award (+1) is less than the points give them (+2).
-    hidden = {"kind": "hidden_card", "seat": "E", "trick": 3, "discovered": 5, "affects_result": True}
+    hidden = {
+        "kind": "hidden_card",
+        "seat": "E",
+        "trick": 3,
+        "discovered": 5,
+        "affects_result": True,
+    }
     out = judge(case("gansu-2018", [hand(170, hidden)]))
     assert out["hands"][0]["levels_after"] == {"NS": "4", "EW": "2"}
     out = judge(case("gansu-2018", [hand(60, hidden)]))
@@ -130,9 +146,19 @@ def test_given_dealer_must_match_the_derived_one() -> None:
 
 
 def test_hbue_j_rule_and_redeclaration_bonus() -> None:
-    out = judge(case("hbue-2018", [
-        hand(70, redeclarations=1, bottom={"points": 10, "captured": True, "shape": "pair", "j": 2}),
-    ], levels={"NS": "5", "EW": "J"}))
+    out = judge(
+        case(
+            "hbue-2018",
+            [
+                hand(
+                    70,
+                    redeclarations=1,
+                    bottom={"points": 10, "captured": True, "shape": "pair", "j": 2},
+                ),
+            ],
+            levels={"NS": "5", "EW": "J"},
+        )
+    )
     h = out["hands"][0]
     # EW deal at J; NS capture with a pair of J: EW drop to 2, NS take the deal with their
     # points (70 + 40 = 110: +0); the first hand earns no re-declaration bonus.
@@ -150,8 +176,12 @@ def test_passing_a_wins_the_round_and_nothing_may_follow() -> None:
 
 
 def test_override_replaces_the_ruling_and_keeps_the_proposal() -> None:
-    exposed = {"kind": "exposed_card", "seat": "N", "cards": 2,
-               "override": {"sanctions": ["warning"], "reason": "牌掉落系裁判碰撞所致"}}
+    exposed = {
+        "kind": "exposed_card",
+        "seat": "N",
+        "cards": 2,
+        "override": {"sanctions": ["warning"], "reason": "牌掉落系裁判碰撞所致"},
+    }
     out = judge(case("bhg-2011", [hand(60, exposed)]))
     ruling = out["hands"][0]["rulings"][0]
     assert ruling["overridden"] and ruling["warning"] and ruling["points"] == 0
@@ -161,7 +191,11 @@ def test_override_replaces_the_ruling_and_keeps_the_proposal() -> None:
 
 
 def test_override_without_reason_is_refused() -> None:
-    exposed = {"kind": "exposed_card", "seat": "N", "override": {"sanctions": ["warning"], "reason": " "}}
+    exposed = {
+        "kind": "exposed_card",
+        "seat": "N",
+        "override": {"sanctions": ["warning"], "reason": " "},
+    }
     with pytest.raises(CaseError, match=r"hands\[0\]\.infractions\[0\]\.override\.reason"):
         judge(case("bhg-2011", [hand(60, exposed)]))
 
@@ -177,13 +211,25 @@ def test_discretionary_points_need_the_referees_choice_within_range() -> None:
 
 
 def test_forfeit_before_play() -> None:
-    out = judge(case("bhg-2011", [], before_play=[{"kind": "late_arrival", "side": "NS", "minutes": 10}],
-                     finished="time"))
+    out = judge(
+        case(
+            "bhg-2011",
+            [],
+            before_play=[{"kind": "late_arrival", "side": "NS", "minutes": 10}],
+            finished="time",
+        )
+    )
     assert out["forfeit"]["side"] == "NS"
     assert out["result"]["match_points"] == {"NS": 0, "EW": 2}
     assert out["result"]["levels"] == {"NS": "2", "EW": "3"}
     assert out["before_play"][0]["round_forfeit"]
-    out = judge(case("bhg-2011", [hand(60)], before_play=[{"kind": "late_arrival", "side": "NS", "minutes": 9}]))
+    out = judge(
+        case(
+            "bhg-2011",
+            [hand(60)],
+            before_play=[{"kind": "late_arrival", "side": "NS", "minutes": 9}],
+        )
+    )
     assert out["forfeit"] is None and out["before_play"][0]["warning"]
     assert out["before_play"][0]["assumed"]
 
@@ -191,7 +237,10 @@ def test_forfeit_before_play() -> None:
 def test_result_on_time_ties_follow_each_event() -> None:
     bhg = judge(case("bhg-2011", [hand(100), hand(40)], finished="time"))
     # E deals, NS take the deal (+0); N deals and keeps (+1): NS 3, EW 2.
-    assert bhg["result"]["winner"] == "NS" and bhg["result"]["level_difference"] == {"NS": 1, "EW": -1}
+    assert bhg["result"]["winner"] == "NS" and bhg["result"]["level_difference"] == {
+        "NS": 1,
+        "EW": -1,
+    }
     draw = judge(case("gansu-2018", [], finished="time"))
     assert draw["result"]["winner"] is None and draw["result"]["match_points"] == {"NS": 1, "EW": 1}
     # HBUE: both reach 3; EW got there first (hand 1), NS in hand 2.

@@ -104,9 +104,20 @@ sanction = {{ round_forfeit = true }}
 {clause("第十五条", "跟错三次")}
 """
 
-OTHER_KINDS = ["late_arrival", "out_of_turn", "wrong_card_count", "bottom_miscount", "exposed_card",
-               "hidden_card", "wrong_declaration", "unreasonable_play", "illegal_signal", "delay",
-               "trick_handling", "misconduct"]
+OTHER_KINDS = [
+    "late_arrival",
+    "out_of_turn",
+    "wrong_card_count",
+    "bottom_miscount",
+    "exposed_card",
+    "hidden_card",
+    "wrong_declaration",
+    "unreasonable_play",
+    "illegal_signal",
+    "delay",
+    "trick_handling",
+    "misconduct",
+]
 for kind in OTHER_KINDS:
     FOURTH += f"""
 [infractions.{kind}]
@@ -167,20 +178,36 @@ def test_failed_throw_costs_thrown_less_one(rulebook_path: Path) -> None:
     assert ruling["points"] == 40 and ruling["against"] == "EW"
     assert out["hands"][0]["defender_total"] == 0  # defenders EW: 30 − 40 → 0
     with pytest.raises(CaseError, match=r"infractions\[0\]\.thrown: required"):
-        play(rulebook_path, [{"defender_points": 30, "infractions": [{k: v for k, v in throw.items() if k != "thrown"}]}])
+        play(
+            rulebook_path,
+            [
+                {
+                    "defender_points": 30,
+                    "infractions": [{k: v for k, v in throw.items() if k != "thrown"}],
+                }
+            ],
+        )
 
 
 def test_wrong_follow_costs_a_level_then_the_round(rulebook_path: Path) -> None:
     wrong = {"kind": "wrong_play", "seat": "N", "trick": 2}
-    out = play(rulebook_path, [{"defender_points": 40, "infractions": [wrong]}],
-               levels={"NS": "7", "EW": "4"})
+    out = play(
+        rulebook_path,
+        [{"defender_points": 40, "infractions": [wrong]}],
+        levels={"NS": "7", "EW": "4"},
+    )
     # NS deal at 7 and keep it with 40 (+2 → 9), then lose a level for the wrong follow.
     assert out["hands"][0]["levels_after"] == {"NS": "8", "EW": "4"}
-    out = play(rulebook_path, [
-        {"defender_points": 40, "infractions": [wrong]},
-        {"defender_points": 40, "infractions": [wrong]},
-        {"defender_points": 40, "infractions": [wrong]},
-    ], levels={"NS": "7", "EW": "4"}, finished="time")
+    out = play(
+        rulebook_path,
+        [
+            {"defender_points": 40, "infractions": [wrong]},
+            {"defender_points": 40, "infractions": [wrong]},
+            {"defender_points": 40, "infractions": [wrong]},
+        ],
+        levels={"NS": "7", "EW": "4"},
+        finished="time",
+    )
     third = out["hands"][2]["rulings"][0]
     assert third["round_forfeit"] and third["occurrence"] == 3
     assert out["forfeit"]["side"] == "NS"
@@ -189,10 +216,23 @@ def test_wrong_follow_costs_a_level_then_the_round(rulebook_path: Path) -> None:
 
 def test_the_command_line_judges_with_it(rulebook_path: Path, tmp_path: Path) -> None:
     case = tmp_path / "case.json"
-    case.write_text(json.dumps({"event": str(rulebook_path), "first_dealer": "S", "finished": "time",
-                                "hands": [{"defender_points": 70}]}), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "referee_app", "--lang", "en", "judge", str(case)],
-                         capture_output=True, text=True, check=False)
+    case.write_text(
+        json.dumps(
+            {
+                "event": str(rulebook_path),
+                "first_dealer": "S",
+                "finished": "time",
+                "hands": [{"defender_points": 70}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "referee_app", "--lang", "en", "judge", str(case)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["event"] == "city-open-2026"

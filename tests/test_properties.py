@@ -25,8 +25,12 @@ def bottoms(draw: st.DrawFn) -> dict[str, Any]:
     if not draw(st.booleans()):
         return {"points": points, "captured": False}
     shape = draw(st.sampled_from(["single", "pair", "tractor", "throw"]))
-    out: dict[str, Any] = {"points": points, "captured": True, "shape": shape,
-                           "j": draw(st.integers(0, 2))}
+    out: dict[str, Any] = {
+        "points": points,
+        "captured": True,
+        "shape": shape,
+        "j": draw(st.integers(0, 2)),
+    }
     if shape == "throw":
         out["largest"] = draw(st.sampled_from(["single", "pair", "tractor"]))
     if shape == "tractor" or out.get("largest") == "tractor":
@@ -60,8 +64,12 @@ def single_hands(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, str], 
     bottom = draw(bottoms())
     points = draw(st.integers(0, (200 - bottom["points"]) // 5).map(lambda n: n * 5))
     levels = {"NS": draw(st.sampled_from(LEVELS)), "EW": draw(st.sampled_from(LEVELS))}
-    return event, {"defender_points": points, "redeclarations": draw(st.integers(0, 2)),
-                   "bottom": bottom}, levels, draw(st.sampled_from(SEATS))
+    return (
+        event,
+        {"defender_points": points, "redeclarations": draw(st.integers(0, 2)), "bottom": bottom},
+        levels,
+        draw(st.sampled_from(SEATS)),
+    )
 
 
 def standing(out: dict[str, Any], side: str) -> float:
@@ -78,8 +86,15 @@ def standing(out: dict[str, Any], side: str) -> float:
 
 
 def run(event: str, hand: dict[str, Any], levels: dict[str, str], dealer: str) -> dict[str, Any]:
-    return judge({"event": event, "first_dealer": dealer, "levels": levels, "hands": [hand],
-                  "finished": "open"})
+    return judge(
+        {
+            "event": event,
+            "first_dealer": dealer,
+            "levels": levels,
+            "hands": [hand],
+            "finished": "open",
+        }
+    )
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,13 +120,38 @@ def test_more_defender_points_never_help_the_dealer_side(setup, extra, offences)
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 300) | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 300)
+    | st.text(max_size=6)
     | st.sampled_from(["E", "X", "NS", "bhg-2011", "hbue-2018", "time", "open", "pair", "J"]),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.sampled_from(["event", "first_dealer", "hands", "finished", "levels",
-                                       "kind", "seat", "defender_points", "bottom", "infractions",
-                                       "points", "captured", "shape", "trick", "history", "x"]),
-                      children, max_size=6),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "event",
+                    "first_dealer",
+                    "hands",
+                    "finished",
+                    "levels",
+                    "kind",
+                    "seat",
+                    "defender_points",
+                    "bottom",
+                    "infractions",
+                    "points",
+                    "captured",
+                    "shape",
+                    "trick",
+                    "history",
+                    "x",
+                ]
+            ),
+            children,
+            max_size=6,
+        )
+    ),
     max_leaves=20,
 )
 
@@ -121,12 +161,37 @@ def mutated_cases(draw: st.DrawFn) -> Any:
     """Valid-looking cases with one field replaced by random JSON: reaches the deep checks."""
     event, hand, levels, dealer = draw(single_hands())
     hand["infractions"] = draw(st.lists(infractions(), max_size=3))
-    case: dict[str, Any] = {"event": event, "first_dealer": dealer, "levels": levels,
-                            "hands": [hand], "finished": "time"}
+    case: dict[str, Any] = {
+        "event": event,
+        "first_dealer": dealer,
+        "levels": levels,
+        "hands": [hand],
+        "finished": "time",
+    }
     target = draw(st.sampled_from(["top", "hand", "infraction", "bottom", "none"]))
-    key = draw(st.text(min_size=1, max_size=12) | st.sampled_from(
-        ["kind", "seat", "trick", "discovered", "cards", "phase", "points", "shape", "pairs",
-         "override", "levels", "history", "j", "minutes", "dealer", "thrown"]))
+    key = draw(
+        st.text(min_size=1, max_size=12)
+        | st.sampled_from(
+            [
+                "kind",
+                "seat",
+                "trick",
+                "discovered",
+                "cards",
+                "phase",
+                "points",
+                "shape",
+                "pairs",
+                "override",
+                "levels",
+                "history",
+                "j",
+                "minutes",
+                "dealer",
+                "thrown",
+            ]
+        )
+    )
     value = draw(json_values)
     if target == "top":
         case[key] = value
@@ -145,8 +210,11 @@ def judge_file(path: Path, capsys) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(st.one_of(json_values, mutated_cases()))
 def test_judge_on_random_json_exits_0_or_2_with_one_line(tmp_path, capsys, value) -> None:
     path = tmp_path / "case.json"

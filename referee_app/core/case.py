@@ -93,9 +93,19 @@ class Case:
 
 def parse_case(raw: Any) -> Case:
     """Check a decoded case and return it; raise :class:`CaseError` naming the first problem."""
-    top = _object(raw, "(case)", {
-        "event", "first_dealer", "levels", "history", "before_play", "hands", "finished",
-    })
+    top = _object(
+        raw,
+        "(case)",
+        {
+            "event",
+            "first_dealer",
+            "levels",
+            "history",
+            "before_play",
+            "hands",
+            "finished",
+        },
+    )
     event = _string(top, "event", "event", required=True)
     first_dealer = _choice(top, "first_dealer", "first_dealer", SEATS, required=True)
     levels = {"NS": "2", "EW": "2"}
@@ -148,7 +158,9 @@ def _bottom(raw: Any, path: str) -> Bottom:
     if captured and shape is None:
         raise CaseError(f"{path}.shape: required when captured is true (single, pair, tractor or throw)")
     if shape == "throw" and captured and largest is None:
-        raise CaseError(f"{path}.largest: required for a throw (its largest combination: single, pair or tractor)")
+        raise CaseError(
+            f"{path}.largest: required for a throw (its largest combination: single, pair or tractor)"
+        )
     needs_pairs = shape == "tractor" or (shape == "throw" and largest == "tractor")
     if captured and needs_pairs and pairs is None:
         raise CaseError(f"{path}.pairs: required for a tractor (how many pairs, 2 or more)")
@@ -158,10 +170,26 @@ def _bottom(raw: Any, path: str) -> Bottom:
 
 
 def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
-    obj = _object(raw, path, {
-        "kind", "seat", "side", "cards", "trick", "discovered", "phase", "severity",
-        "affects_result", "minutes", "what", "points", "thrown", "override",
-    })
+    obj = _object(
+        raw,
+        path,
+        {
+            "kind",
+            "seat",
+            "side",
+            "cards",
+            "trick",
+            "discovered",
+            "phase",
+            "severity",
+            "affects_result",
+            "minutes",
+            "what",
+            "points",
+            "thrown",
+            "override",
+        },
+    )
     kind = _choice(obj, "kind", f"{path}.kind", KINDS, required=True)
     seat = _choice(obj, "seat", f"{path}.seat", SEATS)
     side = _choice(obj, "side", f"{path}.side", SIDES)
@@ -174,7 +202,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             raise CaseError(f"{path}.seat: {seat} is not on side {side}")
     else:
         if before_play:
-            raise CaseError(f"{path}.kind: only late_arrival comes before the first hand, got \"{kind}\"")
+            raise CaseError(f'{path}.kind: only late_arrival comes before the first hand, got "{kind}"')
         if seat is None:
             raise CaseError(f"{path}.seat: required (the offending player: E, S, W or N)")
         if side is not None and side != side_of(seat):
@@ -204,9 +232,21 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         raise CaseError(f"{path}.cards: {cards} blocked cards but only {thrown} thrown")
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
     return Infraction(
-        kind=kind, path=path, seat=seat, side=side, cards=cards or 1, trick=trick,
-        discovered=discovered, phase=phase, severity=severity, affects_result=affects,
-        minutes=minutes, what=what, points=points, thrown=thrown, override=override,
+        kind=kind,
+        path=path,
+        seat=seat,
+        side=side,
+        cards=cards or 1,
+        trick=trick,
+        discovered=discovered,
+        phase=phase,
+        severity=severity,
+        affects_result=affects,
+        minutes=minutes,
+        what=what,
+        points=points,
+        thrown=thrown,
+        override=override,
     )
 
 
@@ -221,13 +261,27 @@ def _override(raw: Any, path: str) -> Override:
         where = f"{path}.sanctions[{i}]"
         if isinstance(item, str):
             if item not in SANCTION_WORDS:
-                raise CaseError(f"{where}: expected one of {', '.join(SANCTION_WORDS)} or an object, got {_show(item)}")
+                raise CaseError(
+                    f"{where}: expected one of {', '.join(SANCTION_WORDS)} or an object, got {_show(item)}"
+                )
             sanctions.append({item: True})
             continue
-        one = _object(item, where, {
-            "warning", "points", "against", "hand_loss", "ends_hand", "round_forfeit",
-            "suspension_rounds", "disqualified", "levels", "instruction",
-        })
+        one = _object(
+            item,
+            where,
+            {
+                "warning",
+                "points",
+                "against",
+                "hand_loss",
+                "ends_hand",
+                "round_forfeit",
+                "suspension_rounds",
+                "disqualified",
+                "levels",
+                "instruction",
+            },
+        )
         clean: dict[str, Any] = {}
         for flag in ("warning", "hand_loss", "ends_hand", "round_forfeit", "disqualified"):
             if flag in one:
@@ -237,7 +291,9 @@ def _override(raw: Any, path: str) -> Override:
         if "against" in one:
             clean["against"] = _choice(one, "against", f"{where}.against", SIDES)
         if "suspension_rounds" in one:
-            clean["suspension_rounds"] = _int(one, "suspension_rounds", f"{where}.suspension_rounds", low=1, high=50)
+            clean["suspension_rounds"] = _int(
+                one, "suspension_rounds", f"{where}.suspension_rounds", low=1, high=50
+            )
         if "levels" in one:
             changes = _object(one["levels"], f"{where}.levels", set(SIDES))
             clean["levels"] = {
@@ -259,9 +315,11 @@ def _object(value: Any, path: str, allowed: set[str]) -> dict[str, Any]:
         raise CaseError(f"{path}: expected an object, got {_show(value)}")
     for key in value:
         if key not in allowed:
-            raise CaseError(f"{path}.{key}: unknown field (known: {', '.join(sorted(allowed))})"
-                            if path != "(case)" else
-                            f"{key}: unknown field (known: {', '.join(sorted(allowed))})")
+            raise CaseError(
+                f"{path}.{key}: unknown field (known: {', '.join(sorted(allowed))})"
+                if path != "(case)"
+                else f"{key}: unknown field (known: {', '.join(sorted(allowed))})"
+            )
     return value
 
 
@@ -284,8 +342,9 @@ def _string(obj: dict[str, Any], key: str, path: str, required: bool = False) ->
     return value
 
 
-def _choice(obj: dict[str, Any], key: str, path: str, options: tuple[str, ...],
-            required: bool = False) -> Any:
+def _choice(
+    obj: dict[str, Any], key: str, path: str, options: tuple[str, ...], required: bool = False
+) -> Any:
     if key not in obj:
         if required:
             raise CaseError(f"{path}: required (one of {', '.join(options)})")

@@ -119,9 +119,7 @@ class RoundJudge:
         forfeiting = sorted({r.side for r in before if r.round_forfeit or r.disqualified})
         if forfeiting:
             if self.case.hands:
-                raise CaseError(
-                    "hands: the round was forfeited before play (before_play); give no hands"
-                )
+                raise CaseError("hands: the round was forfeited before play (before_play); give no hands")
             forfeit = self.forfeit(forfeiting)
             out.update(forfeit=forfeit, hands=[], result=self.forfeit_result(forfeit))
             return out
@@ -134,8 +132,9 @@ class RoundJudge:
         last_dealer_side = None
         for number, hand in enumerate(self.case.hands, start=1):
             if ended:
-                raise CaseError(f"{hand.path}: the round ended at hand {number - 1} ({ended}); "
-                                "no hand can follow")
+                raise CaseError(
+                    f"{hand.path}: the round ended at hand {number - 1} ({ended}); no hand can follow"
+                )
             dealer = self.dealer_for(hand, number, dealer)
             last_dealer_side = side_of(dealer)
             result = self.play_hand(hand, number, dealer)
@@ -162,17 +161,23 @@ class RoundJudge:
     def dealer_for(self, hand: Hand, number: int, derived: str | None) -> str:
         if number == 1:
             if hand.dealer is not None and hand.dealer != self.case.first_dealer:
-                raise CaseError(f"{hand.path}.dealer: the first hand's dealer is first_dealer "
-                                f"({self.case.first_dealer}), got {hand.dealer}")
+                raise CaseError(
+                    f"{hand.path}.dealer: the first hand's dealer is first_dealer "
+                    f"({self.case.first_dealer}), got {hand.dealer}"
+                )
             return self.case.first_dealer
         if derived is None:
             if hand.dealer is None:
-                raise CaseError(f"{hand.path}.dealer: required: the previous hand left the deal open "
-                                "(一次性抢庄); give the seat that won the grab")
+                raise CaseError(
+                    f"{hand.path}.dealer: required: the previous hand left the deal open "
+                    "(一次性抢庄); give the seat that won the grab"
+                )
             return hand.dealer
         if hand.dealer is not None and hand.dealer != derived:
-            raise CaseError(f"{hand.path}.dealer: dealers after the first are derived "
-                            f"({derived} deals this hand), got {hand.dealer}")
+            raise CaseError(
+                f"{hand.path}.dealer: dealers after the first are derived "
+                f"({derived} deals this hand), got {hand.dealer}"
+            )
         return derived
 
     # -- one hand --------------------------------------------------------------------------
@@ -283,10 +288,13 @@ class RoundJudge:
         else:
             next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
 
-        forfeiting = sorted({
-            r.side for r in rulings
-            if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
-        })
+        forfeiting = sorted(
+            {
+                r.side
+                for r in rulings
+                if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
+            }
+        )
 
         hand_json = {
             "number": number,
@@ -306,17 +314,29 @@ class RoundJudge:
             "next_dealer": next_dealer,
             "passed_a": passed_a is not None,
             "assumed": scoring_assumed or any(r.assumed for r in rulings),
-            "text": text.hand_text(self.lang, dealer_side, total, gains, keep_deal,
-                                   lost_by, j_drop, next_dealer, passed_a),
+            "text": text.hand_text(
+                self.lang,
+                dealer_side,
+                total,
+                gains,
+                keep_deal,
+                lost_by,
+                j_drop,
+                next_dealer,
+                passed_a,
+            ),
         }
-        return {"json": hand_json, "next_dealer": next_dealer, "forfeiting": forfeiting,
-                "passed_a": passed_a}
+        return {
+            "json": hand_json,
+            "next_dealer": next_dealer,
+            "forfeiting": forfeiting,
+            "passed_a": passed_a,
+        }
 
     def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
         """The level the dealer side drops to under the J rule (滑钩), if it applies."""
         j_rule = self.rules["scoring"].get("j_rule")
-        if not (j_rule and dealer_level == j_rule["level"] and hand.bottom.captured
-                and hand.bottom.j > 0):
+        if not (j_rule and dealer_level == j_rule["level"] and hand.bottom.captured and hand.bottom.j > 0):
             return None
         return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
 
@@ -368,8 +388,7 @@ class RoundJudge:
             return proposed
         return self.overridden(inf, proposed, dealer_side)
 
-    def computed_ruling(self, inf: Infraction, hand_number: int,
-                        dealer_side: str | None) -> Ruling:
+    def computed_ruling(self, inf: Infraction, hand_number: int, dealer_side: str | None) -> Ruling:
         spec = self.rules["infractions"][inf.kind]
         rule = self.first_match(inf.kind, inf, dealer_side)
         sanction = rule["sanction"]
@@ -388,8 +407,7 @@ class RoundJudge:
         occurrence, scope, escalated = 1, None, False
         if counter is not None:
             occurrence, scope = self.count(counter, inf.side, hand_number)
-            steps = [s for s in self.rules["counters"][counter]["steps"]
-                     if s["from_count"] <= occurrence]
+            steps = [s for s in self.rules["counters"][counter]["steps"] if s["from_count"] <= occurrence]
             if steps:
                 step = max(steps, key=lambda s: s["from_count"])
                 sanction = step["sanction"]
@@ -398,10 +416,19 @@ class RoundJudge:
                 instruction = sanction["instruction"] or instruction
                 escalated = True
         ruling = Ruling(
-            kind=inf.kind, seat=inf.seat, side=inf.side, against=inf.side,
-            occurrence=occurrence, scope=scope, escalated=escalated, assumed=assumed,
-            rule=f"{self.rb.id}/{inf.kind}", branch=rule["id"], citation=citation,
-            clause=clause, label=spec["label"],
+            kind=inf.kind,
+            seat=inf.seat,
+            side=inf.side,
+            against=inf.side,
+            occurrence=occurrence,
+            scope=scope,
+            escalated=escalated,
+            assumed=assumed,
+            rule=f"{self.rb.id}/{inf.kind}",
+            branch=rule["id"],
+            citation=citation,
+            clause=clause,
+            label=spec["label"],
         )
         self.apply_sanction(ruling, sanction, inf, dealer_side)
         if instruction:
@@ -442,34 +469,39 @@ class RoundJudge:
         """The number of this occurrence within the counter's scope, this one included."""
         scope = self.rules["counters"][counter]["scope"]
         if scope == "hand":
-            before = sum(1 for s, c, h in self.occurrences
-                         if s == side and c == counter and h == hand_number)
+            before = sum(1 for s, c, h in self.occurrences if s == side and c == counter and h == hand_number)
         else:
             before = sum(1 for s, c, _ in self.occurrences if s == side and c == counter)
             if scope == "event":
                 feeding = {
-                    kind for kind, spec in self.rules["infractions"].items()
+                    kind
+                    for kind, spec in self.rules["infractions"].items()
                     if any(r["counter"] == counter for r in spec["rules"])
                 }
                 before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
         self.occurrences.append((side, counter, hand_number))
         return before + 1, scope
 
-    def apply_sanction(self, ruling: Ruling, sanction: dict[str, Any], inf: Infraction,
-                       dealer_side: str | None) -> None:
+    def apply_sanction(
+        self, ruling: Ruling, sanction: dict[str, Any], inf: Infraction, dealer_side: str | None
+    ) -> None:
         if sanction["against"] == "dealer_side" and dealer_side is not None:
             ruling.against = dealer_side
         ruling.warning = sanction["warning"]
         ruling.points = self.points(sanction, inf)
         if sanction["levels"]:
             change = sanction["levels"]
-            ruling.levels = {ruling.against: change["offender"],
-                             other_side(ruling.against): change["opponent"]}
+            ruling.levels = {
+                ruling.against: change["offender"],
+                other_side(ruling.against): change["opponent"],
+            }
         loss = sanction["hand_loss"]
         if loss:
             if dealer_side is None:
-                raise RulebookError(f"{self.rb.origin}: infractions.{inf.kind}: a hand loss "
-                                    "cannot be ruled before the first hand")
+                raise RulebookError(
+                    f"{self.rb.origin}: infractions.{inf.kind}: a hand loss "
+                    "cannot be ruled before the first hand"
+                )
             ruling.hand_lost = True
             ruling.award = loss if isinstance(loss, dict) else None
         ruling.ends_hand = sanction["ends_hand"]
@@ -483,35 +515,52 @@ class RoundJudge:
         if sanction["points_range"] is not None:
             low, high = sanction["points_range"]
             if inf.points is None:
-                raise CaseError(f"{inf.path}.points: required: the referee chooses the points "
-                                f"for {inf.kind} in {self.rb.id} ({low}–{high})")
+                raise CaseError(
+                    f"{inf.path}.points: required: the referee chooses the points "
+                    f"for {inf.kind} in {self.rb.id} ({low}–{high})"
+                )
             if not low <= inf.points <= high:
-                raise CaseError(f"{inf.path}.points: {inf.points} is outside {self.rb.id}'s range "
-                                f"for {inf.kind}, {low}–{high}")
+                raise CaseError(
+                    f"{inf.path}.points: {inf.points} is outside {self.rb.id}'s range "
+                    f"for {inf.kind}, {low}–{high}"
+                )
             return inf.points
         if inf.points is not None and inf.override is None:
-            raise CaseError(f"{inf.path}.points: {inf.kind} in {self.rb.id} is not a discretionary "
-                            "penalty; to rule otherwise, give an override with a reason")
+            raise CaseError(
+                f"{inf.path}.points: {inf.kind} in {self.rb.id} is not a discretionary "
+                "penalty; to rule otherwise, give an override with a reason"
+            )
         if sanction["points"] is not None:
             return sanction["points"]
         if sanction["points_per_card"] is not None:
             return sanction["points_per_card"] * inf.cards
         if sanction["points_thrown_less_one"] is not None:
             if inf.thrown is None:
-                raise CaseError(f"{inf.path}.thrown: required: {self.rb.id} counts a failed throw "
-                                "by the cards thrown, (thrown − 1) × "
-                                f"{sanction['points_thrown_less_one']}")
+                raise CaseError(
+                    f"{inf.path}.thrown: required: {self.rb.id} counts a failed throw "
+                    "by the cards thrown, (thrown − 1) × "
+                    f"{sanction['points_thrown_less_one']}"
+                )
             return sanction["points_thrown_less_one"] * (inf.thrown - 1)
         return 0
 
     def overridden(self, inf: Infraction, proposed: Ruling, dealer_side: str | None) -> Ruling:
         assert inf.override is not None
         ruling = Ruling(
-            kind=inf.kind, seat=inf.seat, side=inf.side, against=inf.side,
-            occurrence=proposed.occurrence, scope=proposed.scope, assumed=False,
-            rule=f"{self.rb.id}/{inf.kind}", branch="override",
-            citation=proposed.citation, clause=proposed.clause, label=proposed.label,
-            override_reason=inf.override.reason, proposed=proposed,
+            kind=inf.kind,
+            seat=inf.seat,
+            side=inf.side,
+            against=inf.side,
+            occurrence=proposed.occurrence,
+            scope=proposed.scope,
+            assumed=False,
+            rule=f"{self.rb.id}/{inf.kind}",
+            branch="override",
+            citation=proposed.citation,
+            clause=proposed.clause,
+            label=proposed.label,
+            override_reason=inf.override.reason,
+            proposed=proposed,
         )
         for item in inf.override.sanctions:
             if item.get("warning"):
@@ -565,8 +614,10 @@ class RoundJudge:
             "winner": None if forfeit["side"] == "both" else other_side(forfeit["side"]),
             "match_points": {s: forfeit["match_points"][s] for s in SIDES},
             "levels": {s: levels[s] for s in SIDES},
-            "level_difference": {"NS": difference(levels["NS"], levels["EW"]),
-                                 "EW": difference(levels["EW"], levels["NS"])},
+            "level_difference": {
+                "NS": difference(levels["NS"], levels["EW"]),
+                "EW": difference(levels["EW"], levels["NS"]),
+            },
             "passed_a": False,
             "decided_by": "forfeit",
             "assumed": forfeit["assumed"],
@@ -585,8 +636,10 @@ class RoundJudge:
             "winner": winner,
             "match_points": {s: points[s] for s in SIDES},
             "levels": levels,
-            "level_difference": {"NS": difference(levels["NS"], levels["EW"]),
-                                 "EW": difference(levels["EW"], levels["NS"])},
+            "level_difference": {
+                "NS": difference(levels["NS"], levels["EW"]),
+                "EW": difference(levels["EW"], levels["NS"]),
+            },
             "passed_a": decided_by == "passed_a",
             "decided_by": decided_by,
             "assumed": assumed or bool(clause["assumed"]),

@@ -2,19 +2,19 @@
 and the rulebook schema without importing pydantic."""
 
 KINDS: tuple[str, ...] = (
-    "late_arrival",       # 迟到
-    "out_of_turn",        # 越序抓（出）牌
-    "wrong_card_count",   # 多牌少牌
-    "bottom_miscount",    # 底牌张数错误
-    "exposed_card",       # 暴露张
-    "failed_throw",       # 甩错牌
-    "wrong_play",         # 出错牌：跟错、垫错、错将吃
-    "hidden_card",        # 藏张 / 藏牌
+    "late_arrival",  # 迟到
+    "out_of_turn",  # 越序抓（出）牌
+    "wrong_card_count",  # 多牌少牌
+    "bottom_miscount",  # 底牌张数错误
+    "exposed_card",  # 暴露张
+    "failed_throw",  # 甩错牌
+    "wrong_play",  # 出错牌：跟错、垫错、错将吃
+    "hidden_card",  # 藏张 / 藏牌
     "wrong_declaration",  # 亮主错误
     "unreasonable_play",  # 无道理牌
-    "illegal_signal",     # 传递非法信息
-    "delay",              # 拖延比赛时间
-    "trick_handling",     # 不按牌序扣牌
-    "misconduct",         # 不文明行为、不服从裁判
+    "illegal_signal",  # 传递非法信息
+    "delay",  # 拖延比赛时间
+    "trick_handling",  # 不按牌序扣牌
+    "misconduct",  # 不文明行为、不服从裁判
 )
 PHASES: tuple[str, ...] = ("drawing", "before_bottom", "after_bury", "end_of_hand")

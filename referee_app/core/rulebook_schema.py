@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 1
-
 from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
+
+SCHEMA_VERSION = 1
 
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -142,9 +142,9 @@ class HandLoss(Strict):
     @model_validator(mode="after")
     def _mode_fields(self) -> HandLoss:
         if self.mode == "shift" and self.shift is None:
-            raise ValueError("shift: required when mode = \"shift\"")
+            raise ValueError('shift: required when mode = "shift"')
         if self.mode == "levels" and self.award is None:
-            raise ValueError("award: required when mode = \"levels\"")
+            raise ValueError('award: required when mode = "levels"')
         return self
 
 

@@ -12,8 +12,11 @@ if TYPE_CHECKING:
 
 _SCOPE = {
     "zh": {"hand": "本副牌第{n}次", "round": "本轮第{n}次", "event": "本次比赛第{n}次"},
-    "en": {"hand": "{nth} time in this hand", "round": "{nth} time in this round",
-           "event": "{nth} time in the event"},
+    "en": {
+        "hand": "{nth} time in this hand",
+        "round": "{nth} time in this round",
+        "event": "{nth} time in the event",
+    },
 }
 
 
@@ -31,46 +34,54 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
         parts.append("警告" if zh else "warning")
     if ruling.points:
         against = sides[ruling.against]
-        parts.append(f"罚{ruling.points}分，计入{against}" if zh
-                     else f"{ruling.points} points against {against}")
+        parts.append(
+            f"罚{ruling.points}分，计入{against}" if zh else f"{ruling.points} points against {against}"
+        )
     if ruling.hand_lost:
         loser = sides[ruling.side]
         if ruling.ends_hand:
-            parts.append(f"该副牌立即结束，判{loser}负" if zh
-                         else f"the hand ends at once and {loser} lose it")
+            parts.append(
+                f"该副牌立即结束，判{loser}负" if zh else f"the hand ends at once and {loser} lose it"
+            )
         else:
             parts.append(f"判{loser}本副牌负" if zh else f"{loser} lose the hand")
         award = ruling.award or (
-            rulebook.data["hand_loss"]["award"] if rulebook.data["hand_loss"]["mode"] == "levels"
-            else None)
+            rulebook.data["hand_loss"]["award"] if rulebook.data["hand_loss"]["mode"] == "levels" else None
+        )
         mode = rulebook.data["hand_loss"]["mode"]
         if mode == "shift" and ruling.award is None:
             shift = rulebook.data["hand_loss"]["shift"]
-            parts.append(f"过错方减{shift}分，下一副由非过错方坐庄" if zh
-                         else f"{shift} points move against them and the other side deals next")
+            parts.append(
+                f"过错方减{shift}分，下一副由非过错方坐庄"
+                if zh
+                else f"{shift} points move against them and the other side deals next"
+            )
         elif award is not None and ruling.proposed is None:
             parts.append(
                 f"庄家方违规则防守方升{award['dealer_offends']}级，防守方违规则庄家方升"
-                f"{award['defenders_offend']}级" if zh else
-                f"dealer side at fault: defenders +{award['dealer_offends']} and take the deal; "
-                f"defenders at fault: dealer side +{award['defenders_offend']}")
+                f"{award['defenders_offend']}级"
+                if zh
+                else f"dealer side at fault: defenders +{award['dealer_offends']} and take the deal; "
+                f"defenders at fault: dealer side +{award['defenders_offend']}"
+            )
     for side, change in ruling.levels.items():
         if change:
             name = sides[side]
             if zh:
                 parts.append(f"{name}{'升' if change > 0 else '降'}{abs(change)}级")
             else:
-                parts.append(f"{name} {'+' if change > 0 else '−'}{abs(change)} "
-                             f"level{'s' if abs(change) > 1 else ''}")
+                parts.append(
+                    f"{name} {'+' if change > 0 else '−'}{abs(change)} level{'s' if abs(change) > 1 else ''}"
+                )
     if ruling.round_forfeit:
-        parts.append(f"判{sides[ruling.side]}本轮弃权" if zh
-                     else f"{sides[ruling.side]} forfeit the round")
+        parts.append(f"判{sides[ruling.side]}本轮弃权" if zh else f"{sides[ruling.side]} forfeit the round")
     if ruling.suspension_rounds:
         n = ruling.suspension_rounds
         parts.append(f"停赛{n}轮" if zh else f"suspended for {n} round{'s' if n > 1 else ''}")
     if ruling.disqualified:
-        parts.append(f"取消{sides[ruling.side]}比赛资格" if zh
-                     else f"{sides[ruling.side]} disqualified from the event")
+        parts.append(
+            f"取消{sides[ruling.side]}比赛资格" if zh else f"{sides[ruling.side]} disqualified from the event"
+        )
     if not parts:
         parts.append("不罚分，予以纠正" if zh else "no penalty; corrected")
     if ruling.instruction:
@@ -86,31 +97,51 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
     source = f"依据{ruling.citation}" if zh else f"under {ruling.citation}"
     sentence = f"{head}：{body}。{source}。" if zh else f"{head}: {body}. Clause {ruling.citation}."
     if ruling.override_reason is not None:
-        sentence += (f"裁判改判，理由：{ruling.override_reason}" if zh
-                     else f" Overridden by the referee: {ruling.override_reason}")
+        sentence += (
+            f"裁判改判，理由：{ruling.override_reason}"
+            if zh
+            else f" Overridden by the referee: {ruling.override_reason}"
+        )
     elif ruling.assumed:
-        sentence += ("（规程未载明，按规则文件的假定）" if zh
-                     else " (assumed: the event's text is silent; the rulebook's default)")
+        sentence += (
+            "（规程未载明，按规则文件的假定）"
+            if zh
+            else " (assumed: the event's text is silent; the rulebook's default)"
+        )
     return sentence
 
 
-def hand_text(lang: str, dealer_side: str, total: int, gains: dict[str, int],
-              keep_deal: bool, lost_by: str | None, j_drop: str | None, next_dealer: str | None,
-              passed_a: str | None) -> str:
+def hand_text(
+    lang: str,
+    dealer_side: str,
+    total: int,
+    gains: dict[str, int],
+    keep_deal: bool,
+    lost_by: str | None,
+    j_drop: str | None,
+    next_dealer: str | None,
+    passed_a: str | None,
+) -> str:
     zh = lang == "zh"
     sides = SIDE_NAMES[lang]
     defenders = other_side(dealer_side)
     parts: list[str] = []
     if lost_by == "both":
-        parts.append("双方均判负，下一副一次性抢庄" if zh
-                     else "both sides lose the hand; the next deal is an open grab")
+        parts.append(
+            "双方均判负，下一副一次性抢庄"
+            if zh
+            else "both sides lose the hand; the next deal is an open grab"
+        )
     elif lost_by is not None:
         parts.append(f"{sides[lost_by]}判负" if zh else f"{sides[lost_by]} lose the hand")
     else:
         parts.append(f"防守方得{total}分" if zh else f"defenders' total {total}")
     if j_drop is not None:
-        parts.append(f"J抠底，{sides[dealer_side]}降至{j_drop}" if zh
-                     else f"bottom captured with J: {sides[dealer_side]} drop to {j_drop}")
+        parts.append(
+            f"J抠底，{sides[dealer_side]}降至{j_drop}"
+            if zh
+            else f"bottom captured with J: {sides[dealer_side]} drop to {j_drop}"
+        )
     if lost_by != "both":
         keeper = dealer_side if keep_deal else defenders
         gain = gains[keeper]
@@ -119,8 +150,9 @@ def hand_text(lang: str, dealer_side: str, total: int, gains: dict[str, int],
         else:
             parts.append(f"{sides[keeper]} {'keep' if keep_deal else 'take'} the deal, +{gain}")
     if passed_a:
-        parts.append(f"{sides[passed_a]}过A，本轮获胜" if zh
-                     else f"{sides[passed_a]} pass A and win the round")
+        parts.append(
+            f"{sides[passed_a]}过A，本轮获胜" if zh else f"{sides[passed_a]} pass A and win the round"
+        )
     if next_dealer:
         name = SEAT_NAMES[lang][next_dealer]
         parts.append(f"下一副{name}家坐庄" if zh else f"{name} deals next")
