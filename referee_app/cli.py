@@ -59,12 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
     rules_check.add_argument("files", nargs="+")
     rules_check.set_defaults(func=cmd_rules_check)
 
+    # Each layer registers its own commands; registering imports nothing heavy.
+    from .store import commands as store_commands
+
+    store_commands.register(sub)
     try:
-        from .store import commands as store_commands
-    except ImportError:
-        store_commands = None
-    if store_commands is not None:
-        store_commands.register(sub)
+        from .printing import commands as printing_commands
+    except ImportError:  # the printing layer is being built; judge must work without it
+        printing_commands = None
+    if printing_commands is not None:
+        printing_commands.register(sub)
     return parser
 
 
