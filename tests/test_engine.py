@@ -259,3 +259,34 @@ def test_english_texts() -> None:
 def test_unknown_event_names_the_field() -> None:
     with pytest.raises(CaseError, match=r"^event: nosuch-2099: no bundled rulebook"):
         judge(case("nosuch-2099", []))
+
+
+def test_a_voided_ruling_is_shown_but_has_no_effect_and_does_not_count() -> None:
+    exposed = {"kind": "exposed_card", "seat": "N"}
+    voided = dict(exposed, void={"reason": "误记：该牌为合法出牌"})
+    out = judge(case("bhg-2011", [hand(60, exposed, voided, exposed)]))
+    rulings = out["hands"][0]["rulings"]
+    assert [r["voided"] for r in rulings] == [False, True, False]
+    assert rulings[1]["void_reason"] == "误记：该牌为合法出牌"
+    assert rulings[1]["text"].startswith("【已撤销：误记：该牌为合法出牌】")
+    assert rulings[2]["occurrence"] == 2 and not rulings[2]["hand_lost"]  # not the 3rd
+    assert out["hands"][0]["penalty_points"] == -20
+
+
+def test_void_needs_a_reason() -> None:
+    with pytest.raises(CaseError, match=r"infractions\[0\]\.void\.reason: voiding a ruling needs a written reason"):
+        judge(case("bhg-2011", [hand(60, {"kind": "exposed_card", "seat": "N", "void": {"reason": ""}})]))
+
+
+def test_a_hand_in_progress_carries_rulings_and_counts_but_is_not_scored() -> None:
+    exposed = {"kind": "exposed_card", "seat": "N"}
+    out = judge(case("bhg-2011", [hand(60, exposed, exposed), {"in_progress": True, "infractions": [exposed]}]))
+    current = out["hands"][1]
+    assert current["in_progress"] and current["defender_total"] is None
+    assert current["levels_after"] == current["levels_before"] == {"NS": "2", "EW": "3"}
+    assert current["rulings"][0]["occurrence"] == 1  # a new hand: the count starts again
+    out = judge(case("bhg-2011", [{"in_progress": True, "infractions": [exposed, exposed, exposed]}]))
+    assert out["hands"][0]["rulings"][2]["hand_lost"]
+    assert out["result"] is None
+    with pytest.raises(CaseError, match=r"hands\[0\]\.in_progress: only the last hand"):
+        judge(case("bhg-2011", [{"in_progress": True}, hand(60)]))

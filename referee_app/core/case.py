@@ -49,6 +49,7 @@ class Infraction:
     points: int | None = None
     thrown: int | None = None
     override: Override | None = None
+    void_reason: str | None = None
 
     @property
     def found_after(self) -> int:
@@ -78,6 +79,7 @@ class Hand:
     bottom: Bottom = Bottom()
     infractions: list[Infraction] = field(default_factory=list)
     dealer: str | None = None
+    in_progress: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,12 +128,20 @@ def parse_case(raw: Any) -> Case:
         before.append(_infraction(item, f"before_play[{i}]", before_play=True))
     hands = [_hand(item, f"hands[{i}]") for i, item in enumerate(_list(top.get("hands"), "hands"))]
     finished = _choice(top, "finished", "finished", ("time", "open"), required=True)
+    for i, parsed in enumerate(hands):
+        if parsed.in_progress and (i != len(hands) - 1 or finished != "open"):
+            raise CaseError(
+                f"hands[{i}].in_progress: only the last hand of a round still open can be in progress"
+            )
     return Case(event, first_dealer, levels, history, before, hands, finished)
 
 
 def _hand(raw: Any, path: str) -> Hand:
-    obj = _object(raw, path, {"defender_points", "redeclarations", "bottom", "infractions", "dealer"})
-    points = _points(obj, "defender_points", f"{path}.defender_points", required=True)
+    obj = _object(
+        raw, path, {"defender_points", "redeclarations", "bottom", "infractions", "dealer", "in_progress"}
+    )
+    in_progress = _bool(obj, "in_progress", f"{path}.in_progress") or False
+    points = _points(obj, "defender_points", f"{path}.defender_points", required=not in_progress) or 0
     redeclarations = _int(obj, "redeclarations", f"{path}.redeclarations", low=0, high=10) or 0
     bottom = _bottom(obj["bottom"], f"{path}.bottom") if "bottom" in obj else Bottom()
     if points + bottom.points > 200:
@@ -144,7 +154,7 @@ def _hand(raw: Any, path: str) -> Hand:
         for i, item in enumerate(_list(obj.get("infractions", []), f"{path}.infractions"))
     ]
     dealer = _choice(obj, "dealer", f"{path}.dealer", SEATS)
-    return Hand(path, points, redeclarations, bottom, infractions, dealer)
+    return Hand(path, points, redeclarations, bottom, infractions, dealer, in_progress)
 
 
 def _bottom(raw: Any, path: str) -> Bottom:
@@ -188,6 +198,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             "points",
             "thrown",
             "override",
+            "void",
         },
     )
     kind = _choice(obj, "kind", f"{path}.kind", KINDS, required=True)
@@ -231,6 +242,12 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
     if thrown is not None and cards is not None and cards > thrown:
         raise CaseError(f"{path}.cards: {cards} blocked cards but only {thrown} thrown")
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
+    void_reason = None
+    if "void" in obj:
+        void = _object(obj["void"], f"{path}.void", {"reason"})
+        void_reason = (_string(void, "reason", f"{path}.void.reason", required=True) or "").strip()
+        if not void_reason:
+            raise CaseError(f"{path}.void.reason: voiding a ruling needs a written reason")
     return Infraction(
         kind=kind,
         path=path,
@@ -247,6 +264,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         points=points,
         thrown=thrown,
         override=override,
+        void_reason=void_reason,
     )
 
 

@@ -46,6 +46,7 @@ class Ruling:
     clause: dict[str, Any] = field(default_factory=dict)
     override_reason: str | None = None
     proposed: Ruling | None = None
+    void_reason: str | None = None
     label: dict[str, str] = field(default_factory=dict)
 
     def to_json(self, lang: str, rulebook: Rulebook) -> dict[str, Any]:
@@ -70,8 +71,11 @@ class Ruling:
             "branch": self.branch,
             "citation": self.citation,
             "overridden": self.override_reason is not None,
+            "voided": self.void_reason is not None,
             "text": text.ruling_text(self, lang, rulebook),
         }
+        if self.void_reason is not None:
+            out["void_reason"] = self.void_reason
         if self.override_reason is not None:
             out["override_reason"] = self.override_reason
             assert self.proposed is not None
@@ -116,7 +120,9 @@ class RoundJudge:
         out: dict[str, Any] = {"event": self.rb.id, "rulebook_sha256": self.rb.sha256}
         before = [self.ruling(inf, hand_number=0, dealer_side=None) for inf in self.case.before_play]
         out["before_play"] = [r.to_json(self.lang, self.rb) for r in before]
-        forfeiting = sorted({r.side for r in before if r.round_forfeit or r.disqualified})
+        forfeiting = sorted(
+            {r.side for r in before if (r.round_forfeit or r.disqualified) and r.void_reason is None}
+        )
         if forfeiting:
             if self.case.hands:
                 raise CaseError("hands: the round was forfeited before play (before_play); give no hands")
@@ -186,7 +192,17 @@ class RoundJudge:
         dealer_side = side_of(dealer)
         defenders = other_side(dealer_side)
         before = dict(self.levels)
-        rulings = [self.ruling(inf, number, dealer_side) for inf in hand.infractions]
+        shown = [self.ruling(inf, number, dealer_side) for inf in hand.infractions]
+        rulings = [r for r in shown if r.void_reason is None]  # a voided ruling has no effect
+        forfeiting = sorted(
+            {
+                r.side
+                for r in rulings
+                if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
+            }
+        )
+        if hand.in_progress:
+            return self.hand_in_progress(hand, number, dealer, before, shown, forfeiting)
 
         penalty = 0  # moves the defenders' total: + against the dealer side, − against them
         for r in rulings:
@@ -288,20 +304,13 @@ class RoundJudge:
         else:
             next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
 
-        forfeiting = sorted(
-            {
-                r.side
-                for r in rulings
-                if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
-            }
-        )
-
         hand_json = {
             "number": number,
             "dealer": dealer,
             "dealer_side": dealer_side,
             "levels_before": before,
-            "rulings": [r.to_json(self.lang, self.rb) for r in rulings],
+            "rulings": [r.to_json(self.lang, self.rb) for r in shown],
+            "in_progress": False,
             "bottom_multiplier": self.multiplier(hand) if hand.bottom.captured else 0,
             "bottom_points": bottom_points,
             "penalty_points": penalty,
@@ -332,6 +341,39 @@ class RoundJudge:
             "forfeiting": forfeiting,
             "passed_a": passed_a,
         }
+
+    def hand_in_progress(
+        self,
+        hand: Hand,
+        number: int,
+        dealer: str,
+        before: dict[str, str],
+        shown: list[Ruling],
+        forfeiting: list[str],
+    ) -> dict[str, Any]:
+        """A hand still being played: its rulings stand, it is scored when its points are in."""
+        hand_json = {
+            "number": number,
+            "dealer": dealer,
+            "dealer_side": side_of(dealer),
+            "levels_before": before,
+            "rulings": [r.to_json(self.lang, self.rb) for r in shown],
+            "in_progress": True,
+            "bottom_multiplier": 0,
+            "bottom_points": 0,
+            "penalty_points": 0,
+            "defender_total": None,
+            "lost_by": None,
+            "decided_by": "in_progress",
+            "gains": {"NS": 0, "EW": 0},
+            "redeclaration_bonus": 0,
+            "levels_after": dict(before),
+            "next_dealer": None,
+            "passed_a": False,
+            "assumed": any(r.assumed for r in shown if r.void_reason is None),
+            "text": "本副牌进行中。" if self.lang == "zh" else "Hand in progress.",
+        }
+        return {"json": hand_json, "next_dealer": None, "forfeiting": forfeiting, "passed_a": None}
 
     def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
         """The level the dealer side drops to under the J rule (滑钩), if it applies."""
@@ -384,9 +426,9 @@ class RoundJudge:
 
     def ruling(self, inf: Infraction, hand_number: int, dealer_side: str | None) -> Ruling:
         proposed = self.computed_ruling(inf, hand_number, dealer_side)
-        if inf.override is None:
-            return proposed
-        return self.overridden(inf, proposed, dealer_side)
+        ruling = proposed if inf.override is None else self.overridden(inf, proposed, dealer_side)
+        ruling.void_reason = inf.void_reason
+        return ruling
 
     def computed_ruling(self, inf: Infraction, hand_number: int, dealer_side: str | None) -> Ruling:
         spec = self.rules["infractions"][inf.kind]
@@ -406,7 +448,7 @@ class RoundJudge:
             instruction = rule["sanction"]["instruction"] or inner["sanction"]["instruction"]
         occurrence, scope, escalated = 1, None, False
         if counter is not None:
-            occurrence, scope = self.count(counter, inf.side, hand_number)
+            occurrence, scope = self.count(counter, inf.side, hand_number, record=inf.void_reason is None)
             steps = [s for s in self.rules["counters"][counter]["steps"] if s["from_count"] <= occurrence]
             if steps:
                 step = max(steps, key=lambda s: s["from_count"])
@@ -465,7 +507,7 @@ class RoundJudge:
             return False
         return True
 
-    def count(self, counter: str, side: str, hand_number: int) -> tuple[int, str]:
+    def count(self, counter: str, side: str, hand_number: int, record: bool = True) -> tuple[int, str]:
         """The number of this occurrence within the counter's scope, this one included."""
         scope = self.rules["counters"][counter]["scope"]
         if scope == "hand":
@@ -479,7 +521,8 @@ class RoundJudge:
                     if any(r["counter"] == counter for r in spec["rules"])
                 }
                 before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
-        self.occurrences.append((side, counter, hand_number))
+        if record:  # a voided ruling is shown with its count but does not count
+            self.occurrences.append((side, counter, hand_number))
         return before + 1, scope
 
     def apply_sanction(

@@ -96,6 +96,10 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
     body = sep.join(parts)
     source = f"依据{ruling.citation}" if zh else f"under {ruling.citation}"
     sentence = f"{head}：{body}。{source}。" if zh else f"{head}: {body}. Clause {ruling.citation}."
+    if ruling.void_reason is not None:
+        sentence = (
+            f"【已撤销：{ruling.void_reason}】" if zh else f"[Voided: {ruling.void_reason}] "
+        ) + sentence
     if ruling.override_reason is not None:
         sentence += (
             f"裁判改判，理由：{ruling.override_reason}"

@@ -1,0 +1,59 @@
+"""What a referee records for each infraction kind (违规种类), for forms and dialogs.
+
+The case format accepts every field on every kind; this says which ones matter to a kind,
+so the desktop app asks only for those.
+"""
+
+from __future__ import annotations
+
+from .rulebook_kinds import KINDS
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "late_arrival": ("minutes",),
+    "out_of_turn": ("cards", "trick"),
+    "wrong_card_count": ("phase", "cards"),
+    "bottom_miscount": (),
+    "exposed_card": ("cards", "trick", "severity"),
+    "failed_throw": ("cards", "thrown", "trick"),
+    "wrong_play": ("cards", "trick", "discovered"),
+    "hidden_card": ("cards", "trick", "discovered", "affects_result"),
+    "wrong_declaration": ("cards",),
+    "unreasonable_play": ("trick",),
+    "illegal_signal": ("trick",),
+    "delay": ("what",),
+    "trick_handling": ("trick",),
+    "misconduct": ("points",),
+}
+
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "minutes": {"zh": "迟到分钟数", "en": "Minutes late"},
+    "cards": {"zh": "涉及张数", "en": "Cards"},
+    "thrown": {"zh": "甩出张数", "en": "Cards thrown"},
+    "trick": {"zh": "发生于第几圈", "en": "Trick"},
+    "discovered": {"zh": "发现于第几圈", "en": "Found in trick"},
+    "phase": {"zh": "发现时机", "en": "Found when"},
+    "severity": {"zh": "轻重", "en": "Severity"},
+    "affects_result": {"zh": "影响该副结果", "en": "Affected the result"},
+    "what": {"zh": "拖延环节", "en": "Which delay"},
+    "points": {"zh": "罚分（裁判酌定）", "en": "Points (referee's choice)"},
+}
+
+CHOICES: dict[str, dict[str, dict[str, str]]] = {
+    "phase": {
+        "drawing": {"zh": "抓牌过程中", "en": "While drawing"},
+        "before_bottom": {"zh": "庄家拿底牌前", "en": "Before the bottom is taken"},
+        "after_bury": {"zh": "扣底后、出牌中", "en": "After burying, during play"},
+        "end_of_hand": {"zh": "一副牌结束时", "en": "At the end of the hand"},
+    },
+    "severity": {
+        "light": {"zh": "轻罚张", "en": "Light"},
+        "heavy": {"zh": "重罚张", "en": "Heavy"},
+    },
+    "what": {
+        "bury": {"zh": "扣底", "en": "Burying"},
+        "lead": {"zh": "领出", "en": "Leading"},
+        "follow": {"zh": "跟牌", "en": "Following"},
+    },
+}
+
+assert set(FIELDS) == set(KINDS)
