@@ -46,12 +46,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="event store: SQLite file or PostgreSQL URL (default: REFEREE_APP_DB or the data folder)",
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    # --lang may also follow the command (referee-app judge case.json --lang en)
+    lang_after = _Parser(add_help=False)
+    lang_after.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS)
 
-    judge = sub.add_parser("judge", help="judge a case file (CASE-FORMAT.md) and print the decision as JSON")
+    judge = sub.add_parser(
+        "judge",
+        parents=[lang_after],
+        help="judge a case file (CASE-FORMAT.md) and print the decision as JSON",
+    )
     judge.add_argument("case", help="a case file, or - for standard input")
     judge.set_defaults(func=cmd_judge)
 
-    rules = sub.add_parser("rules", help="list or check rulebooks")
+    rules = sub.add_parser("rules", parents=[lang_after], help="list or check rulebooks")
     rules_sub = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_list = rules_sub.add_parser("list", help="the bundled rulebooks")
     rules_list.set_defaults(func=cmd_rules_list)

@@ -193,3 +193,10 @@ def test_core_imports_no_qt_database_or_printing() -> None:
         text = source.read_text(encoding="utf-8")
         for heavy in ("PySide6", "sqlalchemy", "reportlab"):
             assert f"import {heavy}" not in text and f"from {heavy}" not in text, (source, heavy)
+
+
+def test_lang_may_follow_the_command() -> None:
+    case = {"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [{"defender_points": 60}]}
+    run = referee_app("judge", "-", "--lang", "en", stdin=json.dumps(case))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["hands"][0]["text"].endswith("West deals next.")

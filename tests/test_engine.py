@@ -290,3 +290,14 @@ def test_a_hand_in_progress_carries_rulings_and_counts_but_is_not_scored() -> No
     assert out["result"] is None
     with pytest.raises(CaseError, match=r"hands\[0\]\.in_progress: only the last hand"):
         judge(case("bhg-2011", [{"in_progress": True}, hand(60)]))
+
+
+def test_a_forfeit_during_play_keeps_the_opponents_lead_on_the_board() -> None:
+    signal = {"kind": "illegal_signal", "seat": "N"}  # NS defend; 3rd signal in the event
+    out = judge(case("gansu-2018", [hand(30, signal)], history={"NS": {"illegal_signal": 2}}, finished="time"))
+    # EW dealt at 2 and get +3 for the defenders' signal: 5 against 2 on the board, more
+    # than the 3:2 a forfeit records, so the board's levels stand.
+    assert out["result"]["winner"] == "EW"
+    assert out["result"]["levels"] == {"NS": "2", "EW": "5"}
+    assert out["result"]["level_difference"] == {"NS": -3, "EW": 3}
+    assert "东西方续庄并升3级" in out["hands"][0]["rulings"][0]["text"]

@@ -47,6 +47,7 @@ class Ruling:
     override_reason: str | None = None
     proposed: Ruling | None = None
     void_reason: str | None = None
+    role: str | None = None  # "dealer_side" or "defenders" when ruled during a hand
     label: dict[str, str] = field(default_factory=dict)
 
     def to_json(self, lang: str, rulebook: Rulebook) -> dict[str, Any]:
@@ -428,6 +429,8 @@ class RoundJudge:
         proposed = self.computed_ruling(inf, hand_number, dealer_side)
         ruling = proposed if inf.override is None else self.overridden(inf, proposed, dealer_side)
         ruling.void_reason = inf.void_reason
+        if dealer_side is not None:
+            ruling.role = "dealer_side" if inf.side == dealer_side else "defenders"
         return ruling
 
     def computed_ruling(self, inf: Infraction, hand_number: int, dealer_side: str | None) -> Ruling:
@@ -643,10 +646,15 @@ class RoundJudge:
             }
         side = sides[0]
         opponent = other_side(side)
+        levels = {side: cfg["offender_level"], opponent: cfg["opponent_level"]}
+        board_lead = difference(self.levels[opponent], self.levels[side])
+        if board_lead > difference(levels[opponent], levels[side]):
+            # forfeited during play: the opponent keeps the lead it already has on the board
+            levels = dict(self.levels)
         return {
             "side": side,
             "match_points": {side: cfg["offender_points"], opponent: cfg["opponent_points"]},
-            "levels": {side: cfg["offender_level"], opponent: cfg["opponent_level"]},
+            "levels": levels,
             "citation": cite(cfg["clause"]),
             "assumed": bool(cfg["clause"]["assumed"]),
         }

@@ -56,14 +56,14 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
                 if zh
                 else f"{shift} points move against them and the other side deals next"
             )
-        elif award is not None and ruling.proposed is None:
-            parts.append(
-                f"庄家方违规则防守方升{award['dealer_offends']}级，防守方违规则庄家方升"
-                f"{award['defenders_offend']}级"
-                if zh
-                else f"dealer side at fault: defenders +{award['dealer_offends']} and take the deal; "
-                f"defenders at fault: dealer side +{award['defenders_offend']}"
-            )
+        elif award is not None and ruling.proposed is None and ruling.role is not None:
+            opponent = sides[other_side(ruling.side)]
+            if ruling.role == "dealer_side":
+                n = award["dealer_offends"]
+                parts.append(f"{opponent}上庄并升{n}级" if zh else f"{opponent} take the deal, +{n}")
+            else:
+                n = award["defenders_offend"]
+                parts.append(f"{opponent}续庄并升{n}级" if zh else f"{opponent} keep the deal, +{n}")
     for side, change in ruling.levels.items():
         if change:
             name = sides[side]
