@@ -169,8 +169,13 @@ def _describe(entry: Mapping[str, Any]) -> str:
     )
 
 
-def verify(conn: Connection) -> VerifyResult:
-    """Recompute the chain, then compare every domain row with the entry that wrote it."""
+def verify(conn: Connection, anchor: str | None = None) -> VerifyResult:
+    """Recompute the chain, then compare every domain row with the entry that wrote it.
+
+    ``anchor``: a hash noted outside the database earlier (``verify`` prints the head).
+    Someone able to rewrite the whole table could recompute every hash after a change;
+    the anchor catches that, since the entry that had this hash is then gone.
+    """
     entries: list[dict[str, Any]] = [
         dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.seq))
     ]
@@ -240,6 +245,19 @@ def verify(conn: Connection) -> VerifyResult:
                     fail(seq, f"{_describe(by_seq[seq])}: {table.name} id {rid} is missing")
 
     head_hash = prev
+    if anchor is not None and not problems:
+        anchor = anchor.strip().lower()
+        matching = [e for e in entries if str(e["hash"]).startswith(anchor)] if anchor else []
+        if len(anchor) < 12 or len(matching) != 1:
+            problems.append(
+                (
+                    len(entries) + 1,
+                    f"no entry has the noted hash {anchor[:16]}…: the log was rewritten or "
+                    "truncated after it was noted"
+                    if len(anchor) >= 12
+                    else "--head: give at least 12 hex digits of a hash printed by verify",
+                )
+            )
     if problems:
         seq, msg = min(problems, key=lambda p: p[0])
         return VerifyResult(False, len(entries), head_hash, msg, seq)

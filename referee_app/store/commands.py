@@ -97,6 +97,12 @@ def register(subparsers: Any) -> None:
     ve = subparsers.add_parser(
         "verify", help="recompute the audit chain; exit 1 on the first bad entry"
     )
+    ve.add_argument(
+        "--head",
+        default=None,
+        help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet): "
+        "also check the log still contains that entry",
+    )
     ve.set_defaults(func=_guard(cmd_verify))
 
     lo = subparsers.add_parser("log", help="the audit trail, readable")
@@ -278,7 +284,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     with _open(args) as store:
-        result = store.verify()
+        result = store.verify(args.head)
     zh = _lang(args) == "zh"
     if result.ok:
         print(

@@ -21,11 +21,13 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
-from .models import metadata, store_meta, voidings
+from .models import DOMAIN_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ENV_DB = "REFEREE_APP_DB"
+#: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
+READ_ONLY = {"sqlite_begin": "DEFERRED"}
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
@@ -78,7 +80,10 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take SQLite's write lock at BEGIN, so reading the chain's head and
+        # appending to it cannot interleave; readers (``READ_ONLY``) stay deferred.
+        mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        conn.exec_driver_sql(f"BEGIN {mode}")
 
 
 def _sqlite_precheck(path: str, create: bool) -> bool:
@@ -219,7 +224,42 @@ def _v2(conn: Connection) -> None:
     voidings.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
+#: Tables the database itself keeps append-only (from schema version 3).
+APPEND_ONLY = ("audit_log", *(t.name for t in DOMAIN_TABLES))
+
+
+def _v3(conn: Connection) -> None:
+    """Append-only enforced by the database: UPDATE and DELETE on the record are refused.
+
+    The application never issues them; this stops a buggy or careless client (or a hand
+    typing SQL) from changing the record in place. Someone who drops the triggers first can
+    still change rows: ``verify`` catches that.
+    """
+    if conn.dialect.name == "sqlite":
+        for t in APPEND_ONLY:
+            for op in ("UPDATE", "DELETE"):
+                conn.exec_driver_sql(
+                    f"CREATE TRIGGER {t}_no_{op.lower()} BEFORE {op} ON {t} "
+                    f"BEGIN SELECT RAISE(ABORT, 'referee-app: {t} is append-only'); END"
+                )
+    else:
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION referee_append_only() RETURNS trigger "
+            "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
+            "'referee-app: %% is append-only', TG_TABLE_NAME; END $$"  # %% for psycopg
+        )
+        for t in APPEND_ONLY:
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {t}_no_change BEFORE UPDATE OR DELETE ON {t} "
+                "FOR EACH ROW EXECUTE FUNCTION referee_append_only()"
+            )
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {t}_no_truncate BEFORE TRUNCATE ON {t} "
+                "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()"
+            )
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -242,7 +282,7 @@ def migrate(
     target: int = SCHEMA_VERSION,
 ) -> int:
     """Bring the schema to ``target`` in one transaction, with an audit entry. Returns it."""
-    with engine.connect() as conn:
+    with engine.connect().execution_options(**READ_ONLY) as conn:
         current = schema_version(conn)
         conn.rollback()
     if current > SCHEMA_VERSION:

@@ -21,7 +21,7 @@ from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit
-from .db import display_url, open_engine
+from .db import READ_ONLY, display_url, open_engine
 from .errors import ConflictError, DatabaseError, InputError, NotFoundError
 from .models import (
     audit_log,
@@ -108,6 +108,7 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._rulebooks: dict[int, Any] = {}  # event id -> pinned Rulebook (events never change)
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -143,7 +144,7 @@ class Store:
 
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         try:
-            with self.engine.connect() as conn:
+            with self.engine.connect().execution_options(**READ_ONLY) as conn:
                 try:
                     return fn(conn)
                 finally:
@@ -224,12 +225,15 @@ class Store:
     def pinned_rulebook(self, event_id: int) -> Any:
         from referee_app.core import rulebook_from_text
 
+        if event_id in self._rulebooks:
+            return self._rulebooks[event_id]
         rid, sha, text = self.rulebook_text(event_id)
         rb = rulebook_from_text(text, origin=f"db:event {event_id}")
         if getattr(rb, "sha256", sha) != sha:
             raise DatabaseError(
                 f"event {event_id}: the stored rulebook text does not match its hash {sha[:12]}"
             )
+        self._rulebooks[event_id] = rb
         return rb
 
     # -- pairs -------------------------------------------------------------------
@@ -569,8 +573,10 @@ class Store:
         return self._read(run)  # type: ignore[no-any-return]
 
     # -- audit ---------------------------------------------------------------------
-    def verify(self) -> audit.VerifyResult:
-        return self._read(audit.verify)  # type: ignore[no-any-return]
+    def verify(self, head: str | None = None) -> audit.VerifyResult:
+        """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
+        scoresheet) also check that the chain still passes through that entry."""
+        return self._read(lambda conn: audit.verify(conn, head))  # type: ignore[no-any-return]
 
     def log(
         self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None

@@ -21,9 +21,7 @@ PAIRS_CSV = (
 )
 
 
-def cli(
-    db: str | None, *args: str, lang: str = "en", stdin: str | None = None
-) -> tuple[int, str, str]:
+def cli(db: str | None, *args: str, lang: str = "en", stdin: str | None = None) -> tuple[int, str, str]:
     """Run ``referee-app [--db DB] --lang LANG ARGS…`` in this process; (exit, stdout, stderr)."""
     import sys
 
@@ -100,3 +98,24 @@ def sql(db: str, statement: str, **params: Any) -> list[Any]:
             return list(res) if res.returns_rows else []
     finally:
         eng.dispose()
+
+
+def drop_guards(db: str, *tables: str) -> None:
+    """What a tamperer must do first: drop the append-only triggers of ``tables``."""
+    for t in tables:
+        if "://" in db:
+            sql(db, f"DROP TRIGGER {t}_no_change ON {t}")
+        else:
+            sql(db, f"DROP TRIGGER {t}_no_update")
+            sql(db, f"DROP TRIGGER {t}_no_delete")
+
+
+def refused(db: str, statement: str, **params: Any) -> str:
+    """Run SQL that the database must refuse; returns the error text."""
+    import sqlalchemy as sa
+
+    try:
+        sql(db, statement, **params)
+    except sa.exc.DBAPIError as err:
+        return str(err.orig)
+    raise AssertionError(f"the database accepted: {statement}")

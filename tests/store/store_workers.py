@@ -26,9 +26,7 @@ def current_version(store: Store, round_no: int, table: int) -> int:
     return int(hist[-1]["version"]) if hist else 0
 
 
-def concurrent_worker(
-    db: str, w: int, n: int, contested_every: int, barrier: Any, results: Any
-) -> None:
+def concurrent_worker(db: str, w: int, n: int, contested_every: int, barrier: Any, results: Any) -> None:
     """Worker ``w`` (0–3) writes ``n`` times into event 1.
 
     Its own table (``w + 1``, pairs ``2w+1`` v ``2w+2``) across rounds 1–9, superseding
@@ -49,17 +47,13 @@ def concurrent_worker(
                 barrier.wait(timeout=300)
                 case = make_case(1, CONTESTED_TABLE, "9", "10", defender_points=5 * (i % 30))
                 try:
-                    rec = store.record(
-                        1, case, actor=actor, lang="en", expected_version=seen, token=token
-                    )
+                    rec = store.record(1, case, actor=actor, lang="en", expected_version=seen, token=token)
                     ok.append((token, rec.match_id, 1, CONTESTED_TABLE))
                 except ConflictError as err:
                     conflicts.append(str(err))
             else:
                 rnd = i % 9 + 1
-                case = make_case(
-                    rnd, w + 1, str(2 * w + 1), str(2 * w + 2), defender_points=5 * (i % 30)
-                )
+                case = make_case(rnd, w + 1, str(2 * w + 1), str(2 * w + 2), defender_points=5 * (i % 30))
                 rec = store.record(1, case, actor=actor, lang="en", token=token)
                 ok.append((token, rec.match_id, rnd, w + 1))
         store.close()
@@ -76,9 +70,7 @@ def crash_loop(db: str, start: int) -> None:
     i = start
     while True:
         rnd, table = i // 4 + 1, i % 4 + 1
-        case = make_case(
-            rnd, table, str(2 * table - 1), str(2 * table), defender_points=5 * (i % 30)
-        )
+        case = make_case(rnd, table, str(2 * table - 1), str(2 * table), defender_points=5 * (i % 30))
         token = f"crash-{i}"
         rec = store.record(1, case, actor=actor, lang="zh", token=token)
         # reported saved only now, after the commit returned

@@ -114,9 +114,7 @@ def _unwritable_folder(tmp_path: Path) -> Path:
             continue
         os.close(fd)
         os.unlink(c / "probe.db")
-    pytest.skip(
-        "no folder here refuses file creation to this user (root without a read-only mount)"
-    )
+    pytest.skip("no folder here refuses file creation to this user (root without a read-only mount)")
 
 
 def test_database_in_a_read_only_folder(tmp_path: Path) -> None:
@@ -149,9 +147,7 @@ def test_refusals_that_change_nothing(tmp_path: Path) -> None:
     )
     assert rc == 1 and "does not exist" in err
 
-    rc, _, err = cli(
-        str(tmp_path / "e.db"), "event", "create", "--rules", "no-such-book", "--name", "x"
-    )
+    rc, _, err = cli(str(tmp_path / "e.db"), "event", "create", "--rules", "no-such-book", "--name", "x")
     assert rc == 1 and "--rules: no-such-book" in err
     assert not (tmp_path / "e.db").exists()
     rc, _, err = cli(

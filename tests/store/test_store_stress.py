@@ -34,9 +34,7 @@ def test_four_processes_200_writes_each(db: str, tmp_path: Path) -> None:
     barrier = ctx.Barrier(WORKERS)
     results = ctx.Queue()
     procs = [
-        ctx.Process(
-            target=concurrent_worker, args=(db, w, WRITES, CONTESTED_EVERY, barrier, results)
-        )
+        ctx.Process(target=concurrent_worker, args=(db, w, WRITES, CONTESTED_EVERY, barrier, results))
         for w in range(WORKERS)
     ]
     for p in procs:
@@ -72,8 +70,7 @@ def test_four_processes_200_writes_each(db: str, tmp_path: Path) -> None:
     versions: dict[tuple[int, int], list[int]] = defaultdict(list)
     for r in sql(
         db,
-        "SELECT r.number AS rnd, m.table_no, m.version FROM matches m "
-        "JOIN rounds r ON r.id = m.round_id",
+        "SELECT r.number AS rnd, m.table_no, m.version FROM matches m JOIN rounds r ON r.id = m.round_id",
     ):
         versions[(r.rnd, r.table_no)].append(r.version)
     for key, vs in versions.items():
@@ -116,9 +113,7 @@ def test_killed_while_recording_loses_no_saved_write(db: str, tmp_path: Path) ->
         assert sql(db, "PRAGMA integrity_check")[0][0] == "ok"
     with Store.open(db) as store:
         entries = store.log()
-    stored = {
-        e["token"]: json.loads(e["payload"])["info"]["match_id"] for e in entries if e["token"]
-    }
+    stored = {e["token"]: json.loads(e["payload"])["info"]["match_id"] for e in entries if e["token"]}
     for token, mid in saved.items():
         assert stored.get(token) == mid, token  # every write reported saved is there
     assert len(stored) - len(saved) <= 3  # at most the write in flight at each kill

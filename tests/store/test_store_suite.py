@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from store_helpers import PAIRS_CSV, cli, count_entries, make_case, sql, write_json
+from store_helpers import PAIRS_CSV, cli, count_entries, drop_guards, make_case, refused, sql, write_json
 
 from referee_app.core import judge, rulebook_from_text
 from referee_app.store.service import Store, strip_case
@@ -152,10 +152,7 @@ def test_second_station_on_a_stale_version_is_refused(event_db: str, tmp_path: P
     assert cli(event_db, "record", f, "--expect-version", "0", "--station", "table-A")[0] == 0
     # table-B loaded version 1 as well; table-A records version 2 first
     assert (
-        cli(
-            event_db, "record", f, "--expect-version", "1", "--station", "table-A", "--user", "李四"
-        )[0]
-        == 0
+        cli(event_db, "record", f, "--expect-version", "1", "--station", "table-A", "--user", "李四")[0] == 0
     )
     entries = count_entries(event_db)
     rc, out, err = cli(event_db, "record", f, "--expect-version", "1", "--station", "table-B")
@@ -167,9 +164,7 @@ def test_second_station_on_a_stale_version_is_refused(event_db: str, tmp_path: P
 
 
 def test_record_bad_input_changes_nothing(event_db: str, tmp_path: Path) -> None:
-    assert (
-        cli(event_db, "record", write_json(tmp_path / "ok.json", make_case(1, 1, "1", "2")))[0] == 0
-    )
+    assert cli(event_db, "record", write_json(tmp_path / "ok.json", make_case(1, 1, "1", "2")))[0] == 0
     entries = count_entries(event_db)
     bad_seat = make_case(1, 2, "3", "4")
     bad_seat["hands"][0]["infractions"][0]["seat"] = "X"
@@ -224,9 +219,7 @@ def test_token_makes_a_retried_write_idempotent(event_db: str, tmp_path: Path) -
 def test_log_is_readable_in_both_languages(event_db: str, tmp_path: Path) -> None:
     case = make_case(override={"sanctions": [{"points": 30}], "reason": "多次警告无效"})
     assert cli(event_db, "record", write_json(tmp_path / "a.json", case))[0] == 0
-    assert (
-        cli(event_db, "record", write_json(tmp_path / "b.json", make_case(2, 3, "5", "6")))[0] == 0
-    )
+    assert cli(event_db, "record", write_json(tmp_path / "b.json", make_case(2, 3, "5", "6")))[0] == 0
     rc, zh, _ = cli(event_db, "log", lang="zh")
     assert rc == 0
     assert "张三@table-1" in zh
@@ -252,9 +245,16 @@ def test_verify_names_the_entry_of_a_ruling_changed_in_sql(event_db: str, tmp_pa
     assert rc == 0 and "audit chain intact: 5 entries" in out
     (row,) = sql(
         event_db,
-        "SELECT r.id, r.entry_seq FROM rulings r JOIN matches m "
-        "ON m.id = r.match_id WHERE m.table_no = 2",
+        "SELECT r.id, r.entry_seq FROM rulings r JOIN matches m ON m.id = r.match_id WHERE m.table_no = 2",
     )
+    # the database itself refuses a change in place …
+    assert "rulings is append-only" in refused(
+        event_db, "UPDATE rulings SET points = 40 WHERE id = :id", id=row.id
+    )
+    assert "rulings is append-only" in refused(event_db, "DELETE FROM rulings")
+    assert cli(event_db, "verify")[0] == 0
+    # … and when someone drops its guard first, verify names the entry
+    drop_guards(event_db, "rulings")
     sql(event_db, "UPDATE rulings SET points = 40 WHERE id = :id", id=row.id)
     rc, out, err = cli(event_db, "verify")
     assert rc == 1 and out == "" and err.count("\n") == 1
@@ -264,6 +264,7 @@ def test_verify_names_the_entry_of_a_ruling_changed_in_sql(event_db: str, tmp_pa
 
 def test_verify_catches_an_edited_or_deleted_entry(event_db: str, tmp_path: Path) -> None:
     assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
+    drop_guards(event_db, "audit_log", "players")
     sql(event_db, "UPDATE audit_log SET station = 'elsewhere' WHERE seq = 3")
     rc, _, err = cli(event_db, "verify")
     assert rc == 1 and "entry #3 (pairs.import" in err and "hash does not match" in err
@@ -272,6 +273,48 @@ def test_verify_catches_an_edited_or_deleted_entry(event_db: str, tmp_path: Path
     sql(event_db, "DELETE FROM players WHERE id = 3")
     rc, _, err = cli(event_db, "verify")
     assert rc == 1 and "entry #3" in err and "players id 3 is missing" in err
+
+
+def test_a_rewritten_chain_is_caught_by_a_noted_head(event_db: str, tmp_path: Path) -> None:
+    """Recomputing every hash after a change defeats the chain alone; a head hash noted
+    outside the database (printed by verify, written on the signed scoresheet) does not."""
+    from referee_app.store import audit
+
+    for t in (1, 2):
+        case = make_case(1, t, str(2 * t - 1), str(2 * t))
+        assert cli(event_db, "record", write_json(tmp_path / f"{t}.json", case))[0] == 0
+    rc, out, _ = cli(event_db, "verify")
+    head = out.split()[-1]
+    assert rc == 0 and len(head) == 64
+    assert cli(event_db, "verify", "--head", head[:16])[0] == 0
+
+    drop_guards(event_db, "rulings", "audit_log")
+    (rid, seq) = sql(event_db, "SELECT id, entry_seq FROM rulings ORDER BY id")[0]
+    sql(event_db, "UPDATE rulings SET points = 0 WHERE id = :id", id=rid)
+    entries = [dict(r._mapping) for r in sql(event_db, "SELECT * FROM audit_log ORDER BY seq")]
+    prev = entries[seq - 2]["hash"]
+    for e in entries[seq - 1 :]:
+        if e["seq"] == seq:
+            payload = json.loads(e["payload"])
+            for r in payload["rows"]["rulings"]:
+                if r["id"] == rid:
+                    r["points"] = 0
+            e["payload"] = audit.canonical(payload)
+        e["prev_hash"] = prev
+        e["hash"] = prev = audit.entry_hash(prev, e, e["payload"])
+        sql(
+            event_db,
+            "UPDATE audit_log SET payload = :p, prev_hash = :ph, hash = :h WHERE seq = :s",
+            p=e["payload"],
+            ph=e["prev_hash"],
+            h=e["hash"],
+            s=e["seq"],
+        )
+    assert cli(event_db, "verify")[0] == 0  # self-consistent again
+    rc, out, err = cli(event_db, "verify", "--head", head)
+    assert rc == 1 and f"no entry has the noted hash {head[:16]}" in err
+    rc, _, err = cli(event_db, "verify", "--head", "abc")
+    assert rc == 1 and "at least 12 hex digits" in err
 
 
 def test_register_is_cheap() -> None:
@@ -285,6 +328,4 @@ def test_register_is_cheap() -> None:
         "bad = [m for m in sys.modules if m.startswith(('sqlalchemy', 'psycopg'))]\n"
         "assert not bad, bad\n"
     )
-    subprocess.run(
-        [sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2]
-    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
