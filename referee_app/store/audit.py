@@ -203,9 +203,7 @@ def verify(conn: Connection, anchor: str | None = None) -> VerifyResult:
         try:
             payload = json.loads(e["payload"])
             rows = payload["rows"]
-            payload_rows[seq] = {
-                tname: {int(r["id"]): r for r in trows} for tname, trows in rows.items()
-            }
+            payload_rows[seq] = {tname: {int(r["id"]): r for r in trows} for tname, trows in rows.items()}
         except (ValueError, KeyError, TypeError):
             fail(seq, f"{_describe(e)}: its payload is not readable")
             break

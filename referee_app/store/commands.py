@@ -19,9 +19,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _who(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)"
-    )
+    p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
     p.add_argument(
         "--station",
         default=None,
@@ -94,9 +92,7 @@ def register(subparsers: Any) -> None:
     ex.add_argument("-o", "--output", default=None, help="write to this file (default: stdout)")
     ex.set_defaults(func=_guard(cmd_export))
 
-    ve = subparsers.add_parser(
-        "verify", help="recompute the audit chain; exit 1 on the first bad entry"
-    )
+    ve = subparsers.add_parser("verify", help="recompute the audit chain; exit 1 on the first bad entry")
     ve.add_argument(
         "--head",
         default=None,
@@ -133,9 +129,7 @@ def _guard(fn: Handler) -> Handler:
             if os.environ.get("REFEREE_APP_DEBUG"):
                 raise
             print(
-                _one_line(
-                    f"referee-app: internal error in the event store: {type(err).__name__}: {err}"
-                ),
+                _one_line(f"referee-app: internal error in the event store: {type(err).__name__}: {err}"),
                 file=sys.stderr,
             )
             return 3
@@ -175,9 +169,7 @@ def _read_json(name: str) -> Any:
     except UnicodeDecodeError as err:
         raise InputError(f"{source}: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:
-        raise InputError(
-            f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
-        ) from None
+        raise InputError(f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
     except RecursionError:
         raise InputError(f"{source}: not JSON: nested too deeply") from None
 
@@ -268,9 +260,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        lines = [
-            json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n" for m in store.export(ev.id)
-        ]
+        lines = [json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n" for m in store.export(ev.id)]
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as fh:

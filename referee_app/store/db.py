@@ -99,19 +99,19 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
         try:
             con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
             try:
-                tables = {
-                    r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
-                }
+                tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 version = None
                 if "store_meta" in tables:
-                    row = con.execute(
-                        "SELECT value FROM store_meta WHERE key='schema_version'"
-                    ).fetchone()
+                    row = con.execute("SELECT value FROM store_meta WHERE key='schema_version'").fetchone()
                     version = int(row[0]) if row else None
             finally:
                 con.close()
         except sqlite3.DatabaseError as err:
-            raise DatabaseError(f"{path}: not a referee-app database ({err})") from None
+            if "not a database" in str(err) or "malformed" in str(err):
+                raise DatabaseError(f"{path}: not a referee-app database ({err})") from None
+            # e.g. a WAL file left by a crash that a read-only look cannot replay: the
+            # normal open below recovers it and checks the version again.
+            return True
         if tables and version is None:
             raise DatabaseError(f"{path}: an SQLite database, but not a referee-app one")
         if version is not None and version > SCHEMA_VERSION:
@@ -120,9 +120,7 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
             raise DatabaseError(f"{path}: the file or its folder is read-only")
         return True
     if not create:
-        raise DatabaseError(
-            f"{path}: no database here (create an event first: referee-app event create)"
-        )
+        raise DatabaseError(f"{path}: no database here (create an event first: referee-app event create)")
     if not p.parent.is_dir():
         raise DatabaseError(f"{path}: folder {p.parent} does not exist")
     if not os.access(p.parent, os.W_OK):
@@ -165,9 +163,7 @@ def open_engine(
         if not existed:
             created_file = Path(url.database)
     elif backend != "postgresql":
-        raise DatabaseError(
-            f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)"
-        )
+        raise DatabaseError(f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)")
     engine = make_engine(url)
     try:
         migrate(engine, create=create, user=user, station=station, where=display_url(url))
@@ -200,7 +196,18 @@ def make_engine(url: str | URL) -> Engine:
 
 
 def _remove_new_file(path: Path | None) -> None:
-    if path is None:
+    """Remove a database file this call created, unless it holds anything (another
+    process may have created the same new file at the same moment and written to it)."""
+    if path is None or not path.exists():
+        return
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                return
+        finally:
+            con.close()
+    except sqlite3.Error:
         return
     for suffix in ("", "-wal", "-shm", "-journal"):
         f = Path(str(path) + suffix)
@@ -266,9 +273,7 @@ assert max(MIGRATIONS) == SCHEMA_VERSION
 def schema_version(conn: Connection) -> int:
     if not inspect(conn).has_table("store_meta"):
         return 0
-    row = conn.execute(
-        select(store_meta.c.value).where(store_meta.c.key == "schema_version")
-    ).first()
+    row = conn.execute(select(store_meta.c.value).where(store_meta.c.key == "schema_version")).first()
     return int(row[0]) if row else 0
 
 
@@ -291,8 +296,7 @@ def migrate(
         return current
     if current == 0 and not create:
         raise DatabaseError(
-            f"{where}: no referee-app database here (create an event first: "
-            "referee-app event create)"
+            f"{where}: no referee-app database here (create an event first: referee-app event create)"
         )
     with engine.begin() as conn:
         lock_for_write(conn)
@@ -307,9 +311,7 @@ def migrate(
             conn.execute(store_meta.insert().values(key="schema_version", value=str(target)))
         else:
             conn.execute(
-                store_meta.update()
-                .where(store_meta.c.key == "schema_version")
-                .values(value=str(target))
+                store_meta.update().where(store_meta.c.key == "schema_version").values(value=str(target))
             )
         w = Writer(conn)
         w.commit_entry(

@@ -45,8 +45,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
     elif action == "event.create":
         sha = str(info.get("sha256", ""))[:12]
         what = (
-            f"创建赛事 {entry['event_id']}「{info.get('name')}」，规则 {info.get('rulebook')}"
-            f"（sha256 {sha}）"
+            f"创建赛事 {entry['event_id']}「{info.get('name')}」，规则 {info.get('rulebook')}（sha256 {sha}）"
             if zh
             else f'created event {entry["event_id"]} "{info.get("name")}" under rulebook '
             f"{info.get('rulebook')} (sha256 {sha})"

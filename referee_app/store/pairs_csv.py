@@ -73,9 +73,7 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
             if not any(f.strip() for f in rec):
                 continue  # blank line
             if len(rec) != len(cols):
-                raise InputError(
-                    f"{name}: line {line}: expected {len(cols)} fields, got {len(rec)}"
-                )
+                raise InputError(f"{name}: line {line}: expected {len(cols)} fields, got {len(rec)}")
             vals = {c: rec[i].strip() for c, i in index.items()}
             for req in REQUIRED:
                 if not vals[req]:
@@ -85,13 +83,10 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
                 raise InputError(f"{name}: line {line}: number {number!r} is too long")
             if number in first_line:
                 raise InputError(
-                    f"{name}: line {line}: pair number {number} already on line "
-                    f"{first_line[number]}"
+                    f"{name}: line {line}: pair number {number} already on line {first_line[number]}"
                 )
             first_line[number] = line
-            rows.append(
-                PairRow(line, number, vals["player1"], vals["player2"], vals.get("unit") or None)
-            )
+            rows.append(PairRow(line, number, vals["player1"], vals["player2"], vals.get("unit") or None))
     except csv.Error as err:
         raise InputError(f"{name}: line {reader.line_num}: {err}") from None
     if not rows:

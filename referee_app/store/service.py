@@ -153,9 +153,7 @@ class Store:
             raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
 
     # -- events ------------------------------------------------------------------
-    def create_event(
-        self, *, name: str, rulebook: Any, date: str | None, actor: Actor
-    ) -> EventInfo:
+    def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
         """Create an event pinned to ``rulebook`` (an object with id, sha256, source_text)."""
         if not name.strip():
             raise InputError("--name: the event needs a name")
@@ -205,9 +203,7 @@ class Store:
                     return e
             raise NotFoundError(f"--event: no event {event_id} in {self.where}")
         if not evs:
-            raise NotFoundError(
-                f"{self.where}: no event yet (create one: referee-app event create)"
-            )
+            raise NotFoundError(f"{self.where}: no event yet (create one: referee-app event create)")
         if len(evs) > 1:
             names = ", ".join(f"{e.id}: {e.name}" for e in evs)
             raise InputError(f"{self.where} holds several events ({names}); name one with --event")
@@ -239,9 +235,7 @@ class Store:
     # -- pairs -------------------------------------------------------------------
     def import_pairs(self, event_id: int, rows: list[PairRow], *, actor: Actor, source: str) -> int:
         def run(conn: Connection) -> int:
-            existing = set(
-                conn.execute(select(pairs.c.number).where(pairs.c.event_id == event_id)).scalars()
-            )
+            existing = set(conn.execute(select(pairs.c.number).where(pairs.c.event_id == event_id)).scalars())
             for r in rows:
                 if r.number in existing:
                     raise InputError(
@@ -271,14 +265,10 @@ class Store:
     def list_pairs(self, event_id: int) -> list[dict[str, Any]]:
         def run(conn: Connection) -> list[dict[str, Any]]:
             out = []
-            for p in conn.execute(
-                select(pairs).where(pairs.c.event_id == event_id).order_by(pairs.c.id)
-            ):
+            for p in conn.execute(select(pairs).where(pairs.c.event_id == event_id).order_by(pairs.c.id)):
                 names = list(
                     conn.execute(
-                        select(players.c.name)
-                        .where(players.c.pair_id == p.id)
-                        .order_by(players.c.position)
+                        select(players.c.name).where(players.c.pair_id == p.id).order_by(players.c.position)
                     ).scalars()
                 )
                 out.append({"id": p.id, "number": p.number, "unit": p.unit, "players": names})
@@ -307,9 +297,7 @@ class Store:
         token recorded again returns the first result and writes nothing.
         """
         if not isinstance(case, dict):
-            raise InputError(
-                f"{source}: expected a JSON object (a case), got {type(case).__name__}"
-            )
+            raise InputError(f"{source}: expected a JSON object (a case), got {type(case).__name__}")
         rnd = _whole(case.get("round"), "round", source)
         tbl = _whole(case.get("table"), "table", source)
         pv = case.get("pairs")
@@ -366,9 +354,7 @@ class Store:
             pair_ids: dict[str, int] = {}
             for side in SIDES:
                 pid = conn.execute(
-                    select(pairs.c.id).where(
-                        and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side])
-                    )
+                    select(pairs.c.id).where(and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side]))
                 ).scalar()
                 if pid is None:
                     raise InputError(
@@ -450,17 +436,13 @@ class Store:
 
         def run(conn: Connection) -> int:
             round_id = conn.execute(
-                select(rounds.c.id).where(
-                    and_(rounds.c.event_id == ev.id, rounds.c.number == round_no)
-                )
+                select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == round_no))
             ).scalar()
             current = None if round_id is None else _current_at(conn, int(round_id), table_no)
             if current is None:
                 raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
             if expected_version is not None and expected_version != current.version:
-                raise ConflictError(
-                    _conflict_message(conn, round_no, table_no, expected_version, current)
-                )
+                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
             if _voided(conn, int(current.id)):
                 raise ConflictError(
                     f"round {round_no} table {table_no} version {current.version} is already void"
@@ -629,9 +611,7 @@ def _check_pairs_free(
     )
     stmt = (
         select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
-        .join(
-            latest, and_(latest.c.table_no == matches.c.table_no, latest.c.v == matches.c.version)
-        )
+        .join(latest, and_(latest.c.table_no == matches.c.table_no, latest.c.v == matches.c.version))
         .outerjoin(voidings, voidings.c.match_id == matches.c.id)
         .where(and_(matches.c.round_id == round_id, voidings.c.id.is_(None)))
     )
@@ -647,8 +627,7 @@ def _check_pairs_free(
 def _conflict_message(conn: Connection, rnd: int, tbl: int, expected: int, current: Any) -> str:
     if current is None:
         return (
-            f"round {rnd} table {tbl}: you edited version {expected}, but nothing is "
-            "recorded there; reload"
+            f"round {rnd} table {tbl}: you edited version {expected}, but nothing is recorded there; reload"
         )
     e = conn.execute(select(audit_log).where(audit_log.c.seq == current.entry_seq)).one()
     info = json.loads(e.payload)["info"]

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from store_helpers import cli, count_entries, make_case, sql, write_json
+from store_helpers import cli, count_entries, make_case, refused, sql, write_json
 
 from referee_app.core import load_rulebook
 from referee_app.store.db import SCHEMA_VERSION, make_engine, migrate, resolve_target
@@ -20,10 +20,11 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("old_version", range(1, SCHEMA_VERSION))
+def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path, old_version: int) -> None:
     url, _ = resolve_target(db)
     engine = make_engine(url)
-    assert migrate(engine, create=True, user="old", station="s0", where=db, target=1) == 1
+    assert migrate(engine, create=True, user="old", station="s0", where=db, target=old_version) == old_version
     old = Store(engine)
     actor = Actor("老版本", "s0")
     ev = old.create_event(name="旧赛事", rulebook=load_rulebook("bhg-2011"), date=None, actor=actor)
@@ -35,11 +36,11 @@ def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path) -> None:
     )
     rec = old.record(ev.id, make_case(), actor=actor, lang="en")
     old.close()
-    assert sql(db, "SELECT value FROM store_meta")[0][0] == "1"
+    assert sql(db, "SELECT value FROM store_meta")[0][0] == str(old_version)
 
     rc, out, err = cli(db, "log")
     assert rc == 0, err
-    assert f"upgraded the database schema from version 1 to {SCHEMA_VERSION}" in out
+    assert f"upgraded the database schema from version {old_version} to {SCHEMA_VERSION}" in out
     assert sql(db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
     assert cli(db, "verify")[0] == 0
     # the upgraded database works: voidings (added in version 2) and the old match
@@ -48,6 +49,8 @@ def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path) -> None:
     rc, out, _ = cli(db, "log", "--round", "1", lang="zh")
     assert "记录 第 1 轮 第 1 桌 第 1 版" in out and "作废" in out
     assert rec.match_id == 1
+    # version 3 guards: the upgraded database refuses a change in place
+    assert "matches is append-only" in refused(db, "UPDATE matches SET table_no = 5")
 
 
 def test_newer_schema_is_refused_and_left_unchanged(event_db: str, tmp_path: Path) -> None:
