@@ -1,0 +1,387 @@
+"""Plain data for the forms, filled by the command line, the event store or the GUI.
+
+Nothing here imports reportlab. :func:`scoresheet_from_case` builds a
+:class:`ScoresheetData` from a case file; the store builds the same from its records.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+CASE_META_KEYS = ("round", "table", "pairs")
+SIDES = ("NS", "EW")
+SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+SEAT_EN = {"E": "East", "S": "South", "W": "West", "N": "North"}
+SIDE_ZH = {"NS": "南北方", "EW": "东西方"}
+SIDE_EN = {"NS": "North-South", "EW": "East-West"}
+
+
+@dataclass
+class PairInfo:
+    """A pair at the table: its number in the event, its two players, its unit (单位)."""
+
+    number: str | None = None
+    players: list[str] = field(default_factory=list)
+    unit: str | None = None
+
+
+@dataclass
+class Voiding:
+    """A voided result or ruling, with its reason (作废)."""
+
+    what: str
+    reason: str
+    by: str | None = None
+    at: str | None = None
+
+
+@dataclass
+class EventHeader:
+    name_zh: str
+    name_en: str = ""
+    organiser_zh: str = ""
+    organiser_en: str = ""
+    date: str | None = None
+    rulebook_id: str = ""
+    rulebook_sha256: str = ""
+
+
+@dataclass
+class ScoresheetData:
+    """Everything one table's scoresheet (记分表) shows.
+
+    ``signatures`` maps a signer key of the form template (``ns_player_1`` … ``table_referee``,
+    ``chief_referee``) to PNG bytes; ``signer_names`` maps the same keys to printed names
+    (players default to the pairs' players). ``infraction_labels`` maps a kind to its name
+    in the rulebook (zh, en).
+    """
+
+    event: EventHeader
+    case: dict[str, Any]
+    decision: dict[str, Any]
+    round: int | None = None
+    table: int | None = None
+    pairs: dict[str, PairInfo] = field(default_factory=dict)
+    infraction_labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    signatures: dict[str, bytes] = field(default_factory=dict)
+    signer_names: dict[str, str] = field(default_factory=dict)
+    voidings: list[Voiding] = field(default_factory=list)
+    lang: str = "zh"
+
+    @property
+    def digest(self) -> str:
+        return record_digest(self.case, self.decision)
+
+    def signer_name(self, key: str) -> str:
+        if key in self.signer_names:
+            return self.signer_names[key]
+        for side, prefix in (("NS", "ns_player_"), ("EW", "ew_player_")):
+            if key.startswith(prefix):
+                players = self.pairs.get(side, PairInfo()).players
+                idx = int(key[len(prefix) :]) - 1
+                return players[idx] if 0 <= idx < len(players) else ""
+        return ""
+
+
+@dataclass
+class AppealFormData:
+    """An appeal (申诉) against one ruling, as the appeal form (申诉表) shows it.
+
+    ``window_start`` is when the window opened (end of the round, or publication of the
+    score, per the rulebook's ``window_from``); ``filed_at`` when the appeal was handed in.
+    ``decision`` is one of ``upheld``, ``modified``, ``rejected``, ``withdrawn`` or None
+    (not yet decided: the decision section is printed blank, to be filled by hand).
+    """
+
+    event: EventHeader
+    ruling: dict[str, Any]
+    by_side: str
+    filed_at: datetime
+    grounds: str
+    window_minutes: int
+    window_from: str = "round_end"
+    window_start: datetime | None = None
+    fee_yuan: int = 0
+    refunded_if_upheld: bool = True
+    appeal_clause: dict[str, Any] | None = None
+    round: int | None = None
+    table: int | None = None
+    hand: int | None = None
+    appeal_no: str | None = None
+    by_pair: PairInfo | None = None
+    infraction_label: tuple[str, str] = ("", "")
+    ruled_at: datetime | None = None
+    receipt_no: str | None = None
+    evidence: str | None = None
+    late_accepted_by: str | None = None
+    decision: str | None = None
+    decision_reasons: str | None = None
+    new_sanction: str | None = None
+    decided_at: datetime | None = None
+    chief_referee: str | None = None
+    committee: list[str] = field(default_factory=list)
+    signatures: dict[str, bytes] = field(default_factory=dict)
+    lang: str = "zh"
+
+    def timing(self) -> Timing | None:
+        if self.window_start is None:
+            return None
+        return appeal_timing(self.filed_at, self.window_start, self.window_minutes)
+
+    def fee_refunded(self) -> bool | None:
+        """True refunded, False kept, None while undecided."""
+        if self.decision is None:
+            return None
+        if self.decision == "upheld":
+            return self.refunded_if_upheld
+        return False
+
+
+@dataclass
+class RulingSlipData:
+    """One ruling (判罚单). ``hand`` is None for a ruling before play."""
+
+    event: EventHeader
+    ruling: dict[str, Any]
+    round: int | None = None
+    table: int | None = None
+    hand: int | None = None
+    trick: int | None = None
+    pairs: dict[str, PairInfo] = field(default_factory=dict)
+    infraction_label: tuple[str, str] = ("", "")
+    clause: dict[str, Any] | None = None
+    appeal: dict[str, Any] | None = None
+    referee: str | None = None
+    signatures: dict[str, bytes] = field(default_factory=dict)
+    lang: str = "zh"
+
+
+@dataclass(frozen=True)
+class Timing:
+    deadline: datetime
+    on_time: bool
+    late_minutes: int
+
+
+def appeal_timing(filed_at: datetime, window_start: datetime, window_minutes: int) -> Timing:
+    """On time, or late by whole minutes (rounded up: 10 min 1 s late is "late by 1").
+
+    >>> t = appeal_timing(datetime(2024, 5, 1, 10, 12), datetime(2024, 5, 1, 10, 0), 10)
+    >>> t.on_time, t.late_minutes
+    (False, 2)
+    """
+    deadline = window_start + timedelta(minutes=window_minutes)
+    over = (filed_at - deadline).total_seconds()
+    if over <= 0:
+        return Timing(deadline, True, 0)
+    return Timing(deadline, False, max(1, math.ceil(over / 60)))
+
+
+def canonical_json(obj: Any) -> str:
+    """Sorted keys, no spaces, UTF-8 text: the form the digests are taken of."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_digest(case: Mapping[str, Any], decision: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of ``{"case": case, "decision": decision}`` as canonical JSON."""
+    text = canonical_json({"case": case, "decision": decision})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def qr_payload(data: ScoresheetData) -> str:
+    """ASCII only (the QR stays byte mode): event, round, table and the record digest."""
+    parts = ["referee-app:v1", f"event={_ascii(data.event.rulebook_id)}"]
+    if data.round is not None:
+        parts.append(f"round={data.round}")
+    if data.table is not None:
+        parts.append(f"table={data.table}")
+    parts.append(f"sha256={data.digest}")
+    return ";".join(parts)
+
+
+def _ascii(text: str) -> str:
+    return text.encode("ascii", "replace").decode("ascii").replace(";", "_")
+
+
+def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the case as ``judge`` reads it, the store's ``round``/``table``/``pairs``)."""
+    case = {k: copy.deepcopy(v) for k, v in raw.items() if k not in CASE_META_KEYS}
+    meta = {k: copy.deepcopy(raw[k]) for k in CASE_META_KEYS if k in raw}
+    return case, meta
+
+
+def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
+    """``{"NS": "12", "EW": "7"}`` or ``{"NS": {"number": …, "players": […], "unit": …}}``."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: expected an object with NS and EW, got {json.dumps(value)}")
+    out: dict[str, PairInfo] = {}
+    for side, item in value.items():
+        if side not in SIDES:
+            raise ValueError(f"{where}.{side}: unknown side (expected NS or EW)")
+        if isinstance(item, (str, int)) and not isinstance(item, bool):
+            out[side] = PairInfo(number=str(item))
+        elif isinstance(item, Mapping):
+            unknown = set(item) - {"number", "players", "unit"}
+            if unknown:
+                raise ValueError(f"{where}.{side}.{sorted(unknown)[0]}: unknown key")
+            players = item.get("players") or []
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                raise ValueError(f"{where}.{side}.players: expected a list of names")
+            number = item.get("number")
+            unit = item.get("unit")
+            out[side] = PairInfo(
+                number=None if number is None else str(number),
+                players=list(players),
+                unit=None if unit is None else str(unit),
+            )
+        else:
+            raise ValueError(f"{where}.{side}: expected a pair number or an object")
+    return out
+
+
+def event_header(rulebook: Any, date: str | None = None) -> EventHeader:
+    ev = rulebook.data["event"]
+    org = ev.get("organiser") or {}
+    return EventHeader(
+        name_zh=ev["name"]["zh"],
+        name_en=ev["name"].get("en", ""),
+        organiser_zh=org.get("zh", "") if isinstance(org, Mapping) else str(org),
+        organiser_en=org.get("en", "") if isinstance(org, Mapping) else "",
+        date=date,
+        rulebook_id=rulebook.id,
+        rulebook_sha256=rulebook.sha256,
+    )
+
+
+def infraction_labels(rulebook: Any) -> dict[str, tuple[str, str]]:
+    return {
+        kind: (spec["label"]["zh"], spec["label"]["en"])
+        for kind, spec in rulebook.data["infractions"].items()
+    }
+
+
+def ruling_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The rulebook clause (ref, title, zh, en, assumed) a ruling applied, if it can be found."""
+    spec = rulebook.data["infractions"].get(ruling.get("kind"))
+    if not spec:
+        return None
+    branch = ruling.get("branch")
+    if branch == "override" and isinstance(ruling.get("proposed"), Mapping):
+        branch = ruling["proposed"].get("branch")
+    rules = spec.get("rules", [])
+    for rule in rules:
+        if rule.get("id") == branch and rule.get("clause"):
+            return dict(rule["clause"])
+    for rule in rules:
+        if rule.get("clause"):
+            return dict(rule["clause"])
+    return None
+
+
+def scoresheet_from_case(
+    raw_case: Mapping[str, Any],
+    lang: str = "zh",
+    *,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    date: str | None = None,
+) -> ScoresheetData:
+    """Judge a case file (with or without ``round``/``table``/``pairs``) and fill a scoresheet.
+
+    Raises the core's ``CaseError``/``RulebookError`` for an invalid case and ``ValueError``
+    for bad ``round``/``table``/``pairs`` keys.
+    """
+    from ..core import judge, load_rulebook
+
+    case, meta = split_case(raw_case)
+    pairs = pairs_from_meta(meta.get("pairs"))
+    for key in ("round", "table"):
+        value = meta.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{key}: expected a whole number ≥ 1, got {json.dumps(value)}")
+    event_ref = case.get("event")
+    rulebook = load_rulebook(event_ref) if isinstance(event_ref, str) else None
+    decision = judge(case, lang=lang, rulebook=rulebook)
+    if rulebook is None:  # judge raised already for a missing event; keep mypy happy
+        raise ValueError("event: missing")
+    return ScoresheetData(
+        event=event_header(rulebook, date),
+        case=case,
+        decision=decision,
+        round=round_no if round_no is not None else meta.get("round"),
+        table=table_no if table_no is not None else meta.get("table"),
+        pairs=pairs,
+        infraction_labels=infraction_labels(rulebook),
+        lang=lang,
+    )
+
+
+def sanction_summary(ruling: Mapping[str, Any], lang: str) -> str:
+    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …"""
+    zh = lang == "zh"
+    sides = SIDE_ZH if zh else SIDE_EN
+    against = sides.get(ruling.get("against") or ruling.get("side") or "", "")
+    parts: list[str] = []
+    if ruling.get("warning"):
+        parts.append("警告" if zh else "warning")
+    if ruling.get("points"):
+        parts.append(
+            f"罚{ruling['points']}分（{against}）" if zh else f"{ruling['points']} points ({against})"
+        )
+    levels = ruling.get("levels") or {}
+    for side in SIDES:
+        n = levels.get(side) or 0
+        if n:
+            name = sides[side]
+            if zh:
+                parts.append(f"{name}{'升' if n > 0 else '降'}{abs(n)}级")
+            else:
+                parts.append(f"{name} {'+' if n > 0 else '−'}{abs(n)} level{'s' if abs(n) != 1 else ''}")
+    if ruling.get("hand_lost"):
+        parts.append(f"判负（{against}）" if zh else f"hand lost ({against})")
+    elif ruling.get("ends_hand"):
+        parts.append("本副牌结束" if zh else "hand ends")
+    if ruling.get("round_forfeit"):
+        parts.append(f"判本轮弃权（{against}）" if zh else f"round forfeited ({against})")
+    if ruling.get("suspension_rounds"):
+        n = ruling["suspension_rounds"]
+        parts.append(f"停赛{n}轮" if zh else f"suspended {n} round{'s' if n != 1 else ''}")
+    if ruling.get("disqualified"):
+        parts.append("取消比赛资格" if zh else "disqualified")
+    instruction = ruling.get("instruction")
+    if instruction:
+        if isinstance(instruction, Mapping):
+            instruction = instruction.get(lang) or instruction.get("zh") or ""
+        parts.append(str(instruction))
+    if not parts:
+        parts.append("不处罚" if zh else "no sanction")
+    return "；".join(parts) if zh else "; ".join(parts)
+
+
+def offender_text(ruling: Mapping[str, Any], lang: str) -> str:
+    seat = ruling.get("seat")
+    side = ruling.get("side")
+    if lang == "zh":
+        if seat:
+            return f"{SEAT_ZH.get(seat, seat)}家（{SIDE_ZH.get(side or '', '')}）"
+        return SIDE_ZH.get(side or "", "")
+    if seat:
+        return f"{SEAT_EN.get(seat, seat)} ({SIDE_EN.get(side or '', '')})"
+    return SIDE_EN.get(side or "", "")
+
+
+def all_rulings(decision: Mapping[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+    """(hand number or None before play, ruling) in order."""
+    out: list[tuple[int | None, dict[str, Any]]] = [(None, r) for r in decision.get("before_play") or []]
+    for hand in decision.get("hands") or []:
+        out.extend((hand["number"], r) for r in hand.get("rulings") or [])
+    return out

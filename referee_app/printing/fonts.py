@@ -1,0 +1,197 @@
+"""The embedded CJK font and Chinese line breaking.
+
+WenQuanYi Micro Hei (``resources/fonts/wqy-microhei.ttc``, Apache-2.0 or GPL-3+ with the
+font exception; see ``LICENSE-wqy-microhei.txt``) covers Chinese, Latin and ♠♥♣♦. It is
+found relative to the package, like ``rules/``; ``REFEREE_APP_RESOURCES`` overrides.
+
+Line breaking: reportlab's ``wordWrap="CJK"`` lets ``，；：！？》”`` start a line and hangs a
+single closing mark past the right margin. :func:`break_lines` is the replacement used by
+:class:`CJKParagraph`: no line starts with a closing mark, no line ends with an opening
+one, Latin words and numbers are not cut, and no line is wider than the column.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+FONT = "WQYMicroHei"
+FONT_FILE = "wqy-microhei.ttc"
+
+# Cannot start a line (避头): closing punctuation and marks, full-width and ASCII.
+CANNOT_START = (
+    "!),.:;?]}·’”…‥、。〉》」』】〕〗〙〛〞〟﹐﹑﹒﹔﹕﹖﹗﹚﹜﹞！％），．：；？］｝～"
+    "ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ‰℃°′″—"
+)
+# Cannot end a line (避尾): opening punctuation and prefixes.
+CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$#@§"
+
+
+class ResourceError(RuntimeError):
+    """A shipped resource (font, form template) is missing or unreadable."""
+
+
+def resources_dir() -> Path:
+    configured = os.environ.get("REFEREE_APP_RESOURCES")
+    if configured:
+        return Path(configured)
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
+def font_path() -> Path:
+    return resources_dir() / "fonts" / FONT_FILE
+
+
+_registered = False
+
+
+def register_fonts() -> str:
+    """Register the CJK font with reportlab (once) and return its name."""
+    global _registered
+    if _registered:
+        return FONT
+    from reportlab.lib import fonts as rl_fonts
+    from reportlab.lib import textsplit
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.platypus import paragraph
+
+    path = font_path()
+    if not path.is_file():
+        raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
+    try:
+        pdfmetrics.registerFont(TTFont(FONT, str(path), subfontIndex=0))
+    except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
+        raise ResourceError(f"{path}: cannot load the font: {exc}") from None
+    # One face: bold and italic map to it, so <b> in a paragraph cannot fall back to Helvetica.
+    rl_fonts.addMapping(FONT, 0, 0, FONT)
+    rl_fonts.addMapping(FONT, 1, 0, FONT)
+    rl_fonts.addMapping(FONT, 0, 1, FONT)
+    rl_fonts.addMapping(FONT, 1, 1, FONT)
+    # reportlab's own CJK splitter (used for paragraphs with markup) reads these globals.
+    extended = "".join(sorted(set(textsplit.ALL_CANNOT_START) | set(CANNOT_START)))
+    textsplit.ALL_CANNOT_START = extended
+    paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
+    _registered = True
+    return FONT
+
+
+def _is_word_char(ch: str) -> bool:
+    """Part of a Latin word or number that must not be cut."""
+    return ch.isascii() and not ch.isspace() and (ch.isalnum() or ch in "-_./%+#'&@")
+
+
+def _bad_break(text: str, k: int) -> bool:
+    """Breaking before ``text[k]`` is not allowed."""
+    before, after = text[k - 1], text[k]
+    if after in CANNOT_START or before in CANNOT_END:
+        return True
+    return _is_word_char(before) and _is_word_char(after)
+
+
+def break_lines(text: str, width_of: Callable[[str], float], max_width: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``max_width``.
+
+    ``width_of(s)`` gives the width of a string. Newlines force a break. A line never starts
+    with a :data:`CANNOT_START` mark nor ends with a :data:`CANNOT_END` one, unless a single
+    unbreakable run is wider than the column (then it is cut where it must be).
+
+    >>> w = lambda s: 10.0 * len(s)
+    >>> break_lines("甲乙丙丁，戊己", w, 40)
+    ['甲乙丙', '丁，戊己']
+    >>> break_lines("score 120 points", w, 100)
+    ['score 120', 'points']
+    """
+    lines: list[str] = []
+    for para in text.split("\n"):
+        lines.extend(_break_paragraph(para, width_of, max_width))
+    return lines
+
+
+def _break_paragraph(text: str, width_of: Callable[[str], float], max_width: float) -> list[str]:
+    text = text.rstrip()
+    if not text:
+        return [""]
+    widths = [width_of(ch) for ch in text]
+    lines: list[str] = []
+    start = 0
+    n = len(text)
+    while start < n:
+        while start < n and text[start] == " ":
+            start += 1
+        if start >= n:
+            break
+        used = 0.0
+        i = start
+        while i < n and used + widths[i] <= max_width + 1e-6:
+            used += widths[i]
+            i += 1
+        if i >= n:
+            lines.append(text[start:].rstrip())
+            break
+        if i == start:  # not even one glyph fits: take it anyway so the text progresses
+            i = start + 1
+        k = i
+        while k > start + 1 and text[k] != " " and _bad_break(text, k):
+            k -= 1
+        if k <= start + 1 and text[i] != " " and _bad_break(text, i):
+            k = i  # one unbreakable run wider than the column: cut it
+        lines.append(text[start:k].rstrip())
+        start = k
+    return lines
+
+
+def make_cjk_paragraph_class() -> Any:
+    """:class:`reportlab.platypus.Paragraph` whose single-style CJK text uses :func:`break_lines`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import Paragraph
+
+    class CJKParagraph(Paragraph):  # type: ignore[misc]
+        """A paragraph with ``wordWrap="CJK"``; plain text breaks by Chinese rules."""
+
+        def breakLinesCJK(self, maxWidths: Any) -> Any:  # noqa: N802 - reportlab's name
+            frags = self.frags
+            style = self.style
+            if (
+                len(frags) != 1
+                or hasattr(frags[0], "cbDefn")
+                or style.endDots
+                or not hasattr(frags[0], "text")
+                or self.bulletText
+            ):
+                return super().breakLinesCJK(maxWidths)
+            if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+                return frags[0].clone(kind=0, lines=self.blPara.lines)
+            f = frags[0]
+            if not isinstance(maxWidths, (list, tuple)):
+                maxWidths = [maxWidths]
+            width = min(maxWidths)
+
+            def width_of(s: str) -> float:
+                return float(stringWidth(s, f.fontName, f.fontSize))
+
+            lines = break_lines(f.text, width_of, width)
+            wrapped = [(width - width_of(line), [line]) for line in lines]
+            return f.clone(kind=0, lines=wrapped, ascent=f.fontSize, descent=-0.2 * f.fontSize)
+
+    return CJKParagraph
+
+
+_cjk_class: Any = None
+
+
+def cjk_paragraph(text: str, style: Any) -> Any:
+    """A :class:`CJKParagraph` of plain ``text`` (escaped; newlines become spaces)."""
+    global _cjk_class
+    if _cjk_class is None:
+        _cjk_class = make_cjk_paragraph_class()
+    from xml.sax.saxutils import escape
+
+    return _cjk_class(escape(" ".join(text.split("\n"))), style)
+
+
+def cjk_paragraphs(text: str, style: Any) -> list[Any]:
+    """One :func:`cjk_paragraph` per line of ``text`` (blank lines dropped)."""
+    return [cjk_paragraph(p, style) for p in text.split("\n") if p.strip()] or [cjk_paragraph("", style)]
