@@ -18,6 +18,12 @@ from typing import Any
 Handler = Callable[[argparse.Namespace], int]
 
 
+def _common(p: argparse.ArgumentParser) -> None:
+    # Like the other commands, --lang (and --db) may also follow the command.
+    p.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
 def _who(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
     p.add_argument(
@@ -42,8 +48,10 @@ def register(subparsers: Any) -> None:
     create.add_argument("--name", required=True, help="the event's name")
     create.add_argument("--date", default=None, help="YYYY-MM-DD")
     _who(create)
+    _common(create)
     create.set_defaults(func=_guard(cmd_event_create))
     lst = ev_sub.add_parser("list", help="the events in the database")
+    _common(lst)
     lst.set_defaults(func=_guard(cmd_event_list))
 
     pa = subparsers.add_parser("pairs", help="import or list an event's pairs")
@@ -54,9 +62,11 @@ def register(subparsers: Any) -> None:
     imp.add_argument("file")
     _event_opt(imp)
     _who(imp)
+    _common(imp)
     imp.set_defaults(func=_guard(cmd_pairs_import))
     pl = pa_sub.add_parser("list", help="the event's pairs")
     _event_opt(pl)
+    _common(pl)
     pl.set_defaults(func=_guard(cmd_pairs_list))
 
     rec = subparsers.add_parser(
@@ -76,6 +86,7 @@ def register(subparsers: Any) -> None:
         help="idempotency key: recording the same token again writes nothing",
     )
     _who(rec)
+    _common(rec)
     rec.set_defaults(func=_guard(cmd_record))
 
     vo = subparsers.add_parser("void", help="void the current result of a round and table")
@@ -85,11 +96,13 @@ def register(subparsers: Any) -> None:
     vo.add_argument("--reason", required=True)
     vo.add_argument("--expect-version", type=int, default=None)
     _who(vo)
+    _common(vo)
     vo.set_defaults(func=_guard(cmd_void))
 
     ex = subparsers.add_parser("export", help="JSON lines: each current match, case and decision")
     _event_opt(ex)
     ex.add_argument("-o", "--output", default=None, help="write to this file (default: stdout)")
+    _common(ex)
     ex.set_defaults(func=_guard(cmd_export))
 
     ve = subparsers.add_parser("verify", help="recompute the audit chain; exit 1 on the first bad entry")
@@ -99,12 +112,14 @@ def register(subparsers: Any) -> None:
         help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet): "
         "also check the log still contains that entry",
     )
+    _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
 
     lo = subparsers.add_parser("log", help="the audit trail, readable")
     _event_opt(lo)
     lo.add_argument("--round", type=int, default=None)
     lo.add_argument("--table", type=int, default=None)
+    _common(lo)
     lo.set_defaults(func=_guard(cmd_log))
 
 

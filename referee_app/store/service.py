@@ -188,9 +188,12 @@ class Store:
 
     def list_events(self) -> list[EventInfo]:
         def run(conn: Connection) -> list[EventInfo]:
+            cols = select(
+                events.c.id, events.c.name, events.c.date, events.c.rulebook_id, events.c.rulebook_sha256
+            )
             return [
                 EventInfo(r.id, r.name, r.date, r.rulebook_id, r.rulebook_sha256)
-                for r in conn.execute(select(events).order_by(events.c.id))
+                for r in conn.execute(cols.order_by(events.c.id))
             ]
 
         return self._read(run)  # type: ignore[no-any-return]
@@ -219,12 +222,18 @@ class Store:
         return self._read(run)  # type: ignore[no-any-return]
 
     def pinned_rulebook(self, event_id: int) -> Any:
-        from referee_app.core import rulebook_from_text
+        from referee_app.core import RulebookError, rulebook_from_text
 
         if event_id in self._rulebooks:
             return self._rulebooks[event_id]
         rid, sha, text = self.rulebook_text(event_id)
-        rb = rulebook_from_text(text, origin=f"db:event {event_id}")
+        try:
+            rb = rulebook_from_text(text, origin=f"db:event {event_id}")
+        except RulebookError as err:
+            raise DatabaseError(
+                f"event {event_id}: its pinned rulebook {rid} (sha256 {sha[:12]}) does not load "
+                f"in this version of referee-app: {err}"
+            ) from None
         if getattr(rb, "sha256", sha) != sha:
             raise DatabaseError(
                 f"event {event_id}: the stored rulebook text does not match its hash {sha[:12]}"

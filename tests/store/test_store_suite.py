@@ -329,3 +329,21 @@ def test_register_is_cheap() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_options_may_follow_the_command(event_db: str, tmp_path: Path) -> None:
+    f = write_json(tmp_path / "a.json", make_case())
+    rc, out, err = cli(None, "record", f, "--db", event_db, "--lang", "zh")
+    assert rc == 0, err
+    rc, out, _ = cli(None, "log", "--db", event_db, "--lang", "zh")
+    assert rc == 0 and "记录 第 1 轮 第 1 桌" in out
+
+
+def test_a_pinned_rulebook_that_no_longer_loads_is_one_line(event_db: str, tmp_path: Path) -> None:
+    drop_guards(event_db, "events")
+    sql(event_db, "UPDATE events SET rulebook_text = 'id = 1'")
+    rc, out, err = cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))
+    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert "event 1: its pinned rulebook bhg-2011" in err and "does not load" in err
+    rc, _, err = cli(event_db, "verify")
+    assert rc == 1 and "entry #2 (event.create" in err and "rulebook_text" in err
