@@ -265,8 +265,8 @@ class SignatureGrid(Flowable):
         boxes: Sequence[tuple[str, str, str, bytes | None]],
         width: float,
         columns: int = 3,
-        box_height: float = 58,
-        gap: float = 6,
+        box_height: float = 50,
+        gap: float = 5,
     ) -> None:
         super().__init__()
         self.boxes = list(boxes)
@@ -747,7 +747,7 @@ def scoresheet_story(
             Spacer(1, 3),
             Paragraph(f'<font name="Courier" size="6" color="#5a5a5a">QR: {escape(payload)}</font>', st.tiny),
         ]
-        qr_size = 78
+        qr_size = 66
         t = Table(
             [[_qr(payload, qr_size), text]], colWidths=[qr_size + 10, width - qr_size - 10], hAlign="LEFT"
         )
@@ -848,7 +848,9 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
             [_lab(form, "seat"), _p(offender_text(r, lang))],
             [
                 _lab(form, "sanction"),
-                _p(sanction_summary(r, lang), ParagraphStyle("s", parent=st.cell, fontSize=10, leading=13)),
+                _p(
+                    sanction_summary(r, lang), ParagraphStyle("s", parent=st.cell, fontSize=9.5, leading=12.5)
+                ),
             ],
         ]
         if r.get("occurrence"):

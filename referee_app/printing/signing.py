@@ -1,0 +1,289 @@
+"""Signing the printed forms: an event identity (key + self-signed certificate) and
+PDF signatures with pyHanko.
+
+The event's certificate is its own CA: verification trusts exactly that certificate, so a
+PDF "signed by this event" means signed with the event's key, and "intact" means not a
+byte changed since (the signature covers the whole file). The signature field is
+invisible; the visible signature block is part of the form, drawn by reportlab, because
+pyHanko's stamp font cannot draw Chinese.
+
+The key is kept in a PKCS#12 file under a passphrase; the certificate is also written as
+PEM beside it, to hand out for verification. Where each event keeps its key is the
+store's business; the command line takes ``--key FILE.p12`` and reads the passphrase from
+``REFEREE_APP_KEY_PASSPHRASE`` (or asks for it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FIELD_NAME = "RefereeAppSignature"
+KEY_FILE = "event-key.p12"
+CERT_FILE = "event-cert.pem"
+
+
+class SigningError(RuntimeError):
+    """A key, certificate or PDF that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class EventIdentity:
+    p12_path: Path
+    cert_path: Path
+    subject: str
+    sha256_fingerprint: str
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """``ok`` when the PDF is signed, intact, and signed by the given certificate."""
+
+    ok: bool
+    signed: bool
+    intact: bool
+    trusted: bool
+    signer: str | None
+    signed_at: str | None
+    message: str
+
+
+@contextlib.contextmanager
+def _quiet_pyhanko() -> Iterator[None]:
+    """pyHanko logs each failure with a traceback; the caller reports it in one line."""
+    loggers = [logging.getLogger(n) for n in ("pyhanko", "pyhanko_certvalidator")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+def _passphrase_bytes(passphrase: str | bytes) -> bytes:
+    return passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
+
+
+def make_event_identity(
+    directory: str | Path,
+    passphrase: str | bytes,
+    *,
+    common_name: str = "referee-app event",
+    organisation: str | None = None,
+    years: int = 10,
+    p12_name: str = KEY_FILE,
+    cert_name: str = CERT_FILE,
+    overwrite: bool = False,
+) -> EventIdentity:
+    """Create an EC P-256 key and a self-signed certificate; write ``event-key.p12``
+    (key and certificate, encrypted under ``passphrase``) and ``event-cert.pem``."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    from cryptography.x509.oid import NameOID
+
+    pw = _passphrase_bytes(passphrase)
+    if len(pw) < 8:
+        raise SigningError("the passphrase must have at least 8 characters")
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    p12_path = folder / p12_name
+    cert_path = folder / cert_name
+    for path in (p12_path, cert_path):
+        if path.exists() and not overwrite:
+            raise SigningError(f"{path}: already exists (an event key is never overwritten)")
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    attrs = [x509.NameAttribute(NameOID.COMMON_NAME, common_name)]
+    if organisation:
+        attrs.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, organisation))
+    name = x509.Name(attrs)
+    now = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + dt.timedelta(days=365 * years))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=True,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    blob = pkcs12.serialize_key_and_certificates(
+        name=common_name.encode("utf-8"),
+        key=key,
+        cert=cert,
+        cas=None,
+        encryption_algorithm=serialization.BestAvailableEncryption(pw),
+    )
+    _write_private(p12_path, blob)
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return EventIdentity(
+        p12_path, cert_path, cert.subject.rfc4514_string(), cert.fingerprint(hashes.SHA256()).hex()
+    )
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def load_certificate(path: str | Path) -> Any:
+    """A PEM or DER certificate file (as written by :func:`make_event_identity`)."""
+    from cryptography import x509
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read the certificate: {exc.strerror or exc}") from None
+    try:
+        return (
+            x509.load_pem_x509_certificate(raw)
+            if b"-----BEGIN" in raw
+            else x509.load_der_x509_certificate(raw)
+        )
+    except ValueError:
+        raise SigningError(f"{path}: not a certificate (PEM or DER)") from None
+
+
+def sign_pdf(
+    in_path: str | Path,
+    out_path: str | Path,
+    p12_path: str | Path,
+    passphrase: str | bytes,
+    *,
+    reason: str | None = None,
+    location: str | None = None,
+) -> None:
+    """Sign ``in_path`` into ``out_path`` with an invisible signature field (PAdES-style
+    CMS signature, SHA-256). ``out_path`` may equal ``in_path``."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+
+    p12 = Path(p12_path)
+    if not p12.is_file():
+        raise SigningError(f"{p12}: no such key file")
+    with _quiet_pyhanko():
+        signer = signers.SimpleSigner.load_pkcs12(pfx_file=str(p12), passphrase=_passphrase_bytes(passphrase))
+    if signer is None:  # pyHanko returns None on a bad file or a wrong passphrase
+        raise SigningError(f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)")
+    try:
+        data = Path(in_path).read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{in_path}: cannot read: {exc.strerror or exc}") from None
+    import io
+
+    try:
+        writer = IncrementalPdfFileWriter(io.BytesIO(data))
+        meta = signers.PdfSignatureMetadata(
+            field_name=FIELD_NAME,
+            md_algorithm="sha256",
+            reason=reason,
+            location=location,
+        )
+        out = io.BytesIO()
+        signers.sign_pdf(
+            writer,
+            meta,
+            signer=signer,
+            output=out,
+            new_field_spec=fields.SigFieldSpec(sig_field_name=FIELD_NAME),
+        )
+    except Exception as exc:  # noqa: BLE001 - pyHanko raises many kinds; one line for the user
+        raise SigningError(f"{in_path}: cannot sign: {_one_line(exc)}") from None
+    Path(out_path).write_bytes(out.getvalue())
+
+
+def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
+    """Check the PDF's signature(s) against ``cert`` (a ``cryptography`` certificate or a
+    path to one). Intact means the last signature covers the whole file and its digest
+    matches; trusted means its signer is that certificate."""
+    from asn1crypto import x509 as asn1_x509
+    from cryptography.hazmat.primitives import serialization
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import validate_pdf_signature
+    from pyhanko.sign.validation.status import SignatureCoverageLevel
+    from pyhanko_certvalidator import ValidationContext
+
+    if isinstance(cert, (str, Path)):
+        cert = load_certificate(cert)
+    root = asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER))
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+    def fail(signed: bool, message: str, signer: str | None = None) -> VerifyResult:
+        return VerifyResult(False, signed, False, False, signer, None, message)
+
+    import io
+
+    try:
+        reader = PdfFileReader(io.BytesIO(raw), strict=False)
+        sigs = reader.embedded_signatures
+    except Exception as exc:  # noqa: BLE001 - a damaged file is "modified", not a crash
+        return fail(False, f"modified or damaged: the PDF cannot be read ({_one_line(exc)})")
+    if not sigs:
+        return fail(False, "not signed")
+    sig = sigs[-1]
+    try:
+        signer_cert = sig.signer_cert
+        signer = signer_cert.subject.human_friendly
+    except Exception:  # noqa: BLE001
+        signer = None
+    vc = ValidationContext(trust_roots=[root], allow_fetching=False)
+    try:
+        with _quiet_pyhanko():
+            status = validate_pdf_signature(sig, vc)
+    except Exception as exc:  # noqa: BLE001 - a corrupted signature blob
+        return fail(True, f"modified: the signature cannot be checked ({_one_line(exc)})", signer)
+    intact = bool(status.intact and status.valid)
+    whole = status.coverage == SignatureCoverageLevel.ENTIRE_FILE
+    trusted = bool(status.trusted)
+    signed_at = status.signer_reported_dt.isoformat() if status.signer_reported_dt else None
+    if not intact:
+        return VerifyResult(
+            False, True, False, trusted, signer, signed_at, "modified: the signed bytes have changed"
+        )
+    if not whole:
+        return VerifyResult(
+            False, True, False, trusted, signer, signed_at, "modified: content was added after signing"
+        )
+    if not trusted:
+        return VerifyResult(
+            False, True, True, False, signer, signed_at, "intact, but not signed by this event's certificate"
+        )
+    return VerifyResult(
+        True, True, True, True, signer, signed_at, "intact and signed by this event's certificate"
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
