@@ -65,7 +65,8 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             what = (
                 f"记录 第 {info.get('round')} 轮 第 {info.get('table')} 桌 第 {v} 版{sup}："
                 f"南北 {p.get('NS')} 对 东西 {p.get('EW')}，{info.get('hands')} 副，"
-                f"{info.get('rulings')} 条判罚（改判 {info.get('overridden')} 条），"
+                f"{info.get('rulings')} 条判罚（改判 {info.get('overridden')} 条，"
+                f"撤销 {info.get('voided', 0)} 条），"
                 f"胜方 {_side(info.get('winner'), lang)}"
             )
             if info.get("forfeit"):
@@ -75,17 +76,24 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             what = (
                 f"recorded round {info.get('round')} table {info.get('table')} version "
                 f"{v}{sup}: NS {p.get('NS')} v EW {p.get('EW')}, {info.get('hands')} hands, "
-                f"{info.get('rulings')} rulings ({info.get('overridden')} overridden), "
+                f"{info.get('rulings')} rulings ({info.get('overridden')} overridden, "
+                f"{info.get('voided', 0)} voided), "
                 f"winner {_side(info.get('winner'), lang)}"
             )
             if info.get("forfeit"):
                 what += f", {info.get('forfeit')} forfeits"
         hand_no = {h["id"]: h["number"] for h in rows.get("hands", [])}
         for r in rows.get("rulings", []):
-            n = hand_no.get(r.get("hand_id"), "?")
+            n = hand_no.get(r.get("hand_id"), 0)
             seat = r.get("seat") or ""
             pts = r.get("points", 0)
             extra = []
+            try:
+                full = json.loads(r.get("ruling_json") or "{}")
+            except ValueError:
+                full = {}
+            if full.get("round_forfeit"):
+                extra.append("判弃权" if zh else "round forfeit")
             if r.get("hand_lost"):
                 extra.append("判负" if zh else "hand lost")
             if r.get("disqualified"):
@@ -94,18 +102,19 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 extra.append("推定规则" if zh else "assumed rule")
             ex = (("，" if zh else ", ") + ("，" if zh else ", ").join(extra)) if extra else ""
             over = r.get("decision") == "overridden"
+            voided = r.get("decision") == "voided"
             reason = str(r.get("reason") or "")
             if zh:
-                dec = ("改判，理由：" + reason) if over else "确认"
+                dec = ("改判，理由：" + reason) if over else ("撤销，理由：" + reason) if voided else "确认"
                 cite = r.get("citation") or r.get("rule")
                 details.append(
-                    f"    第 {n} 副 {r.get('kind')} {seat}：罚 {pts} 分，计于 "
+                    f"    {f'第 {n} 副' if n else '开赛前'} {r.get('kind')} {seat}：罚 {pts} 分，计于 "
                     f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）"
                 )
             else:
-                dec = ("overridden: " + reason) if over else "confirmed"
+                dec = ("overridden: " + reason) if over else ("voided: " + reason) if voided else "confirmed"
                 details.append(
-                    f"    hand {n} {r.get('kind')} {seat}: {pts} points against "
+                    f"    {f'hand {n}' if n else 'before play'} {r.get('kind')} {seat}: {pts} points against "
                     f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')})"
                 )
     elif action == "match.void":

@@ -662,12 +662,16 @@ def _insert_hands(
 
     A ruling's proposal is the engine's computation; when the referee overrode it (an
     ``override`` in the case), the engine reports ``overridden``, ``override_reason`` and
-    the ``proposed`` ruling, and the row keeps both.
+    the ``proposed`` ruling, and the row keeps both. A ruling voided in the case (``void``
+    with a reason) is kept with the decision ``voided``.
     """
-    n_inf = n_rul = n_over = 0
-    for pos, inf in enumerate(case.get("before_play") or []):
-        w.insert(infractions, _infraction_row(match_id, None, pos, inf))
-        n_inf += 1
+    counts = {"hands": 0, "infractions": 0, "rulings": 0, "overridden": 0, "voided": 0}
+    before = [
+        (w.insert(infractions, _infraction_row(match_id, None, pos, inf)), inf)
+        for pos, inf in enumerate(case.get("before_play") or [])
+    ]
+    counts["infractions"] += len(before)
+    _insert_rulings(w, match_id, None, decision.get("before_play") or [], before, counts)
     case_hands = case.get("hands") or []
     dec_hands = decision.get("hands") or []
     for i, dh in enumerate(dec_hands):
@@ -688,50 +692,72 @@ def _insert_hands(
                 "input_json": audit.canonical(ch),
             },
         )
-        inf_ids: list[tuple[int, dict[str, Any]]] = []
-        for pos, inf in enumerate(ch.get("infractions") or []):
-            inf_ids.append((w.insert(infractions, _infraction_row(match_id, hid, pos, inf)), inf))
-            n_inf += 1
-        used: set[int] = set()
-        for pos, r in enumerate(dh.get("rulings") or []):
-            inf_id, inf = None, None
-            for k, (iid, idata) in enumerate(inf_ids):
-                if k not in used and idata.get("kind") == r.get("kind"):
-                    used.add(k)
-                    inf_id, inf = iid, idata
-                    break
-            override = inf.get("override") if isinstance(inf, dict) else None
-            overridden = bool(r.get("overridden")) or isinstance(override, dict)
-            reason = r.get("override_reason")
-            if reason is None and isinstance(override, dict):
-                reason = override.get("reason")
-            prop = r.get("proposed") if overridden else r
-            w.insert(
-                rulings,
-                {
-                    "match_id": match_id,
-                    "hand_id": hid,
-                    "infraction_id": inf_id,
-                    "position": pos,
-                    "kind": str(r.get("kind")),
-                    "seat": r.get("seat"),
-                    "side": r.get("side"),
-                    "against": r.get("against"),
-                    "points": int(r.get("points") or 0),
-                    "hand_lost": bool(r.get("hand_lost")),
-                    "disqualified": bool(r.get("disqualified")),
-                    "assumed": bool(r.get("assumed")),
-                    "rule": r.get("rule"),
-                    "citation": r.get("citation"),
-                    "proposal_json": None if prop is None else audit.canonical(prop),
-                    "decision": "overridden" if overridden else "confirmed",
-                    "reason": None if reason is None else str(reason),
-                    "ruling_json": audit.canonical(r),
-                },
+        counts["hands"] += 1
+        inf_ids = [
+            (w.insert(infractions, _infraction_row(match_id, hid, pos, inf)), inf)
+            for pos, inf in enumerate(ch.get("infractions") or [])
+        ]
+        counts["infractions"] += len(inf_ids)
+        _insert_rulings(w, match_id, hid, dh.get("rulings") or [], inf_ids, counts)
+    return counts
+
+
+def _insert_rulings(
+    w: audit.Writer,
+    match_id: int,
+    hand_id: int | None,
+    found: list[dict[str, Any]],
+    inf_ids: list[tuple[int, Any]],
+    counts: dict[str, int],
+) -> None:
+    used: set[int] = set()
+    for pos, r in enumerate(found):
+        # the k-th ruling of a kind answers the k-th infraction of that kind
+        inf_id, inf = None, None
+        for k, (iid, idata) in enumerate(inf_ids):
+            if k not in used and isinstance(idata, dict) and idata.get("kind") == r.get("kind"):
+                used.add(k)
+                inf_id, inf = iid, idata
+                break
+        override = inf.get("override") if isinstance(inf, dict) else None
+        void = inf.get("void") if isinstance(inf, dict) else None
+        if r.get("voided") or isinstance(void, dict):
+            decision = "voided"
+            reason = r.get("void_reason") or (void.get("reason") if isinstance(void, dict) else None)
+        elif r.get("overridden") or isinstance(override, dict):
+            decision = "overridden"
+            reason = r.get("override_reason") or (
+                override.get("reason") if isinstance(override, dict) else None
             )
-            n_rul += 1
-            n_over += int(overridden)
-    return {"hands": len(dec_hands), "infractions": n_inf, "rulings": n_rul, "overridden": n_over}
+        else:
+            decision, reason = "confirmed", None
+        prop = r.get("proposed") if decision == "overridden" else r
+        w.insert(
+            rulings,
+            {
+                "match_id": match_id,
+                "hand_id": hand_id,
+                "infraction_id": inf_id,
+                "position": pos,
+                "kind": str(r.get("kind")),
+                "seat": r.get("seat"),
+                "side": r.get("side"),
+                "against": r.get("against"),
+                "points": int(r.get("points") or 0),
+                "hand_lost": bool(r.get("hand_lost")),
+                "disqualified": bool(r.get("disqualified")),
+                "assumed": bool(r.get("assumed")),
+                "rule": r.get("rule"),
+                "citation": r.get("citation"),
+                "proposal_json": None if prop is None else audit.canonical(prop),
+                "decision": decision,
+                "reason": None if reason is None else str(reason),
+                "ruling_json": audit.canonical(r),
+            },
+        )
+        counts["rulings"] += 1
+        if decision != "confirmed":
+            counts[decision] += 1
 
 
 def _infraction_row(match_id: int, hand_id: int | None, pos: int, inf: Any) -> dict[str, Any]:

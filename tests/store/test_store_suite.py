@@ -229,9 +229,9 @@ def test_log_is_readable_in_both_languages(event_db: str, tmp_path: Path) -> Non
     assert "改判，理由：多次警告无效" in zh
     rc, en, _ = cli(event_db, "log", "--round", "2")
     assert rc == 0
-    assert en.splitlines()[0].endswith(
-        "recorded round 2 table 3 version 1: NS 5 v EW 6, 2 hands, 1 rulings (0 overridden), "
-        + en.splitlines()[0].rsplit("overridden), ", 1)[1]
+    assert (
+        "recorded round 2 table 3 version 1: NS 5 v EW 6, 2 hands, 1 rulings (0 overridden, 0 voided), winner "
+        in en.splitlines()[0]
     )
     assert "round 1" not in en
     assert "hand 1 exposed_card N: 10 points against NS; confirmed" in en
@@ -347,3 +347,29 @@ def test_a_pinned_rulebook_that_no_longer_loads_is_one_line(event_db: str, tmp_p
     assert "event 1: its pinned rulebook bhg-2011" in err and "does not load" in err
     rc, _, err = cli(event_db, "verify")
     assert rc == 1 and "entry #2 (event.create" in err and "rulebook_text" in err
+
+
+def test_before_play_forfeit_and_a_voided_ruling_are_kept(event_db: str, tmp_path: Path) -> None:
+    late = make_case(1, 1, "1", "2")
+    late["before_play"] = [{"kind": "late_arrival", "side": "EW", "minutes": 12}]
+    late["hands"] = []
+    rc, out, err = cli(event_db, "record", write_json(tmp_path / "late.json", late))
+    assert rc == 0, err
+    with Store.open(event_db) as store:
+        (r,) = store.rulings_of(int(out))
+    assert (r["kind"], r["hand_id"], r["decision"], r["against"]) == ("late_arrival", None, "confirmed", "EW")
+    assert r["infraction_id"] is not None
+    voided = make_case(1, 2, "3", "4")
+    voided["hands"][0]["infractions"][0]["void"] = {"reason": "裁判看错"}
+    rc, out, err = cli(event_db, "record", write_json(tmp_path / "void.json", voided))
+    assert rc == 0, err
+    with Store.open(event_db) as store:
+        (r,) = store.rulings_of(int(out))
+    assert (r["decision"], r["reason"]) == ("voided", "裁判看错")
+    rc, log, _ = cli(event_db, "log", "--round", "1", lang="zh")
+    assert "开赛前 late_arrival ：罚 0 分，计于 东西，判弃权；确认" in log
+    assert "东西 弃权" in log
+    assert "撤销，理由：裁判看错" in log
+    rc, log, _ = cli(event_db, "log", "--round", "1")
+    assert "before play late_arrival : 0 points against EW, round forfeit; confirmed" in log
+    assert cli(event_db, "verify")[0] == 0
