@@ -273,7 +273,7 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
         from ..store.service import Store
     except ImportError as exc:  # the store is another layer; say so in one line
         raise CommandError(f"the event store is not available ({exc})") from None
-    from .data import PairInfo, ScoresheetData, event_header, infraction_labels
+    from .data import PairInfo, ScoresheetData, event_header, infraction_labels, split_case
 
     try:
         with Store.open(getattr(args, "db", None)) as store:
@@ -300,15 +300,16 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
             side_pairs[side] = PairInfo(
                 str(number), list(p["players"]) if p else [], p["unit"] if p else None
             )
+        case, _meta = split_case(m["case"])  # the store keeps round/table/pairs in the case
         decision = m["decision"]
         if m.get("lang") != lang:  # re-judge for the texts in the wanted language; same engine
             from ..core import judge
 
-            decision = judge(m["case"], lang=lang, rulebook=rulebook)
+            decision = judge(case, lang=lang, rulebook=rulebook)
         sheets.append(
             ScoresheetData(
                 event=header,
-                case=m["case"],
+                case=case,
                 decision=decision,
                 round=m["round"],
                 table=m["table"],

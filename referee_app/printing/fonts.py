@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 FONT = "WQYMicroHei"
+FONT_MONO = "WQYMicroHeiMono"  # the same file's second face, for digests
 FONT_FILE = "wqy-microhei.ttc"
 
 # Cannot start a line (避头): closing punctuation and marks, full-width and ASCII.
@@ -63,6 +64,7 @@ def register_fonts() -> str:
         raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
     try:
         pdfmetrics.registerFont(TTFont(FONT, str(path), subfontIndex=0))
+        pdfmetrics.registerFont(TTFont(FONT_MONO, str(path), subfontIndex=1))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
         raise ResourceError(f"{path}: cannot load the font: {exc}") from None
     # One face: bold and italic map to it, so <b> in a paragraph cannot fall back to Helvetica.
@@ -70,6 +72,9 @@ def register_fonts() -> str:
     rl_fonts.addMapping(FONT, 1, 0, FONT)
     rl_fonts.addMapping(FONT, 0, 1, FONT)
     rl_fonts.addMapping(FONT, 1, 1, FONT)
+    for bold in (0, 1):
+        for italic in (0, 1):
+            rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
     # reportlab's own CJK splitter (used for paragraphs with markup) reads these globals.
     extended = "".join(sorted(set(textsplit.ALL_CANNOT_START) | set(CANNOT_START)))
     textsplit.ALL_CANNOT_START = extended
@@ -80,7 +85,7 @@ def register_fonts() -> str:
 
 def _is_word_char(ch: str) -> bool:
     """Part of a Latin word or number that must not be cut."""
-    return ch.isascii() and not ch.isspace() and (ch.isalnum() or ch in "-_./%+#'&@")
+    return ch.isascii() and not ch.isspace() and (ch.isalnum() or ch in "-_./:%+#'&@")
 
 
 def _bad_break(text: str, k: int) -> bool:

@@ -53,7 +53,7 @@ from .data import (
     qr_payload,
     sanction_summary,
 )
-from .fonts import FONT, cjk_paragraph, cjk_paragraphs, register_fonts
+from .fonts import FONT, FONT_MONO, cjk_paragraph, cjk_paragraphs, register_fonts
 from .forms import FormTemplate, load_form
 
 Target = str | Path | IO[bytes]
@@ -83,7 +83,7 @@ class _Styles:
         self.label = ParagraphStyle("label", parent=base, fontSize=8, leading=9.2)
         self.label_c = ParagraphStyle("label_c", parent=self.label, alignment=TA_CENTER)
         self.grounds = ParagraphStyle("grounds", parent=base, fontSize=10, leading=16, firstLineIndent=20)
-        self.mono = ParagraphStyle("mono", parent=base, fontName="Courier", fontSize=7, leading=8.5)
+        self.mono = ParagraphStyle("mono", parent=base, fontName=FONT_MONO, fontSize=7, leading=8.5)
         self.heading = ParagraphStyle(
             "heading", parent=base, fontSize=10.5, leading=13, spaceBefore=6, spaceAfter=3
         )
@@ -198,6 +198,8 @@ class NumberedCanvas(Canvas):
     """Keeps each page until the end, then draws "第 x 页 共 y 页" with the sheet's own count."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if not kwargs.get("initialFontName"):
+            kwargs["initialFontName"] = FONT  # else reportlab declares Helvetica, not embedded
         super().__init__(*args, **kwargs)
         self._sheet: dict[str, Any] = {}
         self._pages: list[dict[str, Any]] = []
@@ -243,7 +245,7 @@ class NumberedCanvas(Canvas):
             self.setFillColor(INK)
             self.drawString(margin, y, left[0])
             if len(left) > 1:
-                self.setFont("Courier", 6.5)
+                self.setFont(FONT_MONO, 6.5)
                 self.setFillColor(GREY)
                 self.drawString(margin, y - 8, left[1])
         if page > 1 and info.get("running"):
@@ -374,6 +376,7 @@ def _qr(payload: str, size: float) -> Drawing:
     widget = QrCodeWidget(payload, barLevel="M")
     x0, y0, x1, y1 = widget.getBounds()
     d = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    d.initialFontName = FONT  # else the renderer selects Helvetica, a font not embedded
     d.add(widget)
     return d
 
@@ -467,7 +470,7 @@ def _doc(
     target: Target, pagesize: tuple[float, float], margin: float, title: str, top: float, bottom: float
 ) -> SimpleDocTemplate:
     return SimpleDocTemplate(
-        target,
+        str(target) if isinstance(target, Path) else target,
         pagesize=pagesize,
         leftMargin=margin,
         rightMargin=margin,
@@ -476,6 +479,7 @@ def _doc(
         title=title,
         author="referee-app",
         creator="referee-app",
+        initialFontName=FONT,
     )
 
 
@@ -671,6 +675,7 @@ def scoresheet_story(
         story.append(_grid(rows, widths, header=True, repeat=1, extra=extra))
 
     # result
+    result_block: list[Any] = []
     if form.has("result"):
         block: list[Any] = [_heading(form, "result")]
         res = dec.get("result")
@@ -721,10 +726,10 @@ def scoresheet_story(
                     ],
                 )
             )
-        story.append(KeepTogether(block))
+        result_block = block
 
     # signatures and integrity
-    tail: list[Any] = []
+    tail: list[Any] = list(result_block) if form.has("result") else []
     if form.has("signatures"):
         tail.append(_heading(form, "signatures"))
         boxes = [
@@ -732,28 +737,31 @@ def scoresheet_story(
         ]
         tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2))
     if form.has("integrity"):
-        tail.append(_heading(form, "integrity"))
+        tail.append(Spacer(1, 6))
         payload = qr_payload(data)
         text = [
             _lab(form, "digest"),
-            Paragraph(f'<font name="Courier">{digest}</font>', st.small),
+            Paragraph(f'<font name="{FONT_MONO}">{digest}</font>', st.small),
             Spacer(1, 3),
             _lab(form, "rulebook_digest"),
             Paragraph(
-                f'{escape(data.event.rulebook_id)}  <font name="Courier" size="6.5">'
+                f'{escape(data.event.rulebook_id)}  <font name="{FONT_MONO}" size="6.5">'
                 f"{escape(data.event.rulebook_sha256)}</font>",
                 st.small,
             ),
             Spacer(1, 3),
-            Paragraph(f'<font name="Courier" size="6" color="#5a5a5a">QR: {escape(payload)}</font>', st.tiny),
+            Paragraph(
+                f'<font name="{FONT_MONO}" size="6" color="#5a5a5a">QR: {escape(payload)}</font>', st.tiny
+            ),
         ]
-        qr_size = 66
+        qr_size = 60
         t = Table(
             [[_qr(payload, qr_size), text]], colWidths=[qr_size + 10, width - qr_size - 10], hAlign="LEFT"
         )
         t.setStyle(
             TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), FONT, 8),
                     ("BOX", (0, 0), (-1, -1), 0.8, RULE),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("LEFTPADDING", (0, 0), (0, 0), 5),
@@ -1064,6 +1072,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         t.setStyle(
             TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), FONT, 10),
                     ("BOX", (0, 0), (-1, -1), 1.0, RULE),
                     ("LEFTPADDING", (0, 0), (-1, -1), 8),
                     ("RIGHTPADDING", (0, 0), (-1, -1), 8),
