@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import IO, Any
 from xml.sax.saxutils import escape
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, A5
@@ -372,13 +370,51 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
-def _qr(payload: str, size: float) -> Drawing:
-    widget = QrCodeWidget(payload, barLevel="M")
-    x0, y0, x1, y1 = widget.getBounds()
-    d = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
-    d.initialFontName = FONT  # else the renderer selects Helvetica, a font not embedded
-    d.add(widget)
-    return d
+class QRFlowable(Flowable):
+    """A QR code drawn straight on the canvas: reportlab's QR encoder (the one its
+    ``barcode.qr`` widget uses), one filled path of runs instead of thousands of validated
+    shapes, which made the widget the slowest part of a round's PDF. ASCII payloads only."""
+
+    def __init__(self, payload: str, size: float, quiet: int = 2) -> None:
+        super().__init__()
+        from reportlab.graphics.barcode import qrencoder
+
+        qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        qr.addData(payload)
+        qr.make()
+        self.payload = payload
+        self.modules = qr.getModuleCount()
+        self.dark = [[qr.isDark(r, c) for c in range(self.modules)] for r in range(self.modules)]
+        self.quiet = quiet
+        self.width = self.height = size
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        return (self.width, self.height)
+
+    def draw(self) -> None:
+        c = self.canv
+        n = self.modules + 2 * self.quiet
+        unit = self.width / n
+        c.saveState()
+        c.setFillColor(colors.black)
+        path = c.beginPath()
+        for r, row in enumerate(self.dark):
+            y = self.height - (r + self.quiet + 1) * unit
+            col = 0
+            while col < self.modules:
+                if row[col]:
+                    start = col
+                    while col < self.modules and row[col]:
+                        col += 1
+                    path.rect((start + self.quiet) * unit, y, (col - start) * unit, unit)
+                else:
+                    col += 1
+        c.drawPath(path, stroke=0, fill=1)
+        c.restoreState()
+
+
+def _qr(payload: str, size: float) -> QRFlowable:
+    return QRFlowable(payload, size)
 
 
 # -- shared blocks --------------------------------------------------------------------------
