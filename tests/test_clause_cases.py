@@ -46,7 +46,7 @@ def diff(expected, actual, path="$"):
             got = len(actual) if isinstance(actual, list) else type(actual).__name__
             return [f"{path}: expected a list of {len(expected)}, got {got}"]
         out = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out.extend(diff(e, a, f"{path}[{i}]"))
         return out
     if expected != actual:

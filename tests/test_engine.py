@@ -301,3 +301,9 @@ def test_a_forfeit_during_play_keeps_the_opponents_lead_on_the_board() -> None:
     assert out["result"]["levels"] == {"NS": "2", "EW": "5"}
     assert out["result"]["level_difference"] == {"NS": -3, "EW": 3}
     assert "东西方续庄并升3级" in out["hands"][0]["rulings"][0]["text"]
+
+
+def test_an_unknown_field_with_a_line_break_is_quoted_on_one_line() -> None:
+    with pytest.raises(CaseError) as caught:
+        judge({"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [], "a\nb": 1})
+    assert str(caught.value).startswith('"a\\nb": unknown field')

@@ -333,11 +333,11 @@ def _object(value: Any, path: str, allowed: set[str]) -> dict[str, Any]:
         raise CaseError(f"{path}: expected an object, got {_show(value)}")
     for key in value:
         if key not in allowed:
-            raise CaseError(
-                f"{path}.{key}: unknown field (known: {', '.join(sorted(allowed))})"
-                if path != "(case)"
-                else f"{key}: unknown field (known: {', '.join(sorted(allowed))})"
-            )
+            # a key with spaces or control characters is quoted so the message stays one line
+            name = key if key.isidentifier() else _show(key)
+            known = ", ".join(sorted(allowed))
+            where = name if path == "(case)" else f"{path}.{name}"
+            raise CaseError(f"{where}: unknown field (known: {known})")
     return value
 
 

@@ -1,0 +1,226 @@
+"""The hall: the current round's tables at a glance, and the round clock."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.seats import SEAT_NAMES, SIDE_NAMES
+from ..session import Session, TableRecord
+from ..store.errors import StoreError
+from .i18n import Language
+from .widgets import RoundClock
+
+STATUS_COLOURS = {
+    "not_started": "#eceff1",
+    "playing": "#bbdefb",
+    "finished": "#c8e6c9",
+}
+
+
+class TableCard(QPushButton):
+    """One table: its pairs, levels and status colour. Click to open it."""
+
+    def __init__(self, language: Language, record: TableRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.record = record
+        self.setMinimumSize(230, 120)
+        self.setSizePolicy(self.sizePolicy().horizontalPolicy(), self.sizePolicy().verticalPolicy())
+        self.refresh()
+
+    def refresh(self) -> None:
+        tr = self.language.tr
+        lang = self.language.lang
+        r = self.record
+        levels = r.levels
+        status = r.status
+        ns = " · ".join(r.players.get("NS", [])) or "—"
+        ew = " · ".join(r.players.get("EW", [])) or "—"
+        self.setText(
+            f"{tr('table_n', table=r.table)}   [{tr('status_' + status)}]\n"
+            f"{SIDE_NAMES[lang]['NS']} {r.pairs['NS']}  {ns}\n"
+            f"{SIDE_NAMES[lang]['EW']} {r.pairs['EW']}  {ew}\n"
+            f"{tr('levels_short')} {levels['NS']} : {levels['EW']}"
+        )
+        self.setStyleSheet(
+            f"QPushButton {{ background: {STATUS_COLOURS[status]}; text-align: left; padding: 8px;"
+            " border: 1px solid #90a4ae; border-radius: 6px; }"
+            " QPushButton:focus { border: 2px solid #1565c0; }"
+        )
+
+
+class SeatTableDialog(QDialog):
+    """Put two pairs at a table for this round."""
+
+    def __init__(self, language: Language, pairs: list[dict], next_table: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        tr = language.tr
+        self.setWindowTitle(tr("seat_table"))
+        form = QFormLayout(self)
+        self.table = QSpinBox()
+        self.table.setRange(1, 999)
+        self.table.setValue(next_table)
+        self.ns = QComboBox()
+        self.ew = QComboBox()
+        for p in pairs:
+            text = f"{p['number']}  {' · '.join(p['players'])}" + (
+                f"  ({p['unit']})" if p.get("unit") else ""
+            )
+            self.ns.addItem(text, p["number"])
+            self.ew.addItem(text, p["number"])
+        if self.ew.count() > 1:
+            self.ew.setCurrentIndex(1)
+        self.dealer = QComboBox()
+        for seat in "ESWN":
+            self.dealer.addItem(SEAT_NAMES[language.lang][seat], seat)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        form.addRow(tr("table_number"), self.table)
+        form.addRow(SIDE_NAMES[language.lang]["NS"], self.ns)
+        form.addRow(SIDE_NAMES[language.lang]["EW"], self.ew)
+        form.addRow(tr("first_dealer"), self.dealer)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.language = language
+
+    def _accept(self) -> None:
+        if self.ns.currentData() is None:
+            self.error.setText(self.language.tr("no_pairs"))
+            return
+        if self.ns.currentData() == self.ew.currentData():
+            self.error.setText(self.language.tr("same_pair"))
+            return
+        self.accept()
+
+
+class HallView(QWidget):
+    """The round's tables as a grid, with the round clock above them."""
+
+    openTable = Signal(int, int)  # round, table
+    saved = Signal(str)
+
+    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.session = session
+        rnd = session.rulebook.data["round"]
+        self.round_label = QLabel()
+        self.round = QSpinBox()
+        self.round.setRange(1, 99)
+        self.round.valueChanged.connect(self.refresh)
+        self.seat_button = QPushButton()
+        self.seat_button.setShortcut(QKeySequence("Ctrl+T"))
+        self.seat_button.clicked.connect(self.seat_table)
+        self.clock = RoundClock(language, rnd["minutes"], rnd["warning_minutes_left"])
+        self.clock.warned.connect(self.show_warning)
+        self.warning = QLabel()
+        self.warning.setObjectName("roundWarning")
+        self.warning.setStyleSheet(
+            "QLabel#roundWarning { background: #c62828; color: white; font-weight: bold; padding: 8px; }"
+        )
+        self.warning.setVisible(False)
+        self.warning.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.round_label)
+        top.addWidget(self.round)
+        top.addWidget(self.seat_button)
+        top.addStretch(1)
+        top.addWidget(self.clock)
+        self.grid_host = QWidget()
+        self.grid = QGridLayout(self.grid_host)
+        self.grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.grid_host)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.legend = QLabel()
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.warning)
+        layout.addWidget(self.empty)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.legend)
+        self.cards: list[TableCard] = []
+        language.changed.connect(self.retranslate)
+        rounds = session.rounds()
+        if rounds:
+            self.round.setValue(rounds[-1])
+        self.retranslate()
+
+    def refresh(self) -> None:
+        for card in self.cards:
+            card.deleteLater()
+        self.cards = []
+        records = self.session.tables(self.round.value())
+        for i, record in enumerate(records):
+            card = TableCard(self.language, record)
+            card.clicked.connect(lambda _=False, r=record: self.openTable.emit(r.round, r.table))
+            self.grid.addWidget(card, i // 4, i % 4)
+            self.cards.append(card)
+        self.empty.setVisible(not records)
+
+    def seat_table(self) -> None:
+        pairs = self.session.pairs()
+        taken = [c.record.table for c in self.cards]
+        dialog = SeatTableDialog(self.language, pairs, max(taken, default=0) + 1, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        try:
+            self.session.open_table(
+                self.round.value(),
+                dialog.table.value(),
+                dialog.ns.currentData(),
+                dialog.ew.currentData(),
+                dialog.dealer.currentData(),
+            )
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            return
+        self.saved.emit(self.language.tr("table_seated", table=dialog.table.value()))
+        self.refresh()
+
+    def show_warning(self) -> None:
+        text = self.session.rulebook.data["round"]["warning_text"][self.language.lang]
+        self.warning.setText("⏰ " + text)
+        self.warning.setVisible(True)
+        QApplication.beep()
+        self.saved.emit(text)
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.round_label.setText(tr("round_label"))
+        self.seat_button.setText(tr("seat_table"))
+        self.empty.setText(tr("no_tables"))
+        self.legend.setText(
+            "  ".join(
+                f"<span style='background:{colour}; border:1px solid #90a4ae'>{'&nbsp;' * 5}</span>"
+                f"&nbsp;{tr('status_' + status)}&nbsp;&nbsp;"
+                for status, colour in STATUS_COLOURS.items()
+            )
+        )
+        if self.warning.isVisible():
+            self.show_warning()
+        self.refresh()

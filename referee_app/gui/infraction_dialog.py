@@ -1,0 +1,338 @@
+"""Logging one infraction: the offender, only the fields its kind needs, and a live preview
+of the ruling the rulebook gives — confirmed, overridden with a reason, or cancelled."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core import CaseError
+from ..core.catalogue import CHOICES, FIELD_LABELS, FIELDS
+from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
+from .i18n import Language
+
+# Seats laid out as on the table: N above, W left, E right, S below.
+SEAT_GRID = {"N": (0, 1), "W": (1, 0), "E": (1, 2), "S": (2, 1)}
+
+
+class InfractionDialog(QDialog):
+    """Ask for one infraction of ``kind``; ``preview(infraction)`` judges it in context and
+    returns the proposed ruling (a dict of the decision) or raises CaseError."""
+
+    def __init__(
+        self,
+        language: Language,
+        kind: str,
+        label: dict[str, str],
+        preview: Callable[[dict[str, Any]], dict[str, Any]],
+        seat: str | None = None,
+        values: dict[str, Any] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.kind = kind
+        self.label = label
+        self.preview_fn = preview
+        self.result_infraction: dict[str, Any] | None = None
+        self.proposed: dict[str, Any] | None = None
+        self.ready = False  # no preview until every widget exists
+        self.setModal(True)
+        self.setMinimumWidth(560)
+        lang = language.lang
+        tr = language.tr
+        self.setWindowTitle(tr("log_infraction_title", kind=label[lang]))
+
+        outer = QVBoxLayout(self)
+        heading = QLabel(f"<h2>{label[lang]}</h2><span style='color:#607d8b'>{label['en']}</span>")
+        outer.addWidget(heading)
+
+        # -- who ---------------------------------------------------------------------------
+        self.who_box = QGroupBox(tr("offender_side") if kind == "late_arrival" else tr("offender_seat"))
+        grid = QGridLayout(self.who_box)
+        self.who_group = QButtonGroup(self)
+        self.who_group.setExclusive(True)
+        self.who_buttons: dict[str, QPushButton] = {}
+        if kind == "late_arrival":
+            for col, side in enumerate(("NS", "EW")):
+                button = QPushButton(SIDE_NAMES[lang][side])
+                button.setCheckable(True)
+                button.setMinimumHeight(44)
+                self.who_group.addButton(button)
+                self.who_buttons[side] = button
+                grid.addWidget(button, 0, col)
+            if seat is not None:
+                self.who_buttons[side_of(seat)].setChecked(True)
+        else:
+            for s, (r, c) in SEAT_GRID.items():
+                button = QPushButton(SEAT_NAMES[lang][s])
+                button.setCheckable(True)
+                button.setMinimumSize(96, 44)
+                button.setShortcut(QKeySequence(s))
+                button.setToolTip(tr("seat_shortcut", key=s))
+                self.who_group.addButton(button)
+                self.who_buttons[s] = button
+                grid.addWidget(button, r, c)
+            if seat is not None:
+                self.who_buttons[seat].setChecked(True)
+        self.who_group.buttonToggled.connect(lambda *_: self.refresh())
+        outer.addWidget(self.who_box)
+
+        # -- the fields this kind needs ----------------------------------------------------------
+        self.form = QFormLayout()
+        self.inputs: dict[str, QWidget] = {}
+        self.errors: dict[str, QLabel] = {}
+        for name in FIELDS[kind]:
+            widget = self._input_for(name)
+            self.inputs[name] = widget
+            error = QLabel()
+            error.setStyleSheet("color: #c62828;")
+            error.setVisible(False)
+            self.errors[name] = error
+            holder = QWidget()
+            box = QVBoxLayout(holder)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(widget)
+            box.addWidget(error)
+            self.form.addRow(FIELD_LABELS[name][lang], holder)
+        for name, value in (values or {}).items():
+            self._set_value(name, value)
+        if self.inputs:
+            fields = QGroupBox(tr("facts"))
+            fields.setLayout(self.form)
+            outer.addWidget(fields)
+
+        # -- the live preview ------------------------------------------------------------------
+        preview_box = QGroupBox(tr("proposed_ruling"))
+        pv = QVBoxLayout(preview_box)
+        self.preview_label = QLabel()
+        self.preview_label.setObjectName("rulingPreview")
+        self.preview_label.setWordWrap(True)
+        self.preview_label.setTextFormat(Qt.TextFormat.RichText)
+        self.preview_label.setMinimumHeight(90)
+        pv.addWidget(self.preview_label)
+        outer.addWidget(preview_box)
+
+        # -- override ------------------------------------------------------------------------
+        self.override_box = QGroupBox(tr("override_title"))
+        self.override_box.setCheckable(True)
+        self.override_box.setChecked(False)
+        ov = QFormLayout(self.override_box)
+        self.ov_warning = QCheckBox(tr("sanction_warning"))
+        self.ov_points = QSpinBox()
+        self.ov_points.setRange(0, 200)
+        self.ov_points.setSingleStep(5)
+        self.ov_hand_loss = QCheckBox(tr("sanction_hand_loss"))
+        self.ov_forfeit = QCheckBox(tr("sanction_round_forfeit"))
+        self.ov_suspension = QSpinBox()
+        self.ov_suspension.setRange(0, 20)
+        self.ov_disqualified = QCheckBox(tr("sanction_disqualified"))
+        self.ov_reason = QPlainTextEdit()
+        self.ov_reason.setPlaceholderText(tr("override_reason_hint"))
+        self.ov_reason.setMaximumHeight(70)
+        self.ov_reason_error = QLabel()
+        self.ov_reason_error.setStyleSheet("color: #c62828;")
+        self.ov_reason_error.setVisible(False)
+        ov.addRow(self.ov_warning)
+        ov.addRow(tr("sanction_points"), self.ov_points)
+        ov.addRow(self.ov_hand_loss)
+        ov.addRow(self.ov_forfeit)
+        ov.addRow(tr("sanction_suspension"), self.ov_suspension)
+        ov.addRow(self.ov_disqualified)
+        ov.addRow(tr("override_reason"), self.ov_reason)
+        ov.addRow(self.ov_reason_error)
+        for w in (self.ov_warning, self.ov_hand_loss, self.ov_forfeit, self.ov_disqualified):
+            w.toggled.connect(lambda *_: self.refresh())
+        self.ov_points.valueChanged.connect(lambda *_: self.refresh())
+        self.ov_suspension.valueChanged.connect(lambda *_: self.refresh())
+        self.ov_reason.textChanged.connect(lambda: self.ov_reason_error.setVisible(False))
+        self.override_box.toggled.connect(lambda *_: self.refresh())
+        outer.addWidget(self.override_box)
+
+        # -- buttons -------------------------------------------------------------------------
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.cancel_button = QPushButton(tr("cancel"))
+        self.cancel_button.clicked.connect(self.reject)
+        self.confirm_button = QPushButton(tr("confirm_ruling"))
+        self.confirm_button.setDefault(True)
+        self.confirm_button.setMinimumHeight(40)
+        self.confirm_button.clicked.connect(self.confirm)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.confirm)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.confirm_button)
+        outer.addLayout(row)
+        self.ready = True
+        self.refresh()
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def _input_for(self, name: str) -> QWidget:
+        lang = self.language.lang
+        if name in CHOICES:
+            combo = QComboBox()
+            for value, words in CHOICES[name].items():
+                combo.addItem(words[lang], value)
+            combo.currentIndexChanged.connect(lambda *_: self.refresh())
+            return combo
+        if name == "affects_result":
+            box = QCheckBox(self.language.tr("affects_result_yes"))
+            box.toggled.connect(lambda *_: self.refresh())
+            return box
+        spin = QSpinBox()
+        limits = {
+            "cards": (1, 33, 1, 1),
+            "thrown": (0, 33, 1, 0),
+            "trick": (0, 25, 1, 0),
+            "discovered": (0, 25, 1, 0),
+            "minutes": (0, 600, 1, 0),
+            "points": (0, 200, 5, 0),
+        }
+        low, high, step, default = limits[name]
+        spin.setRange(low, high)
+        spin.setSingleStep(step)
+        spin.setValue(default)
+        if low == 0 and name != "minutes":
+            spin.setSpecialValueText(self.language.tr("not_given"))
+        spin.valueChanged.connect(lambda *_: self.refresh())
+        return spin
+
+    def _set_value(self, name: str, value: Any) -> None:
+        widget = self.inputs.get(name)
+        if isinstance(widget, QComboBox):
+            widget.setCurrentIndex(max(0, widget.findData(value)))
+        elif isinstance(widget, QCheckBox):
+            widget.setChecked(bool(value))
+        elif isinstance(widget, QSpinBox):
+            widget.setValue(int(value))
+
+    def offender(self) -> str | None:
+        for key, button in self.who_buttons.items():
+            if button.isChecked():
+                return key
+        return None
+
+    def infraction(self) -> dict[str, Any] | None:
+        who = self.offender()
+        if who is None:
+            return None
+        out: dict[str, Any] = {"kind": self.kind}
+        out["side" if self.kind == "late_arrival" else "seat"] = who
+        for name, widget in self.inputs.items():
+            if isinstance(widget, QComboBox):
+                out[name] = widget.currentData()
+            elif isinstance(widget, QCheckBox):
+                out[name] = widget.isChecked()
+            elif isinstance(widget, QSpinBox):
+                value = widget.value()
+                if value or name == "minutes":
+                    out[name] = value
+        if "discovered" in out and "trick" not in out:
+            out["trick"] = out["discovered"]  # found in the trick it happened
+        if self.override_box.isChecked():
+            out["override"] = {"sanctions": self.override_sanctions(), "reason": self.override_reason()}
+        return out
+
+    def override_sanctions(self) -> list[Any]:
+        sanctions: list[Any] = []
+        if self.ov_warning.isChecked():
+            sanctions.append("warning")
+        if self.ov_points.value():
+            sanctions.append({"points": self.ov_points.value()})
+        if self.ov_hand_loss.isChecked():
+            sanctions.append("hand_loss")
+        if self.ov_forfeit.isChecked():
+            sanctions.append("round_forfeit")
+        if self.ov_suspension.value():
+            sanctions.append({"suspension_rounds": self.ov_suspension.value()})
+        if self.ov_disqualified.isChecked():
+            sanctions.append("disqualified")
+        return sanctions
+
+    def override_reason(self) -> str:
+        return self.ov_reason.toPlainText().strip() or "-"
+
+    # -- preview ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        if not self.ready:
+            return
+        tr = self.language.tr
+        for error in self.errors.values():
+            error.setVisible(False)
+        infraction = self.infraction()
+        if infraction is None:
+            self.proposed = None
+            self.preview_label.setText(f"<i>{tr('pick_offender')}</i>")
+            self.confirm_button.setEnabled(False)
+            return
+        try:
+            ruling = self.preview_fn(copy.deepcopy(infraction))
+        except CaseError as exc:
+            self.proposed = None
+            self.show_error(str(exc))
+            self.confirm_button.setEnabled(False)
+            return
+        self.proposed = ruling
+        self.confirm_button.setEnabled(True)
+        self.preview_label.setText(ruling_html(self.language, ruling))
+
+    def show_error(self, message: str) -> None:
+        """Put the engine's message next to the field it names, or under the preview."""
+        field_part = message.split(":", 1)[0]
+        name = field_part.rsplit(".", 1)[-1]
+        if name in self.errors:
+            self.errors[name].setText(message.split(": ", 1)[-1])
+            self.errors[name].setVisible(True)
+            self.preview_label.setText(f"<span style='color:#c62828'>{self.language.tr('fix_field')}</span>")
+        else:
+            self.preview_label.setText(f"<span style='color:#c62828'>{message}</span>")
+
+    def confirm(self) -> None:
+        if not self.confirm_button.isEnabled():
+            return
+        if self.override_box.isChecked() and not self.ov_reason.toPlainText().strip():
+            self.ov_reason_error.setText(self.language.tr("override_reason_required"))
+            self.ov_reason_error.setVisible(True)
+            self.ov_reason.setFocus()
+            return
+        if self.override_box.isChecked() and not self.override_sanctions():
+            self.ov_reason_error.setText(self.language.tr("override_sanction_required"))
+            self.ov_reason_error.setVisible(True)
+            return
+        self.result_infraction = self.infraction()
+        self.accept()
+
+
+def ruling_html(language: Language, ruling: dict[str, Any]) -> str:
+    """The proposed ruling as the referee reads it: sanction, clause, assumed, escalation."""
+    tr = language.tr
+    parts = [f"<b style='font-size:115%'>{ruling['text']}</b>"]
+    if ruling.get("escalated"):
+        parts.append(f"<span style='color:#c62828'>{tr('escalation', n=ruling['occurrence'])}</span>")
+    parts.append(f"{tr('clause')}: <b>{ruling['citation']}</b>")
+    if ruling.get("assumed"):
+        parts.append(f"<span style='color:#ef6c00'>⚠ {tr('assumed_note')}</span>")
+    if ruling.get("instruction"):
+        parts.append(f"{tr('instruction')}: {ruling['instruction']}")
+    return "<br>".join(parts)

@@ -1,0 +1,368 @@
+"""The main window: choose or create an event, then the hall and the tables."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QDate, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
+from ..session import Session
+from ..store.errors import StoreError
+from ..store.service import Actor, Store
+from .hall import HallView
+from .i18n import Language
+from .table_view import TableView
+
+
+class NewEventDialog(QDialog):
+    """Create an event: name, date, and the rulebook it runs under (bundled or a file)."""
+
+    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        tr = language.tr
+        self.setWindowTitle(tr("new_event"))
+        self.setMinimumWidth(520)
+        self.rulebook: Rulebook | None = None
+        self.name = QLineEdit()
+        self.name.setPlaceholderText(tr("event_name_hint"))
+        self.date = QDateEdit(QDate.currentDate())
+        self.date.setCalendarPopup(True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.rules = QComboBox()
+        for rid in bundled_ids():
+            try:
+                rb = load_rulebook(rid)
+            except RulebookError:
+                continue
+            self.rules.addItem(rb.name(language.lang), rb)
+        self.from_file = QPushButton(tr("rulebook_from_file"))
+        self.from_file.clicked.connect(self.pick_file)
+        rules_row = QHBoxLayout()
+        rules_row.addWidget(self.rules, 1)
+        rules_row.addWidget(self.from_file)
+        self.rule_info = QLabel()
+        self.rule_info.setWordWrap(True)
+        self.rule_info.setStyleSheet("color: #455a64;")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow(tr("event_name"), self.name)
+        form.addRow(tr("event_date"), self.date)
+        form.addRow(tr("rulebook"), rules_row)
+        form.addRow("", self.rule_info)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.rules.currentIndexChanged.connect(self.show_rulebook)
+        self.name.textChanged.connect(lambda: self.error.setText(""))
+        self.show_rulebook()
+
+    def show_rulebook(self) -> None:
+        rb = self.rules.currentData()
+        self.rulebook = rb
+        if rb is None:
+            self.rule_info.setText("")
+            return
+        event = rb.data["event"]
+        self.rule_info.setText(
+            f"{event['organiser'][self.language.lang]}<br>{self.language.tr('rulebook_source')}: "
+            f"{event['source']}<br>{rb.id} · sha256 {rb.sha256[:12]}"
+        )
+
+    def pick_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)"
+        )
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> bool:
+        try:
+            rb = load_rulebook(path)
+        except RulebookError as exc:
+            self.error.setText(str(exc))
+            return False
+        self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
+        self.rules.setCurrentIndex(self.rules.count() - 1)
+        return True
+
+    def _accept(self) -> None:
+        if not self.name.text().strip():
+            self.error.setText(self.language.tr("event_name_required"))
+            self.name.setFocus()
+            return
+        if self.rulebook is None:
+            self.error.setText(self.language.tr("rulebook_required"))
+            return
+        self.accept()
+
+
+class WelcomePage(QWidget):
+    """The events in this store, and a button to create one."""
+
+    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.heading = QLabel()
+        self.heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.events = QListWidget()
+        self.events.setMinimumWidth(480)
+        self.open_button = QPushButton()
+        self.new_button = QPushButton()
+        self.where = QLabel()
+        self.where.setStyleSheet("color: #607d8b;")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.new_button)
+        buttons.addWidget(self.open_button)
+        column = QVBoxLayout()
+        column.addWidget(self.heading)
+        column.addWidget(self.events, 1)
+        column.addLayout(buttons)
+        column.addWidget(self.where)
+        outer = QHBoxLayout(self)
+        outer.addStretch(1)
+        outer.addLayout(column, 2)
+        outer.addStretch(1)
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.heading.setText(f"<h1>{tr('app_title')}</h1><p>{tr('welcome')}</p>")
+        self.open_button.setText(tr("open_event"))
+        self.new_button.setText(tr("new_event"))
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, store: Store, actor: Actor, language: Language) -> None:
+        super().__init__()
+        self.store = store
+        self.actor = actor
+        self.language = language
+        self.session: Session | None = None
+        self.hall: HallView | None = None
+        self.table_view: TableView | None = None
+        self.settings = QSettings("referee-app", "referee-app")
+        self.resize(1280, 800)
+        self.stack = QStackedWidget()
+        self.welcome = WelcomePage(language)
+        self.welcome.new_button.clicked.connect(self.new_event)
+        self.welcome.open_button.clicked.connect(self.open_selected)
+        self.welcome.events.itemDoubleClicked.connect(lambda *_: self.open_selected())
+        self.stack.addWidget(self.welcome)
+        self.setCentralWidget(self.stack)
+        self._actions()
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label)
+        language.changed.connect(self.retranslate)
+        self.fill_events()
+        self.retranslate()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _actions(self) -> None:
+        self.act_new = QAction(self, shortcut=QKeySequence.StandardKey.New, triggered=self.new_event)
+        self.act_open = QAction(self, shortcut=QKeySequence("Ctrl+O"), triggered=self.show_events)
+        self.act_import = QAction(self, shortcut=QKeySequence("Ctrl+I"), triggered=self.import_pairs)
+        self.act_hall = QAction(self, shortcut=QKeySequence("F2"), triggered=self.show_hall)
+        self.act_lang = QAction(self, shortcut=QKeySequence("Ctrl+L"), triggered=self.toggle_language)
+        self.act_quit = QAction(self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
+        self.menu_event = self.menuBar().addMenu("")
+        for act in (self.act_new, self.act_open, self.act_import, self.act_quit):
+            self.menu_event.addAction(act)
+        self.menu_view = self.menuBar().addMenu("")
+        self.menu_view.addAction(self.act_hall)
+        self.menu_view.addAction(self.act_lang)
+        self.act_import.setEnabled(False)
+        self.act_hall.setEnabled(False)
+
+    def fill_events(self) -> None:
+        self.welcome.events.clear()
+        try:
+            events = self.store.list_events()
+        except StoreError as exc:
+            QMessageBox.critical(self, self.language.tr("store_error"), str(exc))
+            events = []
+        for ev in events:
+            item = QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
+            item.setData(Qt.ItemDataRole.UserRole, ev.id)
+            self.welcome.events.addItem(item)
+        if events:
+            last = self.settings.value("last_event")
+            row = next((i for i, ev in enumerate(events) if str(ev.id) == str(last)), len(events) - 1)
+            self.welcome.events.setCurrentRow(row)
+        self.welcome.open_button.setEnabled(bool(events))
+        self.welcome.where.setText(self.language.tr("store_at", where=self.store.where))
+
+    def show_events(self) -> None:
+        self.fill_events()
+        self.stack.setCurrentWidget(self.welcome)
+
+    def new_event(self) -> Any:
+        dialog = NewEventDialog(self.language, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.rulebook is None:
+            return None
+        try:
+            info = Session.create_event(
+                self.store,
+                dialog.name.text().strip(),
+                dialog.rulebook,
+                dialog.date.date().toString("yyyy-MM-dd"),
+                self.actor,
+            )
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            return None
+        self.fill_events()
+        self.open_event(info.id)
+        return info
+
+    def open_selected(self) -> None:
+        item = self.welcome.events.currentItem()
+        if item is not None:
+            self.open_event(int(item.data(Qt.ItemDataRole.UserRole)))
+
+    def open_event(self, event_id: int) -> None:
+        try:
+            info = self.store.pick_event(event_id)
+            self.session = Session(self.store, info, self.actor, self.language.lang)
+        except (StoreError, RulebookError) as exc:
+            QMessageBox.warning(self, self.language.tr("store_error"), str(exc))
+            return
+        self.settings.setValue("last_event", event_id)
+        for view in (self.hall, self.table_view):
+            if view is not None:
+                self.stack.removeWidget(view)
+                view.deleteLater()
+        self.hall = HallView(self.language, self.session)
+        self.hall.openTable.connect(self.open_table)
+        self.hall.saved.connect(self.say)
+        self.hall.clock.start_button.clicked.connect(self.remember_clock)
+        self.restore_clock()
+        self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
+        self.table_view = TableView(self.language, self.session, self.hall.clock.minutes_since_start)
+        self.table_view.back.connect(self.show_hall)
+        self.table_view.saved.connect(self.say)
+        self.stack.addWidget(self.hall)
+        self.stack.addWidget(self.table_view)
+        self.act_import.setEnabled(True)
+        self.act_hall.setEnabled(True)
+        self.show_hall()
+        self.retranslate()
+
+    def show_hall(self) -> None:
+        if self.hall is not None:
+            self.hall.refresh()
+            self.stack.setCurrentWidget(self.hall)
+
+    def open_table(self, round_no: int, table_no: int) -> None:
+        if self.session is None or self.table_view is None:
+            return
+        record = self.session.table(round_no, table_no)
+        if record is None:
+            return
+        self.table_view.load(record)
+        self.stack.setCurrentWidget(self.table_view)
+
+    def import_pairs(self, path: str | None = None) -> int:
+        if self.session is None:
+            return 0
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(self, self.language.tr("import_pairs"), "", "CSV (*.csv)")
+            if not path:
+                return 0
+        try:
+            count = self.session.import_pairs(path)
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            return 0
+        self.say(self.language.tr("pairs_imported", count=count))
+        return count
+
+    def toggle_language(self) -> None:
+        self.language.set("en" if self.language.lang == "zh" else "zh")
+        if self.session is not None:
+            self.session.lang = self.language.lang
+            if self.table_view is not None and self.table_view.record is not None:
+                self.table_view.reload()
+            if self.hall is not None:
+                self.hall.refresh()
+
+    def say(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
+
+    # -- the round clock survives a restart -------------------------------------------------------
+
+    def _clock_key(self) -> str:
+        assert self.session is not None and self.hall is not None
+        return f"clock/{self.store.where}/{self.session.event.id}/{self.hall.round.value()}"
+
+    def remember_clock(self) -> None:
+        if self.hall is None:
+            return
+        clock = self.hall.clock
+        self.settings.setValue(self._clock_key(), f"{clock.started_at or 0}|{clock.elapsed_before}")
+
+    def restore_clock(self) -> None:
+        if self.hall is None:
+            return
+        raw = str(self.settings.value(self._clock_key(), "0|0"))
+        started, _, elapsed = raw.partition("|")
+        try:
+            started_at = float(started) or None
+            elapsed_before = float(elapsed or 0)
+        except ValueError:
+            started_at, elapsed_before = None, 0.0
+        if started_at is not None and started_at > time.time():
+            started_at = None
+        self.hall.clock.restore(started_at, elapsed_before)
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        title = tr("app_title")
+        if self.session is not None:
+            rb = self.session.rulebook
+            title = f"{self.session.event.name} — {rb.name(self.language.lang)} — {title}"
+            self.status_label.setText(tr("rulebook_status", id=rb.id, sha=rb.sha256[:12]))
+        self.setWindowTitle(title)
+        self.menu_event.setTitle(tr("menu_event"))
+        self.menu_view.setTitle(tr("menu_view"))
+        self.act_new.setText(tr("new_event"))
+        self.act_open.setText(tr("open_event"))
+        self.act_import.setText(tr("import_pairs"))
+        self.act_hall.setText(tr("hall"))
+        self.act_lang.setText(tr("switch_language"))
+        self.act_quit.setText(tr("quit"))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.hall is not None:
+            self.remember_clock()
+        super().closeEvent(event)

@@ -1,0 +1,490 @@
+"""The table referee's screen for one table: seats, hands, infractions, rulings, clocks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core import CaseError, editing
+from ..core.seats import SEAT_NAMES, SIDE_NAMES
+from ..session import Session, TableRecord
+from ..store.errors import StoreError
+from .i18n import Language
+from .infraction_dialog import InfractionDialog
+from .models import HandsModel, RulingsModel
+from .widgets import ShotClock, TableDiagram, seat_names
+
+SHAPES = ("single", "pair", "tractor", "throw")
+
+
+class PointsField(QWidget):
+    """Card points as typed: a multiple of 5 from 0 to 200, refused at the field."""
+
+    changed = Signal()
+
+    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.edit = QLineEdit()
+        self.edit.setMaxLength(3)
+        self.edit.setPlaceholderText("0–200")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.error)
+        self.edit.textChanged.connect(self._check)
+
+    def value(self) -> int | None:
+        text = self.edit.text().strip()
+        if not text.isdigit():
+            return None
+        number = int(text)
+        return number if 0 <= number <= 200 and number % 5 == 0 else None
+
+    def _check(self) -> None:
+        text = self.edit.text().strip()
+        ok = text == "" or self.value() is not None
+        self.error.setText("" if ok else self.language.tr("points_invalid", value=text))
+        self.error.setVisible(not ok)
+        self.edit.setStyleSheet("" if ok else "border: 2px solid #c62828;")
+        self.changed.emit()
+
+
+class TableView(QWidget):
+    """One table of one round. Everything it shows comes from the core's decision."""
+
+    back = Signal()
+    saved = Signal(str)
+
+    def __init__(
+        self,
+        language: Language,
+        session: Session,
+        minutes_since_start: Callable[[], int | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.session = session
+        self.minutes_since_start = minutes_since_start
+        self.record: TableRecord | None = None
+        rulebook = session.rulebook.data
+
+        self.title = QLabel()
+        self.title.setObjectName("tableTitle")
+        self.back_button = QPushButton()
+        self.back_button.clicked.connect(self.back.emit)
+        self.back_button.setShortcut(QKeySequence("Alt+Left"))
+        header = QHBoxLayout()
+        header.addWidget(self.back_button)
+        header.addWidget(self.title, 1)
+        self.status = QLabel()
+        header.addWidget(self.status)
+
+        # -- left: diagram, arrivals, shot clock ----------------------------------------------------
+        self.diagram = TableDiagram(language)
+        self.diagram.seatClicked.connect(self._seat_clicked)
+        self.arrive = {side: QPushButton() for side in ("NS", "EW")}
+        for side, button in self.arrive.items():
+            button.clicked.connect(lambda _=False, s=side: self.mark_arrived(s))
+        arrivals = QHBoxLayout()
+        arrivals.addWidget(self.arrive["NS"])
+        arrivals.addWidget(self.arrive["EW"])
+        limits = rulebook.get("time_limits") or {}
+        self.shot_clock = ShotClock(language, limits)
+        self.shot_clock.expired.connect(lambda seat, what: self.log_infraction("delay", seat, {"what": what}))
+        self.shot_box = QGroupBox()
+        QVBoxLayout(self.shot_box).addWidget(self.shot_clock)
+        self.shot_box.setVisible(bool(self.shot_clock.limits))
+        left = QVBoxLayout()
+        left.addWidget(self.diagram, 1)
+        left.addLayout(arrivals)
+        left.addWidget(self.shot_box)
+        left_widget = QWidget()
+        left_widget.setLayout(left)
+
+        # -- centre: hands and the hand entry ----------------------------------------------------
+        self.hands_model = HandsModel(language)
+        self.hands_view = QTableView()
+        self.hands_view.setModel(self.hands_model)
+        self.hands_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.hands_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.hands_view.verticalHeader().setVisible(False)
+        self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Stretch)
+        self.hand_box = QGroupBox()
+        form = QFormLayout(self.hand_box)
+        self.defender_points = PointsField(language)
+        self.bottom_points = PointsField(language)
+        self.redeclarations = QSpinBox()
+        self.redeclarations.setRange(0, 10)
+        self.captured = QCheckBox()
+        self.shape = QComboBox()
+        self.pairs = QSpinBox()
+        self.pairs.setRange(2, 12)
+        self.largest = QComboBox()
+        self.j_cards = QSpinBox()
+        self.j_cards.setRange(0, 2)
+        self.has_j_rule = rulebook["scoring"].get("j_rule") is not None
+        self.form_labels: dict[str, QLabel] = {}
+        for key, widget in (
+            ("defender_points", self.defender_points),
+            ("redeclarations", self.redeclarations),
+            ("bottom_points", self.bottom_points),
+            ("captured", self.captured),
+            ("shape", self.shape),
+            ("pairs", self.pairs),
+            ("largest", self.largest),
+            ("j_cards", self.j_cards),
+        ):
+            label = QLabel()
+            self.form_labels[key] = label
+            form.addRow(label, widget)
+        self.outcome = QLabel()
+        self.outcome.setObjectName("handOutcome")
+        self.outcome.setWordWrap(True)
+        self.outcome.setMinimumHeight(40)
+        form.addRow(self.outcome)
+        self.confirm_hand_button = QPushButton()
+        self.confirm_hand_button.setMinimumHeight(36)
+        self.confirm_hand_button.clicked.connect(self.confirm_hand)
+        self.end_button = QPushButton()
+        self.end_button.clicked.connect(self.end_on_time)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.confirm_hand_button, 2)
+        buttons.addWidget(self.end_button, 1)
+        form.addRow(buttons)
+        for widget in (self.defender_points, self.bottom_points):
+            widget.changed.connect(self.preview_hand)
+        self.redeclarations.valueChanged.connect(self.preview_hand)
+        self.captured.toggled.connect(self.preview_hand)
+        self.shape.currentIndexChanged.connect(self.preview_hand)
+        self.pairs.valueChanged.connect(self.preview_hand)
+        self.largest.currentIndexChanged.connect(self.preview_hand)
+        self.j_cards.valueChanged.connect(self.preview_hand)
+        centre = QSplitter(Qt.Orientation.Vertical)
+        centre.addWidget(self.hands_view)
+        centre.addWidget(self.hand_box)
+        centre.setStretchFactor(0, 3)
+        centre.setStretchFactor(1, 2)
+
+        # -- right: one button per infraction kind, the rulings ---------------------------------
+        self.kind_box = QGroupBox()
+        grid = QGridLayout(self.kind_box)
+        self.kind_buttons: dict[str, QPushButton] = {}
+        in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
+        for n, kind in enumerate(in_hand):
+            button = QPushButton()
+            button.setMinimumHeight(44)
+            button.clicked.connect(lambda _=False, k=kind: self.log_infraction(k))
+            self.kind_buttons[kind] = button
+            grid.addWidget(button, n // 2, n % 2)
+        self.rulings_model = RulingsModel(language)
+        self.rulings_view = QTableView()
+        self.rulings_view.setModel(self.rulings_model)
+        self.rulings_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.rulings_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.rulings_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.rulings_view.setWordWrap(True)
+        self.rulings_view.verticalHeader().setVisible(False)
+        self.rulings_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.rulings_view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.void_button = QPushButton()
+        self.void_button.clicked.connect(self.void_selected)
+        self.rulings_box = QGroupBox()
+        rl = QVBoxLayout(self.rulings_box)
+        rl.addWidget(self.rulings_view)
+        rl.addWidget(self.void_button)
+        kinds_scroll = QScrollArea()
+        kinds_scroll.setWidgetResizable(True)
+        kinds_scroll.setWidget(self.kind_box)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(kinds_scroll)
+        right.addWidget(self.rulings_box)
+
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(left_widget)
+        body.addWidget(centre)
+        body.addWidget(right)
+        body.setStretchFactor(0, 2)
+        body.setStretchFactor(1, 4)
+        body.setStretchFactor(2, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        layout.addWidget(body, 1)
+
+        QShortcut(QKeySequence("Ctrl+Return"), self.hand_box, activated=self.confirm_hand)
+        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=self.void_selected)
+        self.setTabOrder(self.defender_points.edit, self.redeclarations)
+        self.setTabOrder(self.redeclarations, self.bottom_points.edit)
+        self.setTabOrder(self.bottom_points.edit, self.captured)
+        self.setTabOrder(self.captured, self.shape)
+        self.setTabOrder(self.shape, self.pairs)
+        self.setTabOrder(self.pairs, self.largest)
+        self.setTabOrder(self.largest, self.j_cards)
+        self.setTabOrder(self.j_cards, self.confirm_hand_button)
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    # -- showing a record ---------------------------------------------------------------------
+
+    def load(self, record: TableRecord) -> None:
+        self.record = record
+        self.diagram.set_state(seat_names(record.players), record.next_dealer, record.levels)
+        self.hands_model.set_decision(record.case, record.decision)
+        self.rulings_model.set_decision(record.decision)
+        self.rulings_view.resizeRowsToContents()
+        self.hands_view.scrollToBottom()
+        self.rulings_view.scrollToBottom()
+        finished = record.decision.get("result") is not None
+        for widget in (self.hand_box, self.kind_box, self.shot_box, *self.arrive.values()):
+            widget.setEnabled(not finished)
+        self.retranslate()
+        self.preview_hand()
+
+    def reload(self) -> None:
+        if self.record is None:
+            return
+        fresh = self.session.table(self.record.round, self.record.table)
+        if fresh is not None:
+            self.load(fresh)
+
+    # -- changes -----------------------------------------------------------------------------
+
+    def save(self, case: dict[str, Any]) -> bool:
+        """Save a new version; the window says saved only after the store has committed."""
+        assert self.record is not None
+        try:
+            self.record = self.session.save(self.record, case)
+        except (StoreError, CaseError) as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            self.reload()
+            return False
+        self.load(self.record)
+        self.saved.emit(self.language.tr("saved_version", version=self.record.version))
+        return True
+
+    def preview_infraction(self, infraction: dict[str, Any]) -> dict[str, Any]:
+        """The ruling the engine proposes for ``infraction`` logged now at this table."""
+        assert self.record is not None
+        case = editing.add_infraction(self.record.case, infraction)
+        decision = self.session.preview(case)
+        if infraction["kind"] == "late_arrival":
+            return decision["before_play"][-1]
+        return decision["hands"][-1]["rulings"][-1]
+
+    def log_infraction(
+        self, kind: str, seat: str | None = None, values: dict[str, Any] | None = None
+    ) -> bool:
+        if self.record is None:
+            return False
+        label = self.session.rulebook.data["infractions"][kind]["label"]
+        seat = seat or self.diagram.selected
+        dialog = InfractionDialog(self.language, kind, label, self.preview_infraction, seat, values, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted or dialog.result_infraction is None:
+            return False
+        return self.save(editing.add_infraction(self.record.case, dialog.result_infraction))
+
+    def mark_arrived(self, side: str) -> None:
+        minutes = self.minutes_since_start()
+        if minutes is None:
+            QMessageBox.information(self, self.language.tr("arrived"), self.language.tr("clock_not_started"))
+            return
+        self.log_infraction("late_arrival", "N" if side == "NS" else "E", {"minutes": minutes})
+
+    def _seat_clicked(self, seat: str) -> None:
+        self.diagram.select(seat)
+        self.shot_clock.set_seat(seat)
+
+    def hand_fields(self) -> dict[str, Any] | None:
+        points = self.defender_points.value()
+        bottom_points = self.bottom_points.value() if self.bottom_points.edit.text().strip() else 0
+        if points is None or bottom_points is None:
+            return None
+        bottom: dict[str, Any] = {"points": bottom_points, "captured": self.captured.isChecked()}
+        if self.captured.isChecked():
+            shape = self.shape.currentData()
+            bottom["shape"] = shape
+            if shape == "throw":
+                bottom["largest"] = self.largest.currentData()
+            if shape == "tractor" or (shape == "throw" and self.largest.currentData() == "tractor"):
+                bottom["pairs"] = self.pairs.value()
+            if self.has_j_rule and self.j_cards.value():
+                bottom["j"] = self.j_cards.value()
+        return {"defender_points": points, "redeclarations": self.redeclarations.value(), "bottom": bottom}
+
+    def _update_bottom_fields(self) -> None:
+        captured = self.captured.isChecked()
+        shape = self.shape.currentData()
+        show = {
+            "shape": captured,
+            "largest": captured and shape == "throw",
+            "pairs": captured
+            and (shape == "tractor" or (shape == "throw" and self.largest.currentData() == "tractor")),
+            "j_cards": captured and self.has_j_rule,
+        }
+        widgets = {"shape": self.shape, "largest": self.largest, "pairs": self.pairs, "j_cards": self.j_cards}
+        for key, visible in show.items():
+            widgets[key].setVisible(visible)
+            self.form_labels[key].setVisible(visible)
+
+    def preview_hand(self) -> None:
+        self._update_bottom_fields()
+        if self.record is None:
+            return
+        fields = self.hand_fields()
+        if fields is None:
+            self.outcome.setText(f"<i>{self.language.tr('enter_points')}</i>")
+            self.confirm_hand_button.setEnabled(False)
+            return
+        try:
+            decision = self.session.preview(editing.complete_hand(self.record.case, **fields))
+        except CaseError as exc:
+            self.outcome.setText(f"<span style='color:#c62828'>{exc}</span>")
+            self.confirm_hand_button.setEnabled(False)
+            return
+        hand = decision["hands"][-1]
+        self.outcome.setText(f"<b>{self.language.tr('outcome_preview')}</b> {hand['text']}")
+        self.confirm_hand_button.setEnabled(True)
+
+    def confirm_hand(self) -> None:
+        fields = self.hand_fields()
+        if self.record is None or fields is None or not self.confirm_hand_button.isEnabled():
+            return
+        if self.save(editing.complete_hand(self.record.case, **fields)):
+            for field in (self.defender_points, self.bottom_points):
+                field.edit.clear()
+            self.redeclarations.setValue(0)
+            self.captured.setChecked(False)
+            self.j_cards.setValue(0)
+            self.defender_points.edit.setFocus()
+
+    def end_on_time(self) -> None:
+        if self.record is None:
+            return
+        try:
+            case = editing.end_on_time(self.record.case)
+        except ValueError:
+            QMessageBox.warning(self, self.language.tr("not_saved"), self.language.tr("end_needs_points"))
+            return
+        answer = QMessageBox.question(
+            self, self.language.tr("end_round"), self.language.tr("end_round_confirm")
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.save(case)
+
+    def selected_ruling(self) -> tuple[int | None, int, dict[str, Any]] | None:
+        rows = self.rulings_view.selectionModel().selectedRows()
+        return self.rulings_model.position(rows[0].row()) if rows else None
+
+    def void_selected(self, reason: str | None = None) -> bool:
+        chosen = self.selected_ruling()
+        if self.record is None or chosen is None:
+            return False
+        hand_index, index, ruling = chosen
+        if ruling.get("voided"):
+            return False
+        if reason is None:
+            text, ok = QInputDialog.getMultiLineText(
+                self, self.language.tr("void_title"), self.language.tr("void_prompt", ruling=ruling["text"])
+            )
+            if not ok:
+                return False
+            reason = text
+        if not reason.strip():
+            QMessageBox.warning(
+                self, self.language.tr("void_title"), self.language.tr("void_reason_required")
+            )
+            return False
+        return self.save(editing.void_infraction(self.record.case, hand_index, index, reason.strip()))
+
+    # -- words -------------------------------------------------------------------------------
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        lang = self.language.lang
+        kinds = self.session.rulebook.data["infractions"]
+        for kind, button in self.kind_buttons.items():
+            label = kinds[kind]["label"]
+            button.setText(label[lang])
+            button.setToolTip(label["en"] if lang == "zh" else label["zh"])
+        self.back_button.setText(tr("back_to_hall"))
+        for side, button in self.arrive.items():
+            button.setText(tr("mark_arrived", side=SIDE_NAMES[lang][side]))
+        self.shot_box.setTitle(tr("shot_clock"))
+        self.hand_box.setTitle(tr("enter_hand"))
+        self.kind_box.setTitle(tr("log_infraction"))
+        self.rulings_box.setTitle(tr("rulings"))
+        self.void_button.setText(tr("void_ruling"))
+        self.confirm_hand_button.setText(tr("confirm_hand"))
+        self.end_button.setText(tr("end_round"))
+        for key, label in self.form_labels.items():
+            label.setText(tr(f"field_{key}"))
+        self.captured.setText(tr("captured_yes"))
+        for combo, names in ((self.shape, SHAPES), (self.largest, SHAPES[:3])):
+            current = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            for name in names:
+                combo.addItem(tr(f"shape_{name}"), name)
+            combo.setCurrentIndex(max(0, combo.findData(current)))
+            combo.blockSignals(False)
+        if self.record is not None:
+            r = self.record
+            ns, ew = (" · ".join(r.players.get(side, [])) for side in ("NS", "EW"))
+            self.title.setText(
+                f"<h2>{tr('table_title', round=r.round, table=r.table)}</h2>"
+                f"{SIDE_NAMES[lang]['NS']} {r.pairs['NS']} {ns} &nbsp;vs&nbsp; "
+                f"{SIDE_NAMES[lang]['EW']} {r.pairs['EW']} {ew}"
+            )
+            result = r.decision.get("result")
+            if result is not None:
+                winner = result["winner"]
+                who = SIDE_NAMES[lang][winner] if winner else tr("draw")
+                mp = result["match_points"]
+                self.status.setText(
+                    tr(
+                        "round_result",
+                        winner=who,
+                        ns=mp["NS"],
+                        ew=mp["EW"],
+                        diff=result["level_difference"]["NS"],
+                    )
+                )
+            else:
+                dealer = r.next_dealer
+                self.status.setText(
+                    tr("next_dealer", seat=SEAT_NAMES[lang][dealer]) if dealer else tr("open_grab")
+                )
+        self.diagram.update()

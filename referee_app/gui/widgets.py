@@ -1,0 +1,286 @@
+"""Small widgets of the referee's screen: the table diagram, the clocks."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.seats import SEAT_NAMES, SIDE_NAMES
+from .i18n import Language
+
+# Where each seat sits on the diagram (N at the top, as on every scoresheet).
+SEAT_POS = {"N": (0.5, 0.1), "S": (0.5, 0.9), "W": (0.14, 0.5), "E": (0.86, 0.5)}
+
+
+class TableDiagram(QWidget):
+    """The four seats with names, the dealer (庄) and both sides' levels. Seats are clickable."""
+
+    seatClicked = Signal(str)
+
+    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.names: dict[str, str] = {s: "" for s in "NESW"}
+        self.dealer: str | None = None
+        self.levels = {"NS": "2", "EW": "2"}
+        self.selected: str | None = None
+        self.selectable = False
+        self.setMinimumSize(320, 260)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+
+    def set_state(self, names: dict[str, str], dealer: str | None, levels: dict[str, str]) -> None:
+        self.names, self.dealer, self.levels = names, dealer, levels
+        self.update()
+
+    def select(self, seat: str | None) -> None:
+        self.selected = seat
+        self.update()
+
+    def seat_rect(self, seat: str) -> QRectF:
+        fx, fy = SEAT_POS[seat]
+        w, h = min(150.0, self.width() * 0.26), 58.0
+        return QRectF(fx * self.width() - w / 2, fy * self.height() - h / 2, w, h)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        for seat in "NESW":
+            if self.seat_rect(seat).contains(event.position()):
+                if self.selectable:
+                    self.select(seat)
+                self.seatClicked.emit(seat)
+                return
+        super().mousePressEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        lang = self.language.lang
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        felt = QRectF(self.width() * 0.3, self.height() * 0.24, self.width() * 0.4, self.height() * 0.52)
+        p.setBrush(QColor("#2e7d4f"))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawRoundedRect(felt, 18, 18)
+        p.setPen(QColor("white"))
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setBold(True)
+        p.setFont(font)
+        sides = SIDE_NAMES[lang]
+        p.drawText(
+            felt,
+            Qt.AlignmentFlag.AlignCenter,
+            f"{sides['NS']}  {self.levels['NS']}\n{sides['EW']}  {self.levels['EW']}",
+        )
+        for seat in "NESW":
+            rect = self.seat_rect(seat)
+            selected = seat == self.selected
+            is_dealer = seat == self.dealer
+            p.setPen(QPen(QColor("#c62828") if selected else QColor("#455a64"), 3 if selected else 1.5))
+            p.setBrush(QColor("#fff8e1") if is_dealer else QColor("#eceff1"))
+            p.drawRoundedRect(rect, 8, 8)
+            p.setPen(QColor("#212121"))
+            head = QFont(self.font())
+            head.setBold(True)
+            p.setFont(head)
+            label = SEAT_NAMES[lang][seat]
+            if is_dealer:
+                label += "  " + self.language.tr("dealer_mark")
+            p.drawText(rect.adjusted(4, 4, -4, -rect.height() / 2), Qt.AlignmentFlag.AlignCenter, label)
+            p.setFont(self.font())
+            name = self.names.get(seat) or "—"
+            p.drawText(rect.adjusted(4, rect.height() / 2 - 2, -4, -4), Qt.AlignmentFlag.AlignCenter, name)
+        p.end()
+
+
+def seat_names(players: dict[str, list[str]]) -> dict[str, str]:
+    """Player 1 of each pair sits N or E, player 2 S or W (as the pairs file lists them)."""
+    ns = players.get("NS") or []
+    ew = players.get("EW") or []
+    return {
+        "N": ns[0] if len(ns) > 0 else "",
+        "S": ns[1] if len(ns) > 1 else "",
+        "E": ew[0] if len(ew) > 0 else "",
+        "W": ew[1] if len(ew) > 1 else "",
+    }
+
+
+def fmt_clock(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+class RoundClock(QWidget):
+    """The round's clock: start, pause, and the rulebook's warning before the end."""
+
+    warned = Signal()
+    ended = Signal()
+
+    def __init__(self, language: Language, minutes: int, warning_minutes_left: int, parent=None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.total = minutes * 60
+        self.warning_at = warning_minutes_left * 60
+        self.started_at: float | None = None  # wall-clock seconds when (re)started
+        self.elapsed_before = 0.0
+        self.has_warned = False
+        self.display = QLabel()
+        self.display.setObjectName("roundClock")
+        big = QFont(self.font())
+        big.setPointSizeF(big.pointSizeF() * 2.0)
+        big.setBold(True)
+        self.display.setFont(big)
+        self.start_button = QPushButton()
+        self.start_button.clicked.connect(self.toggle)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.display)
+        layout.addWidget(self.start_button)
+        self.timer = QTimer(self)
+        self.timer.setInterval(500)
+        self.timer.timeout.connect(self.tick)
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+    def elapsed(self) -> float:
+        extra = time.time() - self.started_at if self.started_at is not None else 0.0
+        return self.elapsed_before + extra
+
+    def remaining(self) -> float:
+        return self.total - self.elapsed()
+
+    def minutes_since_start(self) -> int | None:
+        """Whole minutes since the chief referee started the round (for late arrival)."""
+        if self.started_at is None and self.elapsed_before == 0:
+            return None
+        return int(self.elapsed() // 60)
+
+    def restore(self, started_at: float | None, elapsed_before: float) -> None:
+        self.started_at, self.elapsed_before = started_at, elapsed_before
+        self.has_warned = self.remaining() <= self.warning_at
+        if self.running:
+            self.timer.start()
+        self.retranslate()
+
+    def toggle(self) -> None:
+        if self.running:
+            self.elapsed_before = self.elapsed()
+            self.started_at = None
+            self.timer.stop()
+        else:
+            self.started_at = time.time()
+            self.timer.start()
+        self.retranslate()
+
+    def tick(self) -> None:
+        left = self.remaining()
+        if not self.has_warned and left <= self.warning_at:
+            self.has_warned = True
+            self.warned.emit()
+        if left <= 0 and self.running:
+            self.elapsed_before, self.started_at = float(self.total), None
+            self.timer.stop()
+            self.ended.emit()
+        self.display.setText(fmt_clock(self.remaining()))
+        self.display.setStyleSheet("color: #c62828;" if self.has_warned else "")
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.start_button.setText(tr("clock_pause") if self.running else tr("clock_start"))
+        self.start_button.setToolTip(tr("clock_tip"))
+        self.tick()
+
+
+class ShotClock(QWidget):
+    """Time per action (bury, lead, follow) from the rulebook; offers a delay when it runs out."""
+
+    expired = Signal(str, str)  # seat, what
+
+    def __init__(self, language: Language, limits: dict[str, int | None], parent=None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.limits = {k: v for k, v in limits.items() if k in ("bury", "lead", "follow") and v}
+        self.seat: str = "E"
+        self.what: str | None = None
+        self.deadline: float | None = None
+        self.display = QLabel("--")
+        mono = QFont(self.font())
+        mono.setPointSizeF(mono.pointSizeF() * 1.6)
+        mono.setBold(True)
+        self.display.setFont(mono)
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for what in self.limits:
+            button = QPushButton()
+            button.clicked.connect(lambda _=False, w=what: self.start(w))
+            self.buttons[what] = button
+            row.addWidget(button)
+        self.log_button = QPushButton()
+        self.log_button.setEnabled(False)
+        self.log_button.clicked.connect(lambda: self.expired.emit(self.seat, self.what or "follow"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.display)
+        layout.addLayout(top)
+        layout.addLayout(row)
+        layout.addWidget(self.log_button)
+        self.timer = QTimer(self)
+        self.timer.setInterval(200)
+        self.timer.timeout.connect(self.tick)
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def set_seat(self, seat: str) -> None:
+        self.seat = seat
+        self.retranslate()
+
+    def start(self, what: str) -> None:
+        self.what = what
+        self.deadline = time.monotonic() + float(self.limits[what])
+        self.log_button.setEnabled(False)
+        self.timer.start()
+        self.tick()
+
+    def tick(self) -> None:
+        if self.deadline is None:
+            self.display.setText("--")
+            return
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.timer.stop()
+            self.deadline = None
+            self.display.setText("0")
+            self.display.setStyleSheet("color: #c62828;")
+            self.log_button.setEnabled(True)
+            self.retranslate()
+            return
+        self.display.setStyleSheet("")
+        self.display.setText(f"{left:.0f}")
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        lang = self.language.lang
+        self.title.setText(tr("shot_clock_for", seat=SEAT_NAMES[lang][self.seat]))
+        for what, button in self.buttons.items():
+            button.setText(tr(f"shot_{what}", seconds=self.limits[what]))
+        self.log_button.setText(tr("shot_log_delay", seat=SEAT_NAMES[lang][self.seat]))
+
+
+def side_label(language: Language, side: str) -> str:
+    return SIDE_NAMES[language.lang][side]

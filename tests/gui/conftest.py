@@ -1,0 +1,94 @@
+"""Fixtures for driving the real desktop app offscreen against a real SQLite file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+from referee_app.core import load_rulebook  # noqa: E402
+from referee_app.gui.i18n import Language  # noqa: E402
+from referee_app.gui.main_window import MainWindow  # noqa: E402
+from referee_app.session import Session  # noqa: E402
+from referee_app.store.service import Actor, Store  # noqa: E402
+
+PAIRS = (
+    "number,player1,player2,unit\n1,张三,李四,一队\n2,王五,赵六,二队\n3,孙七,周八,三队\n4,吴九,郑十,四队\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path) -> Iterator[None]:
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    yield
+
+
+@pytest.fixture()
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "event.sqlite"
+
+
+@pytest.fixture()
+def pairs_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.csv"
+    path.write_text(PAIRS, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def make_window(qtbot, db_path: Path) -> Callable[..., MainWindow]:
+    stores: list[Store] = []
+
+    def make(lang: str = "zh") -> MainWindow:
+        actor = Actor("裁判一", "station-1")
+        store = Store.open(str(db_path), create=True, actor=actor)
+        stores.append(store)
+        window = MainWindow(store, actor, Language(lang))
+        qtbot.addWidget(window)
+        window.resize(1400, 860)
+        window.show()
+        return window
+
+    yield make
+    for store in stores:
+        store.close()
+
+
+def open_event_with_table(window: MainWindow, rulebook_id: str, pairs_csv: Path) -> None:
+    info = Session.create_event(
+        window.store, f"测试赛 {rulebook_id}", load_rulebook(rulebook_id), "2026-11-30", window.actor
+    )
+    window.fill_events()
+    window.open_event(info.id)
+    assert window.import_pairs(str(pairs_csv)) == 4
+    assert window.session is not None
+    window.session.open_table(1, 1, "1", "2", "E")
+    window.show_hall()
+    window.open_table(1, 1)
+
+
+def when_modal(action: Callable[[QWidget], None]) -> None:
+    """Run ``action`` on the next modal dialog once it is shown (exec() blocks the test)."""
+
+    def attempt(tries: int = 0) -> None:
+        widget = QApplication.activeModalWidget()
+        if widget is None:
+            if tries > 200:
+                raise AssertionError("no modal dialog appeared")
+            QTimer.singleShot(10, lambda: attempt(tries + 1))
+            return
+        try:
+            action(widget)
+        except BaseException:
+            widget.close()  # never leave a modal dialog blocking the test run
+            raise
+
+    QTimer.singleShot(0, attempt)
