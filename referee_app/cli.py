@@ -70,12 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
     from .store import commands as store_commands
 
     store_commands.register(sub)
+    from .printing import commands as printing_commands
+
+    printing_commands.register(sub)
     try:
-        from .printing import commands as printing_commands
-    except ImportError:  # the printing layer is being built; judge must work without it
-        printing_commands = None
-    if printing_commands is not None:
-        printing_commands.register(sub)
+        from . import desk_commands  # standings and pairing (the chief referee's desk)
+    except ImportError:  # not built yet
+        desk_commands = None  # type: ignore[assignment]
+    if desk_commands is not None:
+        desk_commands.register(sub)
     return parser
 
 
