@@ -274,13 +274,17 @@ def test_a_voided_ruling_is_shown_but_has_no_effect_and_does_not_count() -> None
 
 
 def test_void_needs_a_reason() -> None:
-    with pytest.raises(CaseError, match=r"infractions\[0\]\.void\.reason: voiding a ruling needs a written reason"):
+    with pytest.raises(
+        CaseError, match=r"infractions\[0\]\.void\.reason: voiding a ruling needs a written reason"
+    ):
         judge(case("bhg-2011", [hand(60, {"kind": "exposed_card", "seat": "N", "void": {"reason": ""}})]))
 
 
 def test_a_hand_in_progress_carries_rulings_and_counts_but_is_not_scored() -> None:
     exposed = {"kind": "exposed_card", "seat": "N"}
-    out = judge(case("bhg-2011", [hand(60, exposed, exposed), {"in_progress": True, "infractions": [exposed]}]))
+    out = judge(
+        case("bhg-2011", [hand(60, exposed, exposed), {"in_progress": True, "infractions": [exposed]}])
+    )
     current = out["hands"][1]
     assert current["in_progress"] and current["defender_total"] is None
     assert current["levels_after"] == current["levels_before"] == {"NS": "2", "EW": "3"}
@@ -294,7 +298,9 @@ def test_a_hand_in_progress_carries_rulings_and_counts_but_is_not_scored() -> No
 
 def test_a_forfeit_during_play_keeps_the_opponents_lead_on_the_board() -> None:
     signal = {"kind": "illegal_signal", "seat": "N"}  # NS defend; 3rd signal in the event
-    out = judge(case("gansu-2018", [hand(30, signal)], history={"NS": {"illegal_signal": 2}}, finished="time"))
+    out = judge(
+        case("gansu-2018", [hand(30, signal)], history={"NS": {"illegal_signal": 2}}, finished="time")
+    )
     # EW dealt at 2 and get +3 for the defenders' signal: 5 against 2 on the board, more
     # than the 3:2 a forfeit records, so the board's levels stand.
     assert out["result"]["winner"] == "EW"
@@ -307,3 +313,19 @@ def test_an_unknown_field_with_a_line_break_is_quoted_on_one_line() -> None:
     with pytest.raises(CaseError) as caught:
         judge({"event": "bhg-2011", "first_dealer": "E", "finished": "open", "hands": [], "a\nb": 1})
     assert str(caught.value).startswith('"a\\nb": unknown field')
+
+
+def test_the_fields_asked_for_follow_the_rulebook() -> None:
+    from referee_app.core import load_rulebook
+    from referee_app.core.catalogue import fields_for
+
+    bhg, gansu, hbue = (load_rulebook(r).data for r in ("bhg-2011", "gansu-2018", "hbue-2018"))
+    assert fields_for(bhg, "exposed_card") == ("cards", "trick")  # BHG: 10 a card, light or heavy
+    assert fields_for(gansu, "exposed_card") == ("cards", "trick", "severity")
+    assert fields_for(gansu, "hidden_card") == ("cards", "trick", "discovered", "affects_result")
+    assert fields_for(gansu, "hidden_card") != fields_for(bhg, "hidden_card")
+    assert "discovered" in fields_for(hbue, "wrong_play") and "discovered" not in fields_for(
+        bhg, "wrong_play"
+    )
+    assert fields_for(bhg, "misconduct") == ("points",)
+    assert fields_for(bhg, "wrong_card_count") == ("phase", "cards")

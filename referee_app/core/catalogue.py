@@ -57,3 +57,37 @@ CHOICES: dict[str, dict[str, dict[str, str]]] = {
 }
 
 assert set(FIELDS) == set(KINDS)
+
+
+# Facts worth recording even when the rulebook's sanction does not depend on them: they go
+# on the scoresheet (which trick, how many cards, which delay).
+_ALWAYS = ("trick", "cards", "what", "minutes")
+_CONDITION_FIELDS = {
+    "phase": "phase",
+    "found_after": "discovered",
+    "severity": "severity",
+    "affects_result": "affects_result",
+    "minutes": "minutes",
+    "referee_points": "points",
+}
+
+
+def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
+    """The fields a referee is asked for ``kind`` under a rulebook's normalised ``rules``:
+    those its conditions or sanctions read, and the facts a scoresheet shows."""
+    used: set[str] = set()
+    kinds = [kind]
+    for rule in rules["infractions"][kind]["rules"]:
+        if rule["same_as"]:
+            kinds.append(rule["same_as"])
+    for name in kinds:
+        for rule in rules["infractions"][name]["rules"]:
+            for condition, value in rule["when"].items():
+                if value is not None and condition in _CONDITION_FIELDS:
+                    used.add(_CONDITION_FIELDS[condition])
+            sanction = rule["sanction"]
+            if sanction["points_thrown_less_one"] is not None:
+                used.add("thrown")
+            if sanction["points_range"] is not None:
+                used.add("points")
+    return tuple(f for f in FIELDS[kind] if f in used or f in _ALWAYS)

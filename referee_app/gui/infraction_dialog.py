@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import CaseError
-from ..core.catalogue import CHOICES, FIELD_LABELS, FIELDS
+from ..core.catalogue import CHOICES, FIELD_LABELS
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language
 
@@ -45,6 +45,7 @@ class InfractionDialog(QDialog):
         kind: str,
         label: dict[str, str],
         preview: Callable[[dict[str, Any]], dict[str, Any]],
+        fields: tuple[str, ...],
         seat: str | None = None,
         values: dict[str, Any] | None = None,
         parent: QWidget | None = None,
@@ -102,7 +103,7 @@ class InfractionDialog(QDialog):
         self.form = QFormLayout()
         self.inputs: dict[str, QWidget] = {}
         self.errors: dict[str, QLabel] = {}
-        for name in FIELDS[kind]:
+        for name in fields:
             widget = self._input_for(name)
             self.inputs[name] = widget
             error = QLabel()
@@ -137,7 +138,12 @@ class InfractionDialog(QDialog):
         self.override_box = QGroupBox(tr("override_title"))
         self.override_box.setCheckable(True)
         self.override_box.setChecked(False)
-        ov = QFormLayout(self.override_box)
+        override_fields = QWidget()
+        QVBoxLayout(self.override_box).addWidget(override_fields)
+        override_fields.setVisible(False)  # unfolds only when the referee overrides
+        self.override_box.toggled.connect(override_fields.setVisible)
+        self.override_box.toggled.connect(lambda *_: self.adjustSize())
+        ov = QFormLayout(override_fields)
         self.ov_warning = QCheckBox(tr("sanction_warning"))
         self.ov_points = QSpinBox()
         self.ov_points.setRange(0, 200)

@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import CaseError, editing
+from ..core.catalogue import fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from ..session import Session, TableRecord
 from ..store.errors import StoreError
 from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
+from .preview import PdfPreview, scoresheet_pdf
 from .widgets import ShotClock, TableDiagram, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
@@ -107,6 +109,13 @@ class TableView(QWidget):
         header.addWidget(self.title, 1)
         self.status = QLabel()
         header.addWidget(self.status)
+        self.preview_button = QPushButton()
+        self.preview_button.setShortcut(QKeySequence("Ctrl+P"))
+        self.preview_button.clicked.connect(self.preview_scoresheet)
+        self.sign_button = QPushButton()
+        self.sign_button.clicked.connect(self.sign_round)
+        header.addWidget(self.preview_button)
+        header.addWidget(self.sign_button)
 
         # -- left: diagram, arrivals, shot clock ----------------------------------------------------
         self.diagram = TableDiagram(language)
@@ -137,6 +146,7 @@ class TableView(QWidget):
         self.hands_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.hands_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.hands_view.verticalHeader().setVisible(False)
+        self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Stretch)
         self.hand_box = QGroupBox()
@@ -262,11 +272,14 @@ class TableView(QWidget):
         self.hands_model.set_decision(record.case, record.decision)
         self.rulings_model.set_decision(record.decision)
         self.rulings_view.resizeRowsToContents()
+        self.hands_view.resizeRowsToContents()
         self.hands_view.scrollToBottom()
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
-        for widget in (self.hand_box, self.kind_box, self.shot_box, *self.arrive.values()):
-            widget.setEnabled(not finished)
+        signed = record.status == "signed"
+        for widget in (self.hand_box, self.kind_box, self.shot_box, self.void_button, *self.arrive.values()):
+            widget.setEnabled(not finished and not signed)
+        self.sign_button.setEnabled(finished and not signed)
         self.retranslate()
         self.preview_hand()
 
@@ -308,7 +321,10 @@ class TableView(QWidget):
             return False
         label = self.session.rulebook.data["infractions"][kind]["label"]
         seat = seat or self.diagram.selected
-        dialog = InfractionDialog(self.language, kind, label, self.preview_infraction, seat, values, self)
+        fields = fields_for(self.session.rulebook.data, kind)
+        dialog = InfractionDialog(
+            self.language, kind, label, self.preview_infraction, fields, seat, values, self
+        )
         self.active_dialog = dialog
         accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted
         self.active_dialog = None
@@ -429,6 +445,52 @@ class TableView(QWidget):
             return False
         return self.save(editing.void_infraction(self.record.case, hand_index, index, reason.strip()))
 
+    def preview_scoresheet(self) -> PdfPreview | None:
+        if self.record is None:
+            return None
+        signatures = self.session.signatures(self.record) if self.record.status == "signed" else {}
+        pdf = scoresheet_pdf(self.session, self.record, signatures)
+        r = self.record
+        dialog = PdfPreview(
+            self.language,
+            pdf,
+            self.language.tr("scoresheet_title", round=r.round, table=r.table),
+            f"scoresheet-r{r.round}-t{r.table}.pdf",
+            self,
+        )
+        self.active_dialog = dialog
+        dialog.exec()
+        self.active_dialog = None
+        return dialog
+
+    def sign_round(self) -> bool:
+        """The four players and the table referee sign; the signed record is then locked."""
+        if self.record is None or self.record.decision.get("result") is None:
+            return False
+        from .signature import SignDialog
+
+        r = self.record
+        dialog = SignDialog(
+            self.language,
+            seat_names(r.players),
+            self.language.tr("table_title", round=r.round, table=r.table),
+            self,
+        )
+        self.active_dialog = dialog
+        accepted = dialog.exec() == SignDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return False
+        try:
+            self.record = self.session.sign(r, dialog.signatures())
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            self.reload()
+            return False
+        self.load(self.record)
+        self.saved.emit(self.language.tr("signed_saved"))
+        return True
+
     # -- words -------------------------------------------------------------------------------
 
     def retranslate(self, *_: object) -> None:
@@ -449,6 +511,8 @@ class TableView(QWidget):
         self.void_button.setText(tr("void_ruling"))
         self.confirm_hand_button.setText(tr("confirm_hand"))
         self.end_button.setText(tr("end_round"))
+        self.preview_button.setText(tr("preview_scoresheet"))
+        self.sign_button.setText(tr("sign_round"))
         for key, label in self.form_labels.items():
             label.setText(tr(f"field_{key}"))
         self.captured.setText(tr("captured_yes"))

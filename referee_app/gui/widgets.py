@@ -169,7 +169,7 @@ class RoundClock(QWidget):
 
     def restore(self, started_at: float | None, elapsed_before: float) -> None:
         self.started_at, self.elapsed_before = started_at, elapsed_before
-        self.has_warned = self.remaining() <= self.warning_at
+        self.has_warned = False  # the next tick announces the warning again if it is due
         if self.running:
             self.timer.start()
         self.retranslate()

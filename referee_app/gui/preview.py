@@ -1,0 +1,119 @@
+"""Previewing and printing a PDF in the app (QtPdf), e.g. a table's scoresheet (记分表)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
+from PySide6.QtGui import QPainter
+from PySide6.QtPdf import QPdfDocument
+from PySide6.QtPdfWidgets import QPdfView
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from ..session import Session, TableRecord
+from .i18n import Language
+
+
+def scoresheet_pdf(
+    session: Session, record: TableRecord, signatures: dict[str, bytes] | None = None
+) -> bytes:
+    """The table's scoresheet as the referee desk prints it (the printing layer renders it)."""
+    from ..printing.data import PairInfo, ScoresheetData, event_header, infraction_labels
+    from ..printing.render import render_scoresheet
+
+    units = {p["number"]: p.get("unit") for p in session.pairs()}
+    # the event's own name heads the sheet; the rulebook it runs under is named below it
+    header = replace(
+        event_header(session.rulebook, session.event.date),
+        name_zh=session.event.name,
+        name_en=session.rulebook.name("en"),
+    )
+    data = ScoresheetData(
+        event=header,
+        case=record.case,
+        decision=record.decision,
+        round=record.round,
+        table=record.table,
+        pairs={
+            side: PairInfo(number, list(record.players.get(side, [])), units.get(number))
+            for side, number in record.pairs.items()
+        },
+        infraction_labels=infraction_labels(session.rulebook),
+        signatures=dict(signatures or {}),
+        lang=session.lang,
+    )
+    out = io.BytesIO()
+    render_scoresheet(data, out)
+    return out.getvalue()
+
+
+class PdfPreview(QDialog):
+    """A PDF shown page by page, with Print and Save as PDF."""
+
+    def __init__(
+        self, language: Language, pdf: bytes, title: str, suggested_name: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.pdf = pdf
+        self.suggested_name = suggested_name
+        self.setWindowTitle(title)
+        self.resize(900, 1000)
+        self.data = QByteArray(pdf)
+        self.buffer = QBuffer(self.data, self)
+        self.buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        self.document = QPdfDocument(self)
+        self.document.load(self.buffer)
+        self.view = QPdfView(self)
+        self.view.setDocument(self.document)
+        self.view.setPageMode(QPdfView.PageMode.MultiPage)
+        self.view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
+        tr = language.tr
+        print_button = QPushButton(tr("print"))
+        print_button.clicked.connect(self.print_pdf)
+        save_button = QPushButton(tr("save_pdf"))
+        save_button.clicked.connect(self.save_pdf)
+        close = QPushButton(tr("close"))
+        close.clicked.connect(self.accept)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(save_button)
+        row.addWidget(print_button)
+        row.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(row)
+
+    def page_count(self) -> int:
+        return self.document.pageCount()
+
+    def save_pdf(self, path: str | None = None) -> str | None:
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(
+                self, self.language.tr("save_pdf"), self.suggested_name, "PDF (*.pdf)"
+            )
+        if not path:
+            return None
+        Path(path).write_bytes(self.pdf)
+        return path
+
+    def print_pdf(self) -> None:
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        dialog = QPrintDialog(printer, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.print_to(printer)
+
+    def print_to(self, printer: QPrinter) -> None:
+        painter = QPainter(printer)
+        for page in range(self.document.pageCount()):
+            if page:
+                printer.newPage()
+            target = painter.viewport()
+            size = QSize(target.width(), target.height())
+            image = self.document.render(page, size)
+            painter.drawImage(target, image)
+        painter.end()
