@@ -38,7 +38,7 @@ from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf
-from .widgets import ShotClock, TableDiagram, seat_names
+from .widgets import ShotClock, TableDiagram, WrapButton, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
 
@@ -208,11 +208,10 @@ class TableView(QWidget):
         # -- right: one button per infraction kind, the rulings ---------------------------------
         self.kind_box = QGroupBox()
         grid = QGridLayout(self.kind_box)
-        self.kind_buttons: dict[str, QPushButton] = {}
+        self.kind_buttons: dict[str, WrapButton] = {}
         in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
         for n, kind in enumerate(in_hand):
-            button = QPushButton()
-            button.setMinimumHeight(44)
+            button = WrapButton()
             button.clicked.connect(lambda _=False, k=kind: self.log_infraction(k))
             self.kind_buttons[kind] = button
             grid.addWidget(button, n // 2, n % 2)

@@ -92,9 +92,15 @@ class TableDiagram(QWidget):
             head.setBold(True)
             p.setFont(head)
             label = SEAT_NAMES[lang][seat]
-            if is_dealer:
-                label += "  " + self.language.tr("dealer_mark")
             p.drawText(rect.adjusted(4, 4, -4, -rect.height() / 2), Qt.AlignmentFlag.AlignCenter, label)
+            if is_dealer:  # a badge on the seat's corner: 庄 / D
+                badge = QRectF(rect.right() - 14, rect.top() - 10, 24, 24)
+                p.setBrush(QColor("#c62828"))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.drawEllipse(badge)
+                p.setPen(QColor("white"))
+                p.drawText(badge, Qt.AlignmentFlag.AlignCenter, self.language.tr("dealer_mark"))
+                p.setPen(QColor("#212121"))
             p.setFont(self.font())
             name = self.names.get(seat) or "—"
             p.drawText(rect.adjusted(4, rect.height() / 2 - 2, -4, -4), Qt.AlignmentFlag.AlignCenter, name)
@@ -284,3 +290,25 @@ class ShotClock(QWidget):
 
 def side_label(language: Language, side: str) -> str:
     return SIDE_NAMES[language.lang][side]
+
+
+class WrapButton(QPushButton):
+    """A large button whose label wraps onto two lines instead of being cut off."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.label)
+        self.setMinimumHeight(48)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self.label.setText(text)
+
+    def text(self) -> str:
+        return self.label.text()
