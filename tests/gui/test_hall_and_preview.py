@@ -1,0 +1,87 @@
+"""The hall's clock and warning, the scoresheet preview, and the interface's words."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+from referee_app.core import editing
+from referee_app.gui.i18n import load_catalog
+
+from .conftest import open_event_with_table, when_modal
+
+GUI = Path(__file__).resolve().parents[2] / "referee_app" / "gui"
+
+
+def test_every_interface_string_exists_in_both_languages() -> None:
+    catalog = load_catalog()
+    used: set[str] = set()
+    for source in GUI.glob("*.py"):
+        used |= set(re.findall(r"""\btr\(\s*["']([a-z_]+)["']""", source.read_text(encoding="utf-8")))
+    used = {k for k in used if not k.endswith("_")}  # prefixes of keys built at run time
+    from referee_app.gui.hall import STATUS_COLOURS
+    from referee_app.gui.models import HAND_COLUMNS
+    from referee_app.gui.table_view import SHAPES
+
+    used |= {f"status_{s}" for s in STATUS_COLOURS} | set(HAND_COLUMNS) | {f"shape_{s}" for s in SHAPES}
+    used |= {f"shot_{w}" for w in ("bury", "lead", "follow")}
+    used |= {
+        f"field_{f}"
+        for f in (
+            "defender_points",
+            "redeclarations",
+            "bottom_points",
+            "captured",
+            "shape",
+            "pairs",
+            "largest",
+            "j_cards",
+        )
+    }
+    missing = sorted(k for k in used if k not in catalog)
+    assert not missing, missing
+    for key, entry in catalog.items():
+        assert set(entry) == {"zh", "en"} and all(entry.values()), key
+
+
+def test_the_round_clock_warns_with_the_rulebooks_words(make_window, pairs_csv) -> None:
+    window = make_window()
+    open_event_with_table(window, "gansu-2018", pairs_csv)
+    window.show_hall()
+    hall = window.hall
+    assert hall.cards and "第 1 桌" in hall.cards[0].text()
+    hall.clock.restore(time.time() - 51 * 60, 0.0)  # 9 of 60 minutes left
+    hall.clock.tick()
+    assert hall.warning.isVisible()
+    assert "还有最后1副牌（不包括正在打的该副牌）" in hall.warning.text()
+    assert hall.clock.minutes_since_start() == 51
+    assert hall.clock.running
+    hall.clock.toggle()
+    assert not hall.clock.running and hall.clock.start_button.text() == "开始计时"
+
+
+def test_scoresheet_preview_renders_and_saves(make_window, pairs_csv, tmp_path) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    case = editing.add_infraction(
+        view.record.case, {"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 2}
+    )
+    view.save(editing.complete_hand(case, 60))
+    seen = {}
+
+    def look(dialog) -> None:
+        seen["pages"] = dialog.page_count()
+        seen["saved"] = dialog.save_pdf(str(tmp_path / "sheet.pdf"))
+        dialog.accept()
+
+    when_modal(look)
+    view.preview_scoresheet()
+    assert seen["pages"] >= 1
+    text = subprocess.run(
+        ["pdftotext", "-layout", seen["saved"], "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "记分表" in text and "二、4 暴露张" in text and "张三" in text
+    assert "测试赛 bhg-2011" in text  # the event's own name heads the sheet
