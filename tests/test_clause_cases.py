@@ -78,9 +78,7 @@ def _params():
     if SHARED.is_dir():
         params += [pytest.param(c, id=f"shared/{c.name}") for c in _cases_in(SHARED)]
     else:
-        params.append(
-            pytest.param(None, id="shared", marks=pytest.mark.skip(reason=f"{SHARED} is absent"))
-        )
+        params.append(pytest.param(None, id="shared", marks=pytest.mark.skip(reason=f"{SHARED} is absent")))
     return params
 
 
@@ -99,6 +97,7 @@ def test_case(case_path: Path):
 
 
 # --- the real command ----------------------------------------------------------------------
+
 
 def _command() -> list[str]:
     exe = shutil.which("referee-app") or str(Path(sys.executable).with_name("referee-app"))
@@ -125,7 +124,9 @@ def test_command(rel: str):
     expected = _load(_expected_of(case_path))
     run = subprocess.run(
         _command() + ["--lang", "zh", "judge", str(case_path)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     if expected == {"error": True}:
         assert run.returncode == 2, run.stderr
@@ -143,13 +144,17 @@ def test_command_reads_standard_input():
     case_path = CASES / "hbue-2018" / "hbue-3-3-band-0-da-guang.json"
     run = subprocess.run(
         _command() + ["--lang", "zh", "judge", "-"],
-        input=case_path.read_text(encoding="utf-8"), capture_output=True, text=True, timeout=60,
+        input=case_path.read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     assert not diff(_load(_expected_of(case_path)), json.loads(run.stdout))
 
 
 # --- the manifest --------------------------------------------------------------------------
+
 
 def _manifest_files() -> list[str]:
     listed = []
