@@ -181,6 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as err:  # noqa: BLE001 - a referee never sees a traceback
+        if os.environ.get("REFEREE_APP_DEBUG"):
+            raise
+        print(_one_line(f"referee-app: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":
