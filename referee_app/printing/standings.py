@@ -1,0 +1,204 @@
+"""The printed standings sheet (名次表): Chinese with English headings, A4.
+
+Reuses the printing layer's font registration (:mod:`.fonts`) and the look of
+:mod:`.render` (grey header row, thin grid, bilingual labels, "第 x 页 共 y 页"). The
+labels live here rather than in ``forms/`` until a standings template is added there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+
+from ..core.standings import TIE_BREAK_LABELS
+from .fonts import FONT
+from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
+
+Target = str | Path | IO[bytes]
+
+TITLE = ("名次表", "Standings")
+COLUMNS = {
+    "rank": ("名次", "Rank"),
+    "pair": ("对号", "Pair"),
+    "players": ("选手", "Players"),
+    "unit": ("单位", "Unit"),
+}
+
+
+@dataclass
+class StandingsSheet:
+    """What the sheet shows; :meth:`build` makes it from the store's event and the core."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    seed: int
+    tie_breaks: list[str]
+    rows: list[dict[str, Any]]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    clause_ref: str = ""
+    clause_zh: str = ""
+    printed_at: datetime | None = None
+
+    @classmethod
+    def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
+        clause = rulebook.data["standings"]["clause"]
+        return cls(
+            event_name=ev.name,
+            rulebook_id=rulebook.id,
+            round=table.round,
+            seed=table.seed,
+            tie_breaks=list(table.tie_breaks),
+            rows=list(table.rows),
+            players={str(p["number"]): list(p["players"]) for p in pairs},
+            units={str(p["number"]): p["unit"] for p in pairs if p.get("unit")},
+            clause_ref=str(clause.get("ref", "")),
+            clause_zh=str(clause.get("zh", "")),
+        )
+
+
+def _head(zh: str, en: str) -> Paragraph:
+    return Paragraph(
+        f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', styles().label_c
+    )
+
+
+def _order(zh: str, en: str) -> Paragraph:
+    st = styles().cell
+    return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
+
+
+def _value(key: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if key == "lots":
+        return str(value["draw"])
+    if key == "previous_round_points":
+        return "/".join(str(v) for v in value) or "—"
+    return str(value)
+
+
+class _PageCanvas(Canvas):
+    """Draws "第 x 页 共 y 页" once the number of pages is known."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initialFontName", FONT)
+        super().__init__(*args, **kwargs)
+        self._saved: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        self._saved.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._saved)
+        for i, state in enumerate(self._saved, start=1):
+            self.__dict__.update(state)
+            width, _ = self._pagesize
+            self.saveState()
+            self.setStrokeColor(RULE)
+            self.setLineWidth(0.5)
+            self.line(12 * mm, 14 * mm, width - 12 * mm, 14 * mm)
+            self.setFont(FONT, 8)
+            self.setFillColor(INK)
+            self.drawRightString(width - 12 * mm, 10 * mm, f"第 {i} 页 共 {total} 页")
+            self.setFont(FONT, EN_SIZE)
+            self.setFillColor(GREY)
+            self.drawRightString(width - 12 * mm, 6.5 * mm, f"Page {i} of {total}")
+            footer = getattr(self, "_footer", "")
+            if footer:
+                self.drawString(12 * mm, 10 * mm, footer)
+            self.restoreState()
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+
+def render_standings(sheet: StandingsSheet, target: Target) -> None:
+    """Write the standings sheet as PDF to ``target`` (a path or a binary file)."""
+    st = styles()
+    keys = [k for k in sheet.tie_breaks if k != "match_points"]
+    wide = len(keys) > 3
+    pagesize = landscape(A4) if wide else A4
+    margin = 12 * mm
+    doc = SimpleDocTemplate(
+        str(target) if isinstance(target, Path) else target,
+        pagesize=pagesize,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=14 * mm,
+        bottomMargin=20 * mm,
+        title=f"{sheet.event_name} {TITLE[0]}",
+        author="referee-app",
+        creator="referee-app",
+        initialFontName=FONT,
+    )
+    width = pagesize[0] - 2 * margin
+    story: list[Any] = [
+        Paragraph(escape(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape(" ".join(TITLE[0])), st.title),
+        Paragraph(escape(TITLE[1].upper()), st.title_en),
+        Spacer(1, 4),
+    ]
+    order_zh = " → ".join(TIE_BREAK_LABELS[k][0] for k in sheet.tie_breaks)
+    order_en = " → ".join(TIE_BREAK_LABELS[k][1] for k in sheet.tie_breaks)
+    info = [
+        [
+            _head("轮次", "After round"),
+            _pc(f"第 {sheet.round} 轮后"),
+            _head("规则", "Rulebook"),
+            _pc(sheet.rulebook_id),
+            _head("抽签种子", "Seed of the lots"),
+            _pc(str(sheet.seed)),
+        ],
+        [_head("名次计算", "Tie-break order"), _order(order_zh, order_en), "", "", "", ""],
+    ]
+    lw = 24 * mm
+    vw = (width - 3 * lw) / 3
+    story.append(_grid(info, [lw, vw, lw, vw, lw, vw], label_cols=(0,), extra=[("SPAN", (1, 1), (-1, 1))]))
+    if sheet.clause_zh:
+        story += [Spacer(1, 3), _p(f"{sheet.clause_ref}：{sheet.clause_zh}", st.tiny)]
+    story.append(Spacer(1, 6))
+
+    header = [_head(*COLUMNS["rank"]), _head(*COLUMNS["pair"]), _head(*COLUMNS["players"])]
+    header += [_head(*COLUMNS["unit"]), _head(*TIE_BREAK_LABELS["match_points"])]
+    header += [_head(*TIE_BREAK_LABELS[k]) for k in keys]
+    rows: list[list[Any]] = [header]
+    marks: list[tuple[Any, ...]] = []
+    for row in sheet.rows:
+        pair = row["pair"]
+        names = "、".join(sheet.players.get(pair, []))
+        dq = row["tiebreaks"].get("disqualified")
+        if dq is not None:
+            names += f"（第{dq}轮取消资格 DQ）"
+            marks.append(("TEXTCOLOR", (0, len(rows)), (-1, len(rows)), GREY))
+        cells = [
+            _pc(row["rank"]),
+            _pc(pair),
+            _p(names),
+            _p(sheet.units.get(pair, "")),
+            _pc(row["match_points"]),
+        ]
+        cells += [_pc(_value(k, row["tiebreaks"].get(k))) for k in keys]
+        rows.append(cells)
+    fixed = [12 * mm, 12 * mm, 0.0, 26 * mm, 19 * mm]
+    rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
+    fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
+    story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))
+    printed = (sheet.printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
+    footer = f"referee-app · {sheet.rulebook_id} · 打印时间 printed {printed}"
+
+    def on_page(canvas: Canvas, _doc: Any) -> None:
+        canvas._footer = footer  # type: ignore[attr-defined]
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
