@@ -262,3 +262,20 @@ def test_round_option_and_errors() -> None:
         compute_standings(BHG, EventRecord(("1", "2", "3"), (win(1, "1", "2"), win(1, "1", "3"))))
     with pytest.raises(StandingsError, match="unknown tie-break"):
         compute_standings(custom("match_points", "coin"), SIX)
+
+
+def test_docstring_examples_and_no_heavy_imports() -> None:
+    """The module's example runs; standings and pairing import neither Qt, reportlab nor SQLAlchemy."""
+    import doctest
+    import subprocess
+    import sys
+
+    from referee_app.core import standings
+
+    assert doctest.testmod(standings).failed == 0
+    code = (
+        "import sys; import referee_app.core.standings, referee_app.core.pairing\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'PySide6', 'reportlab', 'sqlalchemy'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
