@@ -115,6 +115,81 @@ def register(subparsers: Any) -> None:
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
 
+    co = subparsers.add_parser(
+        "correct",
+        help="a chief referee's correction: record a case over a signed round, with a reason",
+    )
+    co.add_argument("case", help="a case file, or - for standard input")
+    co.add_argument("--reason", required=True, help="why the record is corrected (kept in the log)")
+    _event_opt(co)
+    co.add_argument("--expect-version", type=int, default=None)
+    _who(co)
+    _common(co)
+    co.set_defaults(func=_guard(cmd_correct))
+
+    sg = subparsers.add_parser(
+        "sign", help="store the signatures (PNG) of N, E, S, W and the table referee; locks the round"
+    )
+    _event_opt(sg)
+    sg.add_argument("--round", type=int, required=True)
+    sg.add_argument("--table", type=int, required=True)
+    sg.add_argument("--expect-version", type=int, required=True, help="the version the signers saw")
+    for k in ("N", "E", "S", "W", "referee"):
+        sg.add_argument(f"--{k}", dest=f"sig_{k}", required=True, metavar="PNG", help=f"{k}'s signature")
+    _who(sg)
+    _common(sg)
+    sg.set_defaults(func=_guard(cmd_sign))
+
+    ap = subparsers.add_parser("appeal", help="appeals (申诉): file, review, decide, withdraw, list")
+    ap_sub = ap.add_subparsers(dest="appeal_command", required=True, parser_class=type(ap))
+    af = ap_sub.add_parser("file", help="file an appeal against one ruling (checked against the window)")
+    af.add_argument("--ruling", type=int, required=True, help="the ruling's id (see referee-app appeal list)")
+    af.add_argument("--by", required=True, help="the appealing pair's side: NS or EW")
+    af.add_argument("--grounds", required=True)
+    af.add_argument("--evidence", default=None)
+    af.add_argument("--receipt", default=None, help="the fee's receipt number")
+    af.add_argument("--filed-at", default=None, help="when it was handed in (ISO 8601; default now)")
+    af.add_argument(
+        "--ended-at",
+        default=None,
+        help="when the window opened (ISO 8601; default: when the result was recorded)",
+    )
+    af.add_argument("--accept-late", action="store_true", help="the chief referee accepts it late")
+    af.add_argument("--reason", default=None, help="why a late appeal is accepted")
+    _event_opt(af)
+    _who(af)
+    _common(af)
+    af.set_defaults(func=_guard(cmd_appeal_file))
+    ar = ap_sub.add_parser("review", help="the committee takes the appeal up (filed → under review)")
+    ar.add_argument("id", type=int)
+    _event_opt(ar)
+    _who(ar)
+    _common(ar)
+    ar.set_defaults(func=_guard(cmd_appeal_review))
+    ad = ap_sub.add_parser("decide", help="decide an appeal: upheld, modified or rejected")
+    ad.add_argument("id", type=int)
+    ad.add_argument("--decision", required=True, choices=("upheld", "modified", "rejected"))
+    ad.add_argument("--reason", required=True)
+    ad.add_argument("--committee", required=True, help='the committee\'s names, "名1,名2"')
+    ad.add_argument("--sanctions", default=None, help='JSON list (override vocabulary), e.g. ["warning"]')
+    _event_opt(ad)
+    _who(ad)
+    _common(ad)
+    ad.set_defaults(func=_guard(cmd_appeal_decide))
+    aw = ap_sub.add_parser("withdraw", help="the appellant withdraws the appeal")
+    aw.add_argument("id", type=int)
+    aw.add_argument("--reason", required=True)
+    _event_opt(aw)
+    _who(aw)
+    _common(aw)
+    aw.set_defaults(func=_guard(cmd_appeal_withdraw))
+    al = ap_sub.add_parser("list", help="the event's appeals and their states")
+    al.add_argument("--round", type=int, default=None)
+    al.add_argument("--json", action="store_true")
+    _event_opt(al)
+    _common(al)
+    al.set_defaults(func=_guard(cmd_appeal_list))
+
     lo = subparsers.add_parser("log", help="the audit trail, readable")
     _event_opt(lo)
     lo.add_argument("--round", type=int, default=None)
@@ -316,4 +391,185 @@ def cmd_log(args: argparse.Namespace) -> int:
     for e in entries:
         for line in describe(e, _lang(args)):
             print(line)
+    return 0
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    case = _read_json(args.case)
+    source = "stdin" if args.case == "-" else args.case
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        rec = store.record(
+            ev.id,
+            case,
+            actor=_actor(args),
+            lang=_lang(args),
+            expected_version=args.expect_version,
+            source=source,
+            correction_reason=args.reason,
+        )
+    print(rec.match_id)
+    return 0
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
+    sigs = {}
+    for k in ("N", "E", "S", "W", "referee"):
+        path = getattr(args, f"sig_{k}")
+        try:
+            with open(path, "rb") as fh:
+                sigs[k] = fh.read()
+        except OSError as err:
+            raise InputError(f"--{k} {path}: cannot read ({err.strerror})") from None
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        version = store.sign_match(ev.id, args.round, args.table, args.expect_version, sigs, _actor(args))
+    zh = _lang(args) == "zh"
+    print(
+        f"第 {args.round} 轮 第 {args.table} 桌 第 {version} 版已签字，已锁定"
+        if zh
+        else f"round {args.round} table {args.table} version {version} signed and locked",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _when_opt(value: str | None, field: str) -> Any:
+    from .appeals import parse_when
+
+    return None if value is None else parse_when(value, field)
+
+
+def cmd_appeal_file(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
+    if args.accept_late and not (args.reason and args.reason.strip()):
+        raise InputError("--accept-late: needs --reason TEXT (why the chief referee accepts it late)")
+    if args.reason is not None and not args.accept_late:
+        raise InputError("--reason: only with --accept-late")
+    filed_at = _when_opt(args.filed_at, "--filed-at")
+    ended_at = _when_opt(args.ended_at, "--ended-at")
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        aid = store.file_appeal(
+            ev.id,
+            ruling_id=args.ruling,
+            by=args.by,
+            grounds=args.grounds,
+            evidence=args.evidence,
+            receipt=args.receipt,
+            filed_at=filed_at,
+            ended_at=ended_at,
+            accept_late_reason=args.reason if args.accept_late else None,
+            actor=_actor(args),
+        )
+    print(aid)
+    return 0
+
+
+def cmd_appeal_review(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        store.review_appeal(args.id, actor=_actor(args), event_id=ev.id)
+    return 0
+
+
+def cmd_appeal_withdraw(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        store.withdraw_appeal(args.id, reason=args.reason, actor=_actor(args), event_id=ev.id)
+    return 0
+
+
+def cmd_appeal_decide(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
+    sanctions = None
+    if args.sanctions is not None:
+        try:
+            sanctions = json.loads(args.sanctions)
+        except json.JSONDecodeError as err:
+            raise InputError(f"--sanctions: not JSON: {err.msg} at column {err.colno}") from None
+        if not isinstance(sanctions, list):
+            raise InputError(f"--sanctions: expected a JSON list, got {args.sanctions!r}")
+    committee = [n.strip() for n in args.committee.replace("，", ",").replace("、", ",").split(",")]
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        out = store.decide_appeal(
+            args.id,
+            decision=args.decision,
+            reason=args.reason,
+            committee=committee,
+            sanctions=sanctions,
+            actor=_actor(args),
+            event_id=ev.id,
+        )
+    zh = _lang(args) == "zh"
+    fee = {"refunded": ("退还申诉费", "fee refunded"), "kept": ("不退申诉费", "fee kept")}.get(
+        out["fee"], ("无申诉费", "no fee")
+    )
+    if out["version"] is not None:
+        print(
+            f"申诉 {args.id}：{_DECISION_ZH[out['state']]}，{fee[0]}；已记录第 {out['version']} 版"
+            if zh
+            else f"appeal {args.id}: {out['state']}, {fee[1]}; recorded version {out['version']}",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"申诉 {args.id}：{_DECISION_ZH[out['state']]}，{fee[0]}"
+            if zh
+            else f"appeal {args.id}: {out['state']}, {fee[1]}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+_DECISION_ZH = {
+    "filed": "已提交",
+    "under_review": "审理中",
+    "upheld": "申诉成立",
+    "modified": "改判",
+    "rejected": "驳回",
+    "withdrawn": "已撤回",
+}
+
+
+def cmd_appeal_list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        items = store.appeals(ev.id, args.round)
+    if args.json:
+        keep = (
+            "id", "round", "table", "ruling_id", "kind", "hand", "seat", "by", "pair", "state",
+            "filed_at", "deadline", "late_minutes", "late_reason", "grounds", "evidence", "receipt",
+            "fee_yuan", "fee", "decision", "decision_reason", "committee", "sanctions",
+            "decided_at", "new_match_id",
+        )  # fmt: skip
+        print(json.dumps([{k: a[k] for k in keep} for a in items], ensure_ascii=False, indent=1))
+        return 0
+    zh = _lang(args) == "zh"
+    for a in items:
+        state = _DECISION_ZH[a["state"]] if zh else a["state"]
+        late = ""
+        if a["late_minutes"]:
+            late = (
+                f"  逾期 {a['late_minutes']} 分钟（已接受）"
+                if zh
+                else f"  late {a['late_minutes']} min (accepted)"
+            )
+        hand = (
+            (f"第 {a['hand']} 副" if zh else f"hand {a['hand']}")
+            if a["hand"]
+            else ("开赛前" if zh else "before play")
+        )
+        where = (
+            f"第 {a['round']} 轮 第 {a['table']} 桌" if zh else f"round {a['round']} table {a['table']}"
+        )
+        print(
+            f"{a['id']}\t{where}\t{hand} {a['kind']} {a['seat'] or ''}"
+            f"\t{'判罚' if zh else 'ruling'} {a['ruling_id']}\t{a['by']} {a['pair']}\t{state}{late}"
+        )
     return 0

@@ -21,10 +21,10 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
-from .models import DOMAIN_TABLES, metadata, store_meta, voidings
+from .models import V4_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -224,26 +224,33 @@ def _remove_new_file(path: Path | None) -> None:
 
 
 def _v1(conn: Connection) -> None:
-    metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t is not voidings])
+    later = {voidings, *V4_TABLES}
+    metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
 
 
 def _v2(conn: Connection) -> None:
     voidings.create(conn)
 
 
-#: Tables the database itself keeps append-only (from schema version 3).
-APPEND_ONLY = ("audit_log", *(t.name for t in DOMAIN_TABLES))
+#: Tables the database itself keeps append-only from schema version 3 (version 4 adds
+#: its own tables, see ``_v4``).
+APPEND_ONLY = (
+    "audit_log",
+    "events",
+    "pairs",
+    "players",
+    "rounds",
+    "matches",
+    "hands",
+    "infractions",
+    "rulings",
+    "voidings",
+)
 
 
-def _v3(conn: Connection) -> None:
-    """Append-only enforced by the database: UPDATE and DELETE on the record are refused.
-
-    The application never issues them; this stops a buggy or careless client (or a hand
-    typing SQL) from changing the record in place. Someone who drops the triggers first can
-    still change rows: ``verify`` catches that.
-    """
+def _append_only(conn: Connection, tables: tuple[str, ...]) -> None:
     if conn.dialect.name == "sqlite":
-        for t in APPEND_ONLY:
+        for t in tables:
             for op in ("UPDATE", "DELETE"):
                 conn.exec_driver_sql(
                     f"CREATE TRIGGER {t}_no_{op.lower()} BEFORE {op} ON {t} "
@@ -255,7 +262,7 @@ def _v3(conn: Connection) -> None:
             "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
             "'referee-app: %% is append-only', TG_TABLE_NAME; END $$"  # %% for psycopg
         )
-        for t in APPEND_ONLY:
+        for t in tables:
             conn.exec_driver_sql(
                 f"CREATE TRIGGER {t}_no_change BEFORE UPDATE OR DELETE ON {t} "
                 "FOR EACH ROW EXECUTE FUNCTION referee_append_only()"
@@ -266,7 +273,25 @@ def _v3(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v3(conn: Connection) -> None:
+    """Append-only enforced by the database: UPDATE and DELETE on the record are refused.
+
+    The application never issues them; this stops a buggy or careless client (or a hand
+    typing SQL) from changing the record in place. Someone who drops the triggers first can
+    still change rows: ``verify`` catches that.
+    """
+    _append_only(conn, APPEND_ONLY)
+
+
+def _v4(conn: Connection) -> None:
+    """Appeals and their steps, signatures of a match version, the event's signing key:
+    new tables, append-only like the rest."""
+    for t in V4_TABLES:
+        t.create(conn)
+    _append_only(conn, tuple(t.name for t in V4_TABLES))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
 

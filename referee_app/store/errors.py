@@ -17,6 +17,10 @@ class ConflictError(StoreError):
     """Another station changed the same thing first (optimistic versioning)."""
 
 
+class LockedError(StoreError):
+    """The match version is signed: a change needs a chief referee's correction."""
+
+
 class DatabaseError(StoreError):
     """The database cannot be opened, created or reached."""
 

@@ -57,7 +57,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             if zh
             else f"imported {info.get('count')} pairs from {info.get('source')}: {nums}"
         )
-    elif action == "match.record":
+    elif action in ("match.record", "match.correct"):
         p = info.get("pairs", {})
         v = info.get("version")
         if zh:
@@ -71,6 +71,11 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             )
             if info.get("forfeit"):
                 what += f"，{_side(info.get('forfeit'), lang)} 弃权"
+            corr = info.get("correction")
+            if isinstance(corr, dict):
+                signed = "，取代已签字的版本，需重新签字" if corr.get("replaces_signed") else ""
+                src = f"（申诉 {corr['appeal_id']} 的裁决）" if corr.get("appeal_id") else "（裁判长更正）"
+                what = "更正" + src + "：" + what + f"；理由：{corr.get('reason')}{signed}"
         else:
             sup = f" (supersedes version {v - 1})" if isinstance(v, int) and v > 1 else ""
             what = (
@@ -82,6 +87,17 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             )
             if info.get("forfeit"):
                 what += f", {info.get('forfeit')} forfeits"
+            corr = info.get("correction")
+            if isinstance(corr, dict):
+                signed = (
+                    "; replaces a signed version, to be signed again" if corr.get("replaces_signed") else ""
+                )
+                src = (
+                    f" (decision on appeal {corr['appeal_id']})"
+                    if corr.get("appeal_id")
+                    else " (chief referee's correction)"
+                )
+                what = "correction" + src + ": " + what + f"; reason: {corr.get('reason')}{signed}"
         hand_no = {h["id"]: h["number"] for h in rows.get("hands", [])}
         for r in rows.get("rulings", []):
             n = hand_no.get(r.get("hand_id"), 0)
@@ -109,13 +125,13 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 cite = r.get("citation") or r.get("rule")
                 details.append(
                     f"    {f'第 {n} 副' if n else '开赛前'} {r.get('kind')} {seat}：罚 {pts} 分，计于 "
-                    f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）"
+                    f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）［判罚 {r.get('id')}］"
                 )
             else:
                 dec = ("overridden: " + reason) if over else ("voided: " + reason) if voided else "confirmed"
                 details.append(
                     f"    {f'hand {n}' if n else 'before play'} {r.get('kind')} {seat}: {pts} points against "
-                    f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')})"
+                    f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')}) [ruling {r.get('id')}]"
                 )
     elif action == "match.void":
         if zh:
@@ -128,6 +144,111 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 f"voided round {info.get('round')} table {info.get('table')} version "
                 f"{info.get('version')}, reason: {info.get('reason')}"
             )
+    elif action == "match.sign":
+        what = (
+            f"签字 第 {info.get('round')} 轮 第 {info.get('table')} 桌 第 {info.get('version')} 版"
+            f"（北、东、南、西、裁判），该版本已锁定"
+            if zh
+            else f"signed round {info.get('round')} table {info.get('table')} version "
+            f"{info.get('version')} (N, E, S, W, referee); the version is locked"
+        )
+    elif action == "event.key":
+        sha = str(info.get("sha256", ""))[:16]
+        what = (
+            f"为赛事 {entry['event_id']} 生成签名密钥：{info.get('subject')}（sha256 {sha}）"
+            if zh
+            else f"stored the signing key of event {entry['event_id']}: {info.get('subject')} (sha256 {sha})"
+        )
+    elif action.startswith("appeal."):
+        what = _appeal_text(entry, info, lang)
     else:
         what = action
     return [head + what, *details]
+
+
+STATE = {
+    "zh": {
+        "under_review": "审理中",
+        "upheld": "申诉成立",
+        "modified": "改判",
+        "rejected": "驳回",
+        "withdrawn": "撤回",
+    },
+    "en": {
+        "under_review": "under review",
+        "upheld": "upheld",
+        "modified": "modified",
+        "rejected": "rejected",
+        "withdrawn": "withdrawn",
+    },
+}
+FEE = {
+    "zh": {"refunded": "退还申诉费", "kept": "不退申诉费", "none": "无申诉费"},
+    "en": {"refunded": "fee refunded", "kept": "fee kept", "none": "no fee"},
+}
+
+
+def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -> str:
+    zh = lang == "zh"
+    action = entry["action"]
+    aid = info.get("appeal_id")
+    where = (
+        f"第 {entry.get('round_no')} 轮 第 {entry.get('table_no')} 桌"
+        if zh
+        else f"round {entry.get('round_no')} table {entry.get('table_no')}"
+    )
+    if action == "appeal.file":
+        hand = info.get("hand")
+        h = (f"第 {hand} 副" if hand else "开赛前") if zh else (f"hand {hand}" if hand else "before play")
+        late = int(info.get("late_minutes") or 0)
+        if zh:
+            t = (
+                f"申诉 {aid}：{_side(info.get('by'), lang)}（第 {info.get('pair')} 对）对 {where} {h} "
+                f"{info.get('kind')} {info.get('seat') or ''} 的判罚 {info.get('ruling_id')} 提出申诉，"
+                f"提交于 {_when(str(info.get('filed_at')))}"
+            )
+            if late:
+                t += f"，逾期 {late} 分钟，裁判长接受，理由：{info.get('late_reason')}"
+            if info.get("fee_yuan"):
+                t += f"；申诉费 {info.get('fee_yuan')} 元，收据 {info.get('receipt') or '-'}"
+            return t
+        t = (
+            f"appeal {aid}: {info.get('by')} (pair {info.get('pair')}) appeals ruling "
+            f"{info.get('ruling_id')} ({where}, {h}, {info.get('kind')} {info.get('seat') or ''}), "
+            f"filed {_when(str(info.get('filed_at')))}"
+        )
+        if late:
+            t += f", {late} min late, accepted by the chief referee: {info.get('late_reason')}"
+        if info.get("fee_yuan"):
+            t += f"; fee {info.get('fee_yuan')} yuan, receipt {info.get('receipt') or '-'}"
+        return t
+    state = STATE[lang].get(str(info.get("state")), str(info.get("state")))
+    if action == "appeal.review":
+        return f"申诉 {aid}（{where}）：进入审理" if zh else f"appeal {aid} ({where}): under review"
+    if action == "appeal.withdraw":
+        return (
+            f"申诉 {aid}（{where}）：撤回，理由：{info.get('reason')}"
+            if zh
+            else f"appeal {aid} ({where}): withdrawn, reason: {info.get('reason')}"
+        )
+    fee = FEE[lang].get(str(info.get("fee")), "")
+    names = ("、" if zh else ", ").join(info.get("committee") or [])
+    if zh:
+        t = f"申诉 {aid}（{where}）裁决：{state}；理由：{info.get('reason')}；仲裁委员：{names}；{fee}"
+        if info.get("sanctions") is not None:
+            t += f"；新判罚 {json.dumps(info['sanctions'], ensure_ascii=False)}"
+        if info.get("new_version"):
+            t += (
+                f"；记为第 {info.get('new_version')} 版，胜方 {_side(info.get('winner_before'), lang)}"
+                f" → {_side(info.get('winner_after'), lang)}"
+            )
+        return t
+    t = f"appeal {aid} ({where}) decided: {state}; reasons: {info.get('reason')}; committee: {names}; {fee}"
+    if info.get("sanctions") is not None:
+        t += f"; new sanctions {json.dumps(info['sanctions'], ensure_ascii=False)}"
+    if info.get("new_version"):
+        t += (
+            f"; recorded as version {info.get('new_version')}, winner "
+            f"{_side(info.get('winner_before'), lang)} → {_side(info.get('winner_after'), lang)}"
+        )
+    return t

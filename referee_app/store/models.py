@@ -199,6 +199,79 @@ voidings = Table(
     _entry_fk(),
 )
 
+# Added in schema version 4: appeals, their steps, signatures of a match version, event keys.
+appeals = Table(
+    "appeals",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=False, index=True),
+    Column("match_id", Integer, ForeignKey("matches.id"), nullable=False),  # the version appealed
+    Column("ruling_id", Integer, ForeignKey("rulings.id"), nullable=False),
+    Column("round_no", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("by_side", String(2), nullable=False),  # NS | EW
+    Column("by_pair_id", Integer, ForeignKey("pairs.id"), nullable=False),
+    Column("grounds", Text, nullable=False),
+    Column("evidence", Text, nullable=True),
+    Column("receipt_no", String(100), nullable=True),
+    Column("filed_at", String(40), nullable=False),  # ISO 8601, UTC
+    # When the window opened (the round's result recorded, or given with --ended-at).
+    Column("window_start", String(40), nullable=True),
+    Column("window_source", String(12), nullable=True),  # "recorded" | "given"
+    Column("window_minutes", Integer, nullable=False),
+    Column("window_from", String(20), nullable=False),
+    Column("fee_yuan", Integer, nullable=False),
+    Column("late_minutes", Integer, nullable=False),  # 0: on time
+    Column("late_reason", Text, nullable=True),  # the chief referee accepted it late, and why
+    _entry_fk(),
+)
+
+#: An appeal's state changes: under_review, upheld, modified, rejected, withdrawn. The
+#: appeal row itself is "filed"; the current state is the last step's.
+appeal_steps = Table(
+    "appeal_steps",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("appeal_id", Integer, ForeignKey("appeals.id"), nullable=False, index=True),
+    Column("state", String(16), nullable=False),
+    Column("reason", Text, nullable=True),
+    Column("committee_json", Text, nullable=True),  # canonical JSON list of names
+    Column("sanctions_json", Text, nullable=True),  # the new sanctions (modified)
+    Column("fee_outcome", String(10), nullable=True),  # refunded | kept | none
+    Column("new_match_id", Integer, ForeignKey("matches.id"), nullable=True),
+    _entry_fk(),
+    UniqueConstraint("appeal_id", "state", name="uq_appeal_steps_state"),
+)
+
+#: A signature (PNG, base64) of one signer of one match version. A signed version is locked.
+signatures = Table(
+    "signatures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("match_id", Integer, ForeignKey("matches.id"), nullable=False, index=True),
+    Column("signer", String(8), nullable=False),  # N, E, S, W, referee
+    Column("png_b64", Text, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    _entry_fk(),
+    UniqueConstraint("match_id", "signer", name="uq_signatures_signer"),
+)
+
+#: The event's signing key: PKCS#12 (encrypted under a passphrase kept outside) and its
+#: certificate. One per event, never replaced.
+event_keys = Table(
+    "event_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=False, unique=True),
+    Column("p12_b64", Text, nullable=False),
+    Column("cert_pem", Text, nullable=False),
+    Column("subject", String(400), nullable=False),
+    Column("sha256", String(64), nullable=False),  # certificate fingerprint
+    _entry_fk(),
+)
+
+V4_TABLES: tuple[Table, ...] = (appeals, appeal_steps, signatures, event_keys)
+
 #: The domain tables whose rows verify compares with the audit log, in insert order.
 DOMAIN_TABLES: tuple[Table, ...] = (
     events,
@@ -210,4 +283,5 @@ DOMAIN_TABLES: tuple[Table, ...] = (
     infractions,
     rulings,
     voidings,
+    *V4_TABLES,
 )

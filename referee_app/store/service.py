@@ -8,8 +8,10 @@ relies on (optimistic versioning: the version the caller last saw), (3) inserts 
 
 from __future__ import annotations
 
+import base64
 import copy
 import getpass
+import hashlib
 import json
 import os
 import socket
@@ -21,10 +23,12 @@ from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit
+from .appeals import AppealsMixin
 from .db import READ_ONLY, display_url, open_engine
-from .errors import ConflictError, DatabaseError, InputError, NotFoundError
+from .errors import ConflictError, DatabaseError, InputError, LockedError, NotFoundError
 from .models import (
     audit_log,
+    event_keys,
     events,
     hands,
     infractions,
@@ -35,10 +39,15 @@ from .models import (
     rulings,
     voidings,
 )
+from .models import signatures as signatures_t
 from .pairs_csv import PairRow
 
 CASE_META_KEYS = ("round", "table", "pairs")
 SIDES = ("NS", "EW")
+#: Who signs a match version: the four players (by seat) and the table referee.
+SIGNERS = ("N", "E", "S", "W", "referee")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MAX_SIGNATURE_BYTES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ def _side_of(seat: Any) -> str | None:
     return {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(seat) if isinstance(seat, str) else None
 
 
-class Store:
+class Store(AppealsMixin):
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:
@@ -297,6 +306,7 @@ class Store:
         token: str | None = None,
         source: str = "case",
         judge_fn: Callable[..., dict[str, Any]] | None = None,
+        correction_reason: str | None = None,
     ) -> Recorded:
         """Judge ``case`` under the event's pinned rulebook and record it.
 
@@ -304,7 +314,13 @@ class Store:
         (0 = none yet); a different current version is refused with ``ConflictError``.
         ``None`` supersedes whatever is current.  ``token``: an idempotency key; the same
         token recorded again returns the first result and writes nothing.
+
+        A signed version is locked: a new version of it is refused with ``LockedError``
+        unless ``correction_reason`` is given (a chief referee's correction: the reason is
+        kept in the audit entry, the old signed version stays, the new one is unsigned).
         """
+        if correction_reason is not None and not correction_reason.strip():
+            raise InputError("--reason: a correction needs a written reason")
         if not isinstance(case, dict):
             raise InputError(f"{source}: expected a JSON object (a case), got {type(case).__name__}")
         rnd = _whole(case.get("round"), "round", source)
@@ -345,85 +361,24 @@ class Store:
             decision = judge_fn(copy.deepcopy(to_judge), lang=lang, rulebook=rb)
         except CaseError as err:
             raise InputError(f"{source}: {err}") from None
+        correction = None if correction_reason is None else {"reason": correction_reason.strip()}
 
         def run(conn: Connection) -> Recorded:
-            if token is not None:
-                prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
-                if prior is not None:
-                    info = json.loads(prior.payload)["info"]
-                    return Recorded(
-                        info["match_id"],
-                        info["version"],
-                        info["round"],
-                        info["table"],
-                        info.get("supersedes_id"),
-                        prior.seq,
-                        True,
-                    )
-            pair_ids: dict[str, int] = {}
-            for side in SIDES:
-                pid = conn.execute(
-                    select(pairs.c.id).where(and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side]))
-                ).scalar()
-                if pid is None:
-                    raise InputError(
-                        f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
-                        f"({ev.name}); import it first (referee-app pairs import)"
-                    )
-                pair_ids[side] = int(pid)
-            round_id = conn.execute(
-                select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == rnd))
-            ).scalar()
-            current = None
-            if round_id is not None:
-                current = _current_at(conn, int(round_id), tbl)
-                _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
-            cur_version = 0 if current is None else int(current.version)
-            if expected_version is not None and expected_version != cur_version:
-                raise ConflictError(_conflict_message(conn, rnd, tbl, expected_version, current))
-            w = audit.Writer(conn)
-            if round_id is None:
-                round_id = w.insert(rounds, {"event_id": ev.id, "number": rnd})
-            mid = w.insert(
-                matches,
-                {
-                    "event_id": ev.id,
-                    "round_id": round_id,
-                    "table_no": tbl,
-                    "version": cur_version + 1,
-                    "supersedes_id": None if current is None else current.id,
-                    "ns_pair_id": pair_ids["NS"],
-                    "ew_pair_id": pair_ids["EW"],
-                    "lang": lang,
-                    "winner": ((decision.get("result") or {}).get("winner")),
-                    "case_json": audit.canonical(stored_case),
-                    "decision_json": audit.canonical(decision),
-                },
-            )
-            counts = _insert_hands(w, mid, to_judge, decision)
-            w.commit_entry(
-                user=actor.user,
-                station=actor.station,
-                action="match.record",
-                event_id=ev.id,
-                round_no=rnd,
-                table_no=tbl,
-                supersedes=None if current is None else int(current.entry_seq),
+            return _write_match(
+                conn,
+                ev=ev,
+                rnd=rnd,
+                tbl=tbl,
+                nums=nums,
+                stored_case=stored_case,
+                to_judge=to_judge,
+                decision=decision,
+                lang=lang,
+                actor=actor,
+                expected_version=expected_version,
                 token=token,
-                info={
-                    "match_id": mid,
-                    "round": rnd,
-                    "table": tbl,
-                    "version": cur_version + 1,
-                    "supersedes_id": None if current is None else int(current.id),
-                    "pairs": nums,
-                    "winner": (decision.get("result") or {}).get("winner"),
-                    "forfeit": (decision.get("forfeit") or {}).get("side"),
-                    **counts,
-                },
-            )
-            return Recorded(
-                mid, cur_version + 1, rnd, tbl, None if current is None else int(current.id), w.seq
+                source=source,
+                correction=correction,
             )
 
         return self._write(run)  # type: ignore[no-any-return]
@@ -437,8 +392,11 @@ class Store:
         reason: str,
         actor: Actor,
         expected_version: int | None = None,
+        correction: bool = False,
     ) -> int:
-        """Void the current version of a match (with a reason). Returns the voiding id."""
+        """Void the current version of a match (with a reason). Returns the voiding id.
+
+        A signed version is voided only as a chief referee's ``correction``."""
         if not reason.strip():
             raise InputError("--reason: a voiding needs a written reason")
         ev = self.pick_event(event_id)
@@ -456,6 +414,8 @@ class Store:
                 raise ConflictError(
                     f"round {round_no} table {table_no} version {current.version} is already void"
                 )
+            if _signed(conn, int(current.id)) and not correction:
+                raise LockedError(_locked_message(round_no, table_no, int(current.version)))
             w = audit.Writer(conn)
             vid = w.insert(voidings, {"match_id": current.id, "reason": reason.strip()})
             w.commit_entry(
@@ -472,6 +432,7 @@ class Store:
                     "reason": reason.strip(),
                     "round": round_no,
                     "table": table_no,
+                    **({"correction": True} if correction else {}),
                 },
             )
             return vid
@@ -563,6 +524,202 @@ class Store:
 
         return self._read(run)  # type: ignore[no-any-return]
 
+    # -- signatures ------------------------------------------------------------------
+    def sign_match(
+        self,
+        event_id: int,
+        round_no: int,
+        table_no: int,
+        expected_version: int,
+        signatures: Mapping[str, bytes],
+        actor: Actor,
+    ) -> int:
+        """Store the signatures (PNG) of the four players and the table referee on a match
+        version; the version is then locked. Returns the version signed.
+
+        ``expected_version`` must be the current version (what the signers saw)."""
+        given = dict(signatures) if isinstance(signatures, Mapping) else {}
+        unknown = sorted(set(given) - set(SIGNERS))
+        if unknown:
+            raise InputError(f"signatures.{unknown[0]}: unknown signer (expected {', '.join(SIGNERS)})")
+        missing = [k for k in SIGNERS if k not in given]
+        if missing:
+            raise InputError(f"signatures.{missing[0]}: missing (all of {', '.join(SIGNERS)} must sign)")
+        for k in SIGNERS:
+            _check_png(given[k], f"signatures.{k}")
+        ev = self.pick_event(event_id)
+
+        def run(conn: Connection) -> int:
+            current = self._current(conn, ev.id, round_no, table_no)
+            if current is None:
+                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+            if expected_version != current.version:
+                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
+            if _voided(conn, int(current.id)):
+                raise InputError(f"round {round_no} table {table_no} version {current.version} is void")
+            if _signed(conn, int(current.id)):
+                raise ConflictError(
+                    f"round {round_no} table {table_no} version {current.version} is already signed"
+                )
+            if json.loads(current.decision_json).get("result") is None:
+                raise InputError(
+                    f"round {round_no} table {table_no} has no result yet (version {current.version}); "
+                    "sign it when the round is finished"
+                )
+            w = audit.Writer(conn)
+            digests = {}
+            for k in SIGNERS:
+                digest = hashlib.sha256(given[k]).hexdigest()
+                digests[k] = digest
+                w.insert(
+                    signatures_t,
+                    {
+                        "match_id": int(current.id),
+                        "signer": k,
+                        "png_b64": base64.b64encode(given[k]).decode("ascii"),
+                        "sha256": digest,
+                    },
+                )
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="match.sign",
+                event_id=ev.id,
+                round_no=round_no,
+                table_no=table_no,
+                info={
+                    "match_id": int(current.id),
+                    "version": int(current.version),
+                    "round": round_no,
+                    "table": table_no,
+                    "signers": list(SIGNERS),
+                },
+            )
+            return int(current.version)
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def signatures_of(
+        self, event_id: int, round_no: int, table_no: int, version: int | None = None
+    ) -> dict[str, bytes]:
+        """The signatures of a match version (default: the current one); {} when unsigned."""
+
+        def run(conn: Connection) -> dict[str, bytes]:
+            m = self._match_at(conn, event_id, round_no, table_no, version)
+            if m is None:
+                return {}
+            return _signatures_of(conn, int(m.id))
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def signing_of(self, match_id: int) -> dict[str, Any] | None:
+        """Who stored the signatures of a match version, and when (or None)."""
+
+        def run(conn: Connection) -> dict[str, Any] | None:
+            row = conn.execute(
+                select(signatures_t.c.entry_seq).where(signatures_t.c.match_id == match_id).limit(1)
+            ).first()
+            if row is None:
+                return None
+            e = conn.execute(select(audit_log).where(audit_log.c.seq == row.entry_seq)).one()
+            return {"user": e.user_name, "station": e.station, "at": e.at, "seq": int(e.seq)}
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def signed_match_ids(self, event_id: int) -> set[int]:
+        def run(conn: Connection) -> set[int]:
+            stmt = (
+                select(signatures_t.c.match_id)
+                .join(matches, matches.c.id == signatures_t.c.match_id)
+                .where(matches.c.event_id == event_id)
+                .distinct()
+            )
+            return {int(x) for x in conn.execute(stmt).scalars()}
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def _current(self, conn: Connection, event_id: int, round_no: int, table_no: int) -> Any:
+        round_id = conn.execute(
+            select(rounds.c.id).where(and_(rounds.c.event_id == event_id, rounds.c.number == round_no))
+        ).scalar()
+        return None if round_id is None else _current_at(conn, int(round_id), table_no)
+
+    def _match_at(
+        self, conn: Connection, event_id: int, round_no: int, table_no: int, version: int | None
+    ) -> Any:
+        if version is None:
+            return self._current(conn, event_id, round_no, table_no)
+        return conn.execute(
+            select(matches)
+            .join(rounds, rounds.c.id == matches.c.round_id)
+            .where(
+                and_(
+                    rounds.c.event_id == event_id,
+                    rounds.c.number == round_no,
+                    matches.c.table_no == table_no,
+                    matches.c.version == version,
+                )
+            )
+        ).first()
+
+    # -- the event's signing key ---------------------------------------------------
+    def store_event_key(
+        self,
+        event_id: int,
+        *,
+        p12: bytes,
+        cert_pem: bytes,
+        subject: str,
+        fingerprint: str,
+        actor: Actor,
+    ) -> int:
+        """Keep the event's PKCS#12 (already encrypted under its passphrase) and certificate.
+        An event has one key, never replaced."""
+        ev = self.pick_event(event_id)
+
+        def run(conn: Connection) -> int:
+            if conn.execute(select(event_keys.c.id).where(event_keys.c.event_id == ev.id)).first():
+                raise ConflictError(
+                    f"event {ev.id} already has a signing key (an event key is never replaced)"
+                )
+            w = audit.Writer(conn)
+            kid = w.insert(
+                event_keys,
+                {
+                    "event_id": ev.id,
+                    "p12_b64": base64.b64encode(p12).decode("ascii"),
+                    "cert_pem": cert_pem.decode("ascii"),
+                    "subject": subject[:400],
+                    "sha256": fingerprint,
+                },
+            )
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="event.key",
+                event_id=ev.id,
+                info={"subject": subject, "sha256": fingerprint},
+            )
+            return kid
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def event_key(self, event_id: int) -> dict[str, Any] | None:
+        """``{"p12": bytes, "cert_pem": bytes, "subject", "sha256"}`` or None."""
+
+        def run(conn: Connection) -> dict[str, Any] | None:
+            r = conn.execute(select(event_keys).where(event_keys.c.event_id == event_id)).first()
+            if r is None:
+                return None
+            return {
+                "p12": base64.b64decode(r.p12_b64),
+                "cert_pem": r.cert_pem.encode("ascii"),
+                "subject": r.subject,
+                "sha256": r.sha256,
+            }
+
+        return self._read(run)  # type: ignore[no-any-return]
+
     # -- audit ---------------------------------------------------------------------
     def verify(self, head: str | None = None) -> audit.VerifyResult:
         """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
@@ -586,6 +743,142 @@ def audit_first_line(err: BaseException) -> str:
     orig = getattr(err, "orig", None) or err
     lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
     return lines[0] if lines else type(orig).__name__
+
+
+def _write_match(
+    conn: Connection,
+    *,
+    ev: EventInfo,
+    rnd: int,
+    tbl: int,
+    nums: Mapping[str, str],
+    stored_case: Mapping[str, Any],
+    to_judge: Mapping[str, Any],
+    decision: Mapping[str, Any],
+    lang: str,
+    actor: Actor,
+    expected_version: int | None,
+    token: str | None,
+    source: str,
+    correction: Mapping[str, Any] | None,
+) -> Recorded:
+    """Insert a new version of a match (rows and audit entry) inside a write transaction.
+
+    ``correction``: ``{"reason": …}`` (and ``"appeal_id"`` for an appeal decision) lets a
+    signed version be superseded; the entry's action is then ``match.correct``.
+    """
+    if token is not None:
+        prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
+        if prior is not None:
+            info = json.loads(prior.payload)["info"]
+            return Recorded(
+                info["match_id"],
+                info["version"],
+                info["round"],
+                info["table"],
+                info.get("supersedes_id"),
+                prior.seq,
+                True,
+            )
+    pair_ids: dict[str, int] = {}
+    for side in SIDES:
+        pid = conn.execute(
+            select(pairs.c.id).where(and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side]))
+        ).scalar()
+        if pid is None:
+            raise InputError(
+                f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
+                f"({ev.name}); import it first (referee-app pairs import)"
+            )
+        pair_ids[side] = int(pid)
+    round_id = conn.execute(
+        select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == rnd))
+    ).scalar()
+    current = None
+    if round_id is not None:
+        current = _current_at(conn, int(round_id), tbl)
+        _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
+    cur_version = 0 if current is None else int(current.version)
+    if expected_version is not None and expected_version != cur_version:
+        raise ConflictError(_conflict_message(conn, rnd, tbl, expected_version, current))
+    signed = current is not None and _signed(conn, int(current.id))
+    if signed and correction is None:
+        raise LockedError(_locked_message(rnd, tbl, cur_version))
+    w = audit.Writer(conn)
+    if round_id is None:
+        round_id = w.insert(rounds, {"event_id": ev.id, "number": rnd})
+    mid = w.insert(
+        matches,
+        {
+            "event_id": ev.id,
+            "round_id": round_id,
+            "table_no": tbl,
+            "version": cur_version + 1,
+            "supersedes_id": None if current is None else current.id,
+            "ns_pair_id": pair_ids["NS"],
+            "ew_pair_id": pair_ids["EW"],
+            "lang": lang,
+            "winner": ((decision.get("result") or {}).get("winner")),
+            "case_json": audit.canonical(stored_case),
+            "decision_json": audit.canonical(decision),
+        },
+    )
+    counts = _insert_hands(w, mid, to_judge, decision)
+    info: dict[str, Any] = {
+        "match_id": mid,
+        "round": rnd,
+        "table": tbl,
+        "version": cur_version + 1,
+        "supersedes_id": None if current is None else int(current.id),
+        "pairs": dict(nums),
+        "winner": (decision.get("result") or {}).get("winner"),
+        "forfeit": (decision.get("forfeit") or {}).get("side"),
+        **counts,
+    }
+    if correction is not None:
+        info["correction"] = {**correction, "replaces_signed": signed}
+    w.commit_entry(
+        user=actor.user,
+        station=actor.station,
+        action="match.record" if correction is None else "match.correct",
+        event_id=ev.id,
+        round_no=rnd,
+        table_no=tbl,
+        supersedes=None if current is None else int(current.entry_seq),
+        token=token,
+        info=info,
+    )
+    return Recorded(mid, cur_version + 1, rnd, tbl, None if current is None else int(current.id), w.seq)
+
+
+def _check_png(value: Any, field: str) -> None:
+    if not isinstance(value, (bytes, bytearray)):
+        raise InputError(f"{field}: expected PNG bytes, got {type(value).__name__}")
+    if len(value) < 33 or not value.startswith(PNG_MAGIC) or value[12:16] != b"IHDR":
+        raise InputError(f"{field}: not a PNG image ({len(value)} bytes, starts {bytes(value[:8])!r})")
+    if len(value) > MAX_SIGNATURE_BYTES:
+        raise InputError(f"{field}: {len(value)} bytes, more than {MAX_SIGNATURE_BYTES} for a signature")
+
+
+def _signatures_of(conn: Connection, match_id: int) -> dict[str, bytes]:
+    rows = conn.execute(
+        select(signatures_t.c.signer, signatures_t.c.png_b64).where(signatures_t.c.match_id == match_id)
+    )
+    return {r.signer: base64.b64decode(r.png_b64) for r in rows}
+
+
+def _locked_message(rnd: int, tbl: int, version: int) -> str:
+    return (
+        f"round {rnd} table {tbl} is signed (version {version}); a change needs a chief "
+        "referee's correction with a reason"
+    )
+
+
+def _signed(conn: Connection, match_id: int) -> bool:
+    found = conn.execute(
+        select(signatures_t.c.id).where(signatures_t.c.match_id == match_id).limit(1)
+    ).first()
+    return found is not None
 
 
 def _current_at(conn: Connection, round_id: int, table_no: int) -> Any:
