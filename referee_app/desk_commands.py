@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
     pa.add_argument(
         "--knockout",
         action="store_true",
-        help="knockout: draw lots among the previous round's winners (HBUE 通知四)",
+        help="force a knockout draw (otherwise the rulebook's [standings] format decides)",
     )
     _common(pa)
     pa.set_defaults(func=_guard(cmd_pair))
@@ -242,7 +242,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, before_round=args.round)
     seed = loaded.ev.id if args.seed is None else args.seed
-    pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=args.knockout)
+    # the rulebook says whether the event is a knockout; --knockout forces one
+    knockout = args.knockout or loaded.rulebook.data["standings"]["format"] == "knockout"
+    pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
     for note in loaded.notes:
         print(note, file=sys.stderr)
     if args.json:

@@ -206,6 +206,7 @@ TieBreak = Literal[
 
 
 class Standings(Strict):
+    format: Literal["swiss", "knockout"] = "swiss"  # 积分编排 or 淘汰制
     tie_breaks: list[TieBreak] = Field(min_length=1)
     clause: Clause
 
