@@ -31,6 +31,7 @@ from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
 from ..session import Session
 from ..store.errors import StoreError
 from ..store.service import Actor, Store
+from .desk import PairingView, StandingsView
 from .hall import HallView
 from .i18n import Language
 from .table_view import TableView
@@ -170,6 +171,8 @@ class MainWindow(QMainWindow):
         self.session: Session | None = None
         self.hall: HallView | None = None
         self.table_view: TableView | None = None
+        self.standings_view: StandingsView | None = None
+        self.pairing_view: PairingView | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self.resize(1280, 800)
         self.stack = QStackedWidget()
@@ -201,8 +204,13 @@ class MainWindow(QMainWindow):
         self.menu_view = self.menuBar().addMenu("")
         self.menu_view.addAction(self.act_hall)
         self.menu_view.addAction(self.act_lang)
-        self.act_import.setEnabled(False)
-        self.act_hall.setEnabled(False)
+        self.act_standings = QAction(self, shortcut=QKeySequence("F5"), triggered=self.show_standings)
+        self.act_pairing = QAction(self, shortcut=QKeySequence("F6"), triggered=self.show_pairing)
+        self.menu_desk = self.menuBar().addMenu("")
+        self.menu_desk.addAction(self.act_standings)
+        self.menu_desk.addAction(self.act_pairing)
+        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing):
+            act.setEnabled(False)
 
     def fill_events(self) -> None:
         self.welcome.events.clear()
@@ -258,10 +266,11 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.language.tr("store_error"), str(exc))
             return
         self.settings.setValue("last_event", event_id)
-        for view in (self.hall, self.table_view):
+        for view in (self.hall, self.table_view, self.standings_view, self.pairing_view):
             if view is not None:
                 self.stack.removeWidget(view)
                 view.deleteLater()
+        self.standings_view = self.pairing_view = None
         self.hall = HallView(self.language, self.session)
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
@@ -273,8 +282,8 @@ class MainWindow(QMainWindow):
         self.table_view.saved.connect(self.say)
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)
-        self.act_import.setEnabled(True)
-        self.act_hall.setEnabled(True)
+        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing):
+            act.setEnabled(True)
         self.show_hall()
         self.retranslate()
 
@@ -282,6 +291,36 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             self.hall.refresh()
             self.stack.setCurrentWidget(self.hall)
+
+    def show_standings(self) -> None:
+        if self.session is None:
+            return
+        if self.standings_view is None:
+            self.standings_view = StandingsView(self.language, self.session)
+            self.standings_view.back.connect(self.show_hall)
+            self.stack.addWidget(self.standings_view)
+        rounds = self.session.rounds()
+        if rounds:
+            self.standings_view.round.setValue(rounds[-1])
+        self.standings_view.refresh()
+        self.stack.setCurrentWidget(self.standings_view)
+
+    def show_pairing(self) -> None:
+        if self.session is None:
+            return
+        if self.pairing_view is None:
+            self.pairing_view = PairingView(self.language, self.session)
+            self.pairing_view.back.connect(self.show_hall)
+            self.pairing_view.published.connect(self.pairing_published)
+            self.stack.addWidget(self.pairing_view)
+        self.pairing_view.round.setValue(max(self.session.rounds(), default=0) + 1)
+        self.pairing_view.compute()
+        self.stack.setCurrentWidget(self.pairing_view)
+
+    def pairing_published(self, round_no: int) -> None:
+        self.say(self.language.tr("pairing_published", round=round_no))
+        if self.hall is not None:
+            self.hall.round.setValue(round_no)
 
     def open_table(self, round_no: int, table_no: int) -> None:
         if self.session is None or self.table_view is None:
@@ -361,6 +400,9 @@ class MainWindow(QMainWindow):
         self.act_hall.setText(tr("hall"))
         self.act_lang.setText(tr("switch_language"))
         self.act_quit.setText(tr("quit"))
+        self.menu_desk.setTitle(tr("menu_desk"))
+        self.act_standings.setText(tr("standings"))
+        self.act_pairing.setText(tr("pairing"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.hall is not None:

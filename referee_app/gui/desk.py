@@ -1,0 +1,317 @@
+"""The chief referee's desk (裁判长): standings (名次表) and the next round's pairing (编排)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.pairing import Pairing, PairingError, Table, pair_round
+from ..core.standings import StandingsError, compute_standings
+from ..desk_commands import format_tiebreak, load_event
+from ..printing.standings import StandingsSheet, render_standings
+from ..session import Session
+from ..store.errors import StoreError
+from .i18n import Language
+from .preview import PdfPreview
+
+
+def _item(text: Any, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> QTableWidgetItem:
+    item = QTableWidgetItem("" if text is None else str(text))
+    item.setTextAlignment(align | Qt.AlignmentFlag.AlignVCenter)
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    return item
+
+
+class StandingsView(QWidget):
+    """The ranked table after a round, in the rulebook's tie-break order."""
+
+    back = Signal()
+
+    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.session = session
+        self.rows: list[dict[str, Any]] = []
+        self.title = QLabel()
+        self.after_label = QLabel()
+        self.round = QSpinBox()
+        self.round.setRange(1, 99)
+        self.round.valueChanged.connect(self.refresh)
+        self.back_button = QPushButton()
+        self.back_button.clicked.connect(self.back.emit)
+        self.print_button = QPushButton()
+        self.print_button.clicked.connect(self.print_sheet)
+        self.order = QLabel()
+        self.order.setWordWrap(True)
+        self.order.setStyleSheet("color: #455a64;")
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #ef6c00;")
+        self.table = QTableWidget()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        top = QHBoxLayout()
+        top.addWidget(self.back_button)
+        top.addWidget(self.title, 1)
+        top.addWidget(self.after_label)
+        top.addWidget(self.round)
+        top.addWidget(self.print_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.order)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notes)
+        language.changed.connect(self.retranslate)
+        rounds = session.rounds()
+        if rounds:
+            self.round.setValue(rounds[-1])
+        self.retranslate()
+
+    def refresh(self) -> None:
+        tr = self.language.tr
+        try:
+            loaded = load_event(
+                self.session.store, self.session.event.id, before_round=self.round.value() + 1
+            )
+            standings = compute_standings(
+                self.session.rulebook,
+                loaded.record,
+                through_round=self.round.value(),
+                seed=self.session.event.id,
+            )
+        except (StoreError, StandingsError) as exc:
+            self.notes.setText(str(exc))
+            self.table.setRowCount(0)
+            return
+        names = {str(p["number"]): " · ".join(p["players"]) for p in loaded.pairs}
+        order = [k for k in standings.tie_breaks if k != "match_points"]
+        headers = [tr("col_rank"), tr("col_pair"), tr("col_players"), tr("col_match_points")]
+        headers += [tr(f"tiebreak_{k}") for k in order]
+        self.table.clear()
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.rows = standings.rows
+        self.table.setRowCount(len(self.rows))
+        for r, row in enumerate(self.rows):
+            self.table.setItem(r, 0, _item(row["rank"]))
+            self.table.setItem(r, 1, _item(row["pair"]))
+            self.table.setItem(r, 2, _item(names.get(row["pair"], ""), Qt.AlignmentFlag.AlignLeft))
+            self.table.setItem(r, 3, _item(row["match_points"]))
+            for c, key in enumerate(order, start=4):
+                self.table.setItem(r, c, _item(format_tiebreak(key, row["tiebreaks"].get(key))))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        clause = self.session.rulebook.data["standings"]["clause"]
+        self.order.setText(
+            tr("tiebreak_order", order=" → ".join(tr(f"tiebreak_{k}") for k in standings.tie_breaks))
+            + f"　{clause['ref']} {clause['title']}"
+        )
+        self.notes.setText("\n".join(loaded.notes))
+
+    def print_sheet(self) -> PdfPreview | None:
+        """The printed standings (名次表), previewed, printable and savable as PDF."""
+        try:
+            loaded = load_event(
+                self.session.store, self.session.event.id, before_round=self.round.value() + 1
+            )
+            standings = compute_standings(
+                self.session.rulebook,
+                loaded.record,
+                through_round=self.round.value(),
+                seed=self.session.event.id,
+            )
+        except (StoreError, StandingsError) as exc:
+            QMessageBox.warning(self, self.language.tr("standings"), str(exc))
+            return None
+        sheet = StandingsSheet.build(self.session.event, self.session.rulebook, loaded.pairs, standings)
+        out = io.BytesIO()
+        render_standings(sheet, out)
+        dialog = PdfPreview(
+            self.language,
+            out.getvalue(),
+            self.language.tr("standings"),
+            f"standings-r{self.round.value()}.pdf",
+            self,
+        )
+        self.active_dialog = dialog
+        dialog.exec()
+        self.active_dialog = None
+        return dialog
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.title.setText(f"<h2>{tr('standings')}</h2>")
+        self.after_label.setText(tr("after_round"))
+        self.back_button.setText(tr("back_to_hall"))
+        self.print_button.setText(tr("print_standings"))
+        self.refresh()
+
+
+class PairingView(QWidget):
+    """The next round's pairing: computed, reviewed (swaps warn on a rematch), published."""
+
+    back = Signal()
+    published = Signal(int)
+
+    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.session = session
+        self.pairing: Pairing | None = None
+        self.met: set[frozenset[str]] = set()
+        self.names: dict[str, str] = {}
+        self.title = QLabel()
+        self.round_label = QLabel()
+        self.round = QSpinBox()
+        self.round.setRange(1, 99)
+        self.round.setValue(max(session.rounds(), default=0) + 1)
+        self.round.valueChanged.connect(self.compute)
+        self.back_button = QPushButton()
+        self.back_button.clicked.connect(self.back.emit)
+        self.swap_button = QPushButton()
+        self.swap_button.clicked.connect(self.swap_selected)
+        self.publish_button = QPushButton()
+        self.publish_button.clicked.connect(self.publish)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #c62828;")
+        self.table = QTableWidget()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.table.verticalHeader().setVisible(False)
+        top = QHBoxLayout()
+        top.addWidget(self.back_button)
+        top.addWidget(self.title, 1)
+        top.addWidget(self.round_label)
+        top.addWidget(self.round)
+        top.addWidget(self.swap_button)
+        top.addWidget(self.publish_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.info)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.warning)
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def compute(self) -> None:
+        tr = self.language.tr
+        round_no = self.round.value()
+        try:
+            loaded = load_event(self.session.store, self.session.event.id, before_round=round_no)
+            knockout = self.session.rulebook.data["standings"]["format"] == "knockout"
+            self.pairing = pair_round(
+                self.session.rulebook, loaded.record, round_no, seed=self.session.event.id, knockout=knockout
+            )
+        except (StoreError, PairingError, StandingsError) as exc:
+            self.pairing = None
+            self.info.setText("")
+            self.warning.setText(str(exc))
+            self.table.setRowCount(0)
+            self.publish_button.setEnabled(False)
+            return
+        self.names = {str(p["number"]): " · ".join(p["players"]) for p in loaded.pairs}
+        self.met = {frozenset((m.ns, m.ew)) for m in loaded.record.results}
+        already = bool(self.session.tables(round_no))
+        self.publish_button.setEnabled(not already)
+        self.info.setText(
+            tr(f"pairing_method_{self.pairing.method}", seed=self.pairing.seed)
+            + (("　" + tr("bye_to", pair=self.pairing.bye)) if self.pairing.bye else "")
+        )
+        self.warning.setText(tr("round_already_seated", round=round_no) if already else "")
+        self.show_tables()
+
+    def show_tables(self) -> None:
+        tr = self.language.tr
+        tables = self.pairing.tables if self.pairing else []
+        self.table.clear()
+        self.table.setColumnCount(5)
+        self.table.setHorizontalHeaderLabels(
+            [tr("table_number"), tr("col_ns"), tr("col_players"), tr("col_ew"), tr("col_players")]
+        )
+        self.table.setRowCount(len(tables))
+        for r, t in enumerate(tables):
+            self.table.setItem(r, 0, _item(t.table))
+            self.table.setItem(r, 1, _item(t.ns))
+            self.table.setItem(r, 2, _item(self.names.get(t.ns, ""), Qt.AlignmentFlag.AlignLeft))
+            self.table.setItem(r, 3, _item(t.ew))
+            self.table.setItem(r, 4, _item(self.names.get(t.ew, ""), Qt.AlignmentFlag.AlignLeft))
+            if frozenset((t.ns, t.ew)) in self.met:
+                for c in range(5):
+                    self.table.item(r, c).setBackground(Qt.GlobalColor.yellow)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+
+    def swap(self, a: tuple[int, str], b: tuple[int, str]) -> list[str]:
+        """Swap two seated pairs (row, "NS"|"EW"); returns the rematches it creates."""
+        assert self.pairing is not None
+        tables = self.pairing.tables
+        seats = {(r, s): getattr(tables[r], s.lower()) for r in (a[0], b[0]) for s in ("NS", "EW")}
+        seats[a], seats[b] = seats[b], seats[a]
+        for r in {a[0], b[0]}:
+            tables[r] = Table(tables[r].table, seats[(r, "NS")], seats[(r, "EW")])
+        rematches = [
+            f"{tables[r].ns}–{tables[r].ew}"
+            for r in sorted({a[0], b[0]})
+            if frozenset((tables[r].ns, tables[r].ew)) in self.met
+        ]
+        self.show_tables()
+        self.warning.setText(
+            self.language.tr("rematch_warning", pairs="、".join(rematches)) if rematches else ""
+        )
+        return rematches
+
+    def swap_selected(self) -> None:
+        cells = [
+            (i.row(), "NS" if i.column() in (1, 2) else "EW")
+            for i in self.table.selectedIndexes()
+            if i.column() in (1, 2, 3, 4)
+        ]
+        unique = list(dict.fromkeys(cells))
+        if len(unique) != 2:
+            QMessageBox.information(self, self.language.tr("swap"), self.language.tr("swap_pick_two"))
+            return
+        self.swap(unique[0], unique[1])
+
+    def publish(self) -> int:
+        """Seat every table of the round in the store (a record each, first dealer East)."""
+        if self.pairing is None:
+            return 0
+        count = 0
+        try:
+            for t in self.pairing.tables:
+                self.session.open_table(self.pairing.round, t.table, t.ns, t.ew, "E")
+                count += 1
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+        self.published.emit(self.pairing.round)
+        self.compute()
+        return count
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.title.setText(f"<h2>{tr('pairing')}</h2>")
+        self.round_label.setText(tr("round_label"))
+        self.back_button.setText(tr("back_to_hall"))
+        self.swap_button.setText(tr("swap"))
+        self.publish_button.setText(tr("publish_pairing"))
+        self.compute()
