@@ -18,7 +18,6 @@ from typing import Any
 
 Handler = Callable[[argparse.Namespace], int]
 PASSPHRASE_ENV = "REFEREE_APP_KEY_PASSPHRASE"
-NOT_YET = "needs the event store's appeals (not yet available)"
 
 
 class CommandError(Exception):
@@ -81,6 +80,7 @@ def register(subparsers: Any) -> None:
     ru.add_argument("--round", type=int, default=None, help="round number to show")
     ru.add_argument("--table", type=int, default=None, help="table number to show")
     ru.add_argument("--date", default=None)
+    ru.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     ru.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ru)
     _common(ru)
@@ -88,7 +88,7 @@ def register(subparsers: Any) -> None:
 
     ap = pr_sub.add_parser("appeal", help="an appeal form (申诉表) from the event store")
     ap.add_argument("--appeal", type=int, required=True, help="appeal id")
-    ap.add_argument("-o", "--output", default=None, help="the PDF to write")
+    ap.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ap)
     _common(ap)
     ap.set_defaults(func=_guard(cmd_print_appeal))
@@ -98,10 +98,16 @@ def register(subparsers: Any) -> None:
     kc = key_sub.add_parser("create", help="make a key and self-signed certificate (PKCS#12 + PEM)")
     kc.add_argument(
         "--out",
-        required=True,
+        default=None,
         help="the PKCS#12 file to write (FILE.p12); the certificate goes beside it as FILE.pem",
     )
-    kc.add_argument("--name", default="referee-app event", help="the certificate's common name (the event)")
+    kc.add_argument(
+        "--event",
+        type=int,
+        default=None,
+        help="keep the key (encrypted) and certificate in the event store for this event",
+    )
+    kc.add_argument("--name", default=None, help="the certificate's common name (default: the event's name)")
     kc.add_argument("--organisation", default=None)
     _common(kc)
     kc.set_defaults(func=_guard(cmd_key_create))
@@ -110,7 +116,12 @@ def register(subparsers: Any) -> None:
         "verify-pdf", help="is a signed PDF intact and signed by this event's certificate?"
     )
     vp.add_argument("file")
-    vp.add_argument("--cert", default=None, help="the event's certificate (PEM), as written by key create")
+    vp.add_argument(
+        "--cert",
+        default=None,
+        help="the event's certificate (PEM), as written by key create (default: the event store's)",
+    )
+    vp.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     _common(vp)
     vp.set_defaults(func=_guard(cmd_verify_pdf))
 
@@ -210,10 +221,11 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
     from .forms import FormError
 
     out = Path(args.output)
-    if args.sign and not args.key:
-        raise CommandError("--sign needs --key FILE.p12 (the event key)")
     if out.parent and not out.parent.exists():
         raise CommandError(f"{out}: the folder {out.parent} does not exist")
+    stored_key: bytes | None = None
+    if args.sign and not args.key:
+        stored_key = _stored_key(args)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         try:
@@ -227,7 +239,10 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
             from .signing import SigningError, sign_pdf
 
             try:
-                sign_pdf(tmp, tmp, args.key, _passphrase())
+                if stored_key is not None:
+                    _sign_with_stored_key(tmp, stored_key, _passphrase(), args)
+                else:
+                    sign_pdf(tmp, tmp, args.key, _passphrase())
             except SigningError as exc:
                 raise CommandError(_one_line(exc)) from None
         try:
@@ -239,6 +254,109 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
             tmp.unlink()
     print(f"{out}", file=sys.stderr)
     return 0
+
+
+# -- the event store --------------------------------------------------------------------------
+def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
+    """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line."""
+    try:
+        from ..store.errors import StoreError
+        from ..store.service import Store
+    except ImportError as exc:  # the store is another layer; say so in one line
+        raise CommandError(f"the event store is not available ({exc})") from None
+    try:
+        with Store.open(getattr(args, "db", None)) as store:
+            return fn(store)
+    except StoreError as exc:
+        raise CommandError(_one_line(exc), getattr(exc, "exit_code", 1)) from None
+
+
+def _stored_key(args: argparse.Namespace) -> bytes:
+    """The PKCS#12 of the event (``--event``, or the appeal's), kept in the event store."""
+    try:
+        from ..store.errors import StoreError
+        from ..store.service import Store
+    except ImportError:  # pragma: no cover - the store ships with referee-app
+        raise CommandError("--sign needs --key FILE.p12 (the event key)") from None
+    try:
+        with Store.open(getattr(args, "db", None)) as store:
+            event_id = getattr(args, "_event_id", None) or store.pick_event(getattr(args, "event", None)).id
+            key = store.event_key(event_id)
+    except StoreError as exc:
+        raise CommandError(
+            f"--sign needs --key FILE.p12, or an event key in the event store ({_one_line(exc)})"
+        ) from None
+    if key is None:
+        raise CommandError(
+            f"--sign needs --key FILE.p12: event {event_id} has no key in the event store "
+            f"(make one: referee-app key create --event {event_id})"
+        )
+    return bytes(key["p12"])
+
+
+def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse.Namespace) -> None:
+    import tempfile
+
+    from .signing import SigningError, sign_pdf
+
+    with tempfile.TemporaryDirectory(prefix="referee-key-") as folder:
+        path = Path(folder) / "event-key.p12"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(p12)
+        try:
+            sign_pdf(pdf, pdf, path, passphrase)
+        except SigningError as exc:
+            # name the store's key, never the temporary file
+            raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
+
+
+def _pairs_info(store: Any, event_id: int, numbers: dict[str, Any]) -> dict[str, Any]:
+    from .data import PairInfo
+
+    known = {str(p["number"]): p for p in store.list_pairs(event_id)}
+    out = {}
+    for side, number in numbers.items():
+        p = known.get(str(number))
+        out[side] = PairInfo(str(number), list(p["players"]) if p else [], p["unit"] if p else None)
+    return out
+
+
+def _local(text: str | None) -> Any:
+    """An ISO time from the store (UTC) as the station's local time, or None."""
+    from datetime import datetime
+
+    if not text:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone()
+
+
+def _ruling_in_lang(store: Any, r: dict[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
+    """The stored ruling; judged again (same engine, same rulebook) for another language."""
+    if lang == _match_lang(store, r):
+        return dict(r["ruling"])
+    from ..core import judge
+    from .data import split_case
+
+    version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
+    if not version:
+        return dict(r["ruling"])
+    case, _meta = split_case(json.loads(version[0]["case_json"]))
+    decision = judge(case, lang=lang, rulebook=rulebook)
+    found = (
+        decision.get("before_play")
+        if r["hand"] is None
+        else (decision.get("hands") or [{}] * r["hand"])[r["hand"] - 1].get("rulings")
+    ) or []
+    pos = r.get("ruling_position")
+    return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
+
+
+def _match_lang(store: Any, r: dict[str, Any]) -> str:
+    for h in store.history(r["event_id"], r["round"], r["table"]):
+        if h["id"] == r["match_id"]:
+            return str(h["lang"])
+    return ""
 
 
 # -- handlers -------------------------------------------------------------------------------
@@ -266,65 +384,140 @@ def cmd_print_round(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_round(sheets, handle))
 
 
-def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
-    """Scoresheet data for a round (or one table) from the event store's current matches."""
-    try:
-        from ..store.errors import StoreError
-        from ..store.service import Store
-    except ImportError as exc:  # the store is another layer; say so in one line
-        raise CommandError(f"the event store is not available ({exc})") from None
-    from .data import PairInfo, ScoresheetData, event_header, infraction_labels, split_case
+#: The store's signers of a match version and the scoresheet's signature boxes: a pair's
+#: first player sits North (NS) or East (EW), the second South or West.
+SIGNER_BOXES = {
+    "N": "ns_player_1",
+    "S": "ns_player_2",
+    "E": "ew_player_1",
+    "W": "ew_player_2",
+    "referee": "table_referee",
+}
 
-    try:
-        with Store.open(getattr(args, "db", None)) as store:
-            ev = store.pick_event(getattr(args, "event", None))
-            rulebook = store.pinned_rulebook(ev.id)
-            pairs = {str(p["number"]): p for p in store.list_pairs(ev.id)}
-            records = [
-                m
-                for m in store.export(ev.id)
-                if m["round"] == round_no and (table_no is None or m["table"] == table_no)
-            ]
-    except StoreError as exc:
-        raise CommandError(_one_line(exc), getattr(exc, "exit_code", 1)) from None
+
+def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
+    """Scoresheet data for a round (or one table) from the event store's current matches,
+    with the signatures of each version and its voidings and corrections."""
+    from .data import ScoresheetData, event_header, infraction_labels, split_case
+
+    def read(store: Any) -> tuple[Any, Any, list[dict[str, Any]], list[dict[str, Any]]]:
+        ev = store.pick_event(getattr(args, "event", None))
+        rulebook = store.pinned_rulebook(ev.id)
+        records = [
+            m
+            for m in store.export(ev.id)
+            if m["round"] == round_no and (table_no is None or m["table"] == table_no)
+        ]
+        extras = []
+        for m in records:
+            extras.append(
+                {
+                    "pairs": _pairs_info(store, ev.id, m.get("pairs") or {}),
+                    "signatures": store.signatures_of(ev.id, m["round"], m["table"], m["version"]),
+                    "signing": store.signing_of(m["match_id"]),
+                    "history": store.history(ev.id, m["round"], m["table"]),
+                    "log": store.log(ev.id, m["round"], m["table"]),
+                }
+            )
+        return ev, rulebook, records, extras
+
+    ev, rulebook, records, extras = _store_call(args, read)
+    args._event_id = ev.id
     if not records:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
     header = event_header(rulebook, ev.date)
     labels = infraction_labels(rulebook)
     sheets = []
-    for m in sorted(records, key=lambda r: r["table"]):
-        side_pairs = {}
-        for side, number in (m.get("pairs") or {}).items():
-            p = pairs.get(str(number))
-            side_pairs[side] = PairInfo(
-                str(number), list(p["players"]) if p else [], p["unit"] if p else None
-            )
+    for m, extra in sorted(zip(records, extras, strict=True), key=lambda x: x[0]["table"]):
         case, _meta = split_case(m["case"])  # the store keeps round/table/pairs in the case
         decision = m["decision"]
         if m.get("lang") != lang:  # re-judge for the texts in the wanted language; same engine
             from ..core import judge
 
             decision = judge(case, lang=lang, rulebook=rulebook)
-        sheets.append(
-            ScoresheetData(
-                event=header,
-                case=case,
-                decision=decision,
-                round=m["round"],
-                table=m["table"],
-                pairs=side_pairs,
-                infraction_labels=labels,
-                lang=lang,
+        sheet = ScoresheetData(
+            event=header,
+            case=case,
+            decision=decision,
+            round=m["round"],
+            table=m["table"],
+            pairs=extra["pairs"],
+            infraction_labels=labels,
+            lang=lang,
+        )
+        sheet.signatures = {
+            SIGNER_BOXES[k]: png for k, png in extra["signatures"].items() if k in SIGNER_BOXES
+        }
+        if extra["signing"] is not None:
+            sheet.signer_names["table_referee"] = extra["signing"]["user"]
+        sheet.voidings = _voidings(decision, labels, extra["history"], extra["log"], lang)
+        sheets.append(sheet)
+    return sheets
+
+
+def _voidings(
+    decision: dict[str, Any],
+    labels: dict[str, tuple[str, str]],
+    history: list[dict[str, Any]],
+    log: list[dict[str, Any]],
+    lang: str,
+) -> list[Any]:
+    """Rulings voided in the case (e.g. by an upheld appeal), voided earlier versions and
+    corrections of the record, each with its reason."""
+    from .data import Voiding, all_rulings, offender_text
+
+    zh = lang == "zh"
+    out = []
+    for hand_no, r in all_rulings(decision):
+        if not r.get("voided"):
+            continue
+        label = labels.get(r.get("kind", ""), (r.get("kind", ""), r.get("kind", "")))
+        where = (
+            (f"第{hand_no}副" if hand_no else "赛前")
+            if zh
+            else (f"hand {hand_no}" if hand_no else "before play")
+        )
+        out.append(
+            Voiding(
+                f"{where} {label[0] if zh else label[1]} {offender_text(r, lang)}",
+                str(r.get("void_reason", "")),
             )
         )
-    return sheets
+    for e in log:
+        info = json.loads(e["payload"]).get("info", {})
+        when = str(e["at"])[:16].replace("T", " ")
+        if e["action"] == "match.void":
+            v = info.get("version")
+            out.append(
+                Voiding(
+                    f"第{v}版记录" if zh else f"record version {v}",
+                    str(info.get("reason", "")),
+                    e["user_name"],
+                    when + " UTC",
+                )
+            )
+        elif e["action"] == "match.correct":
+            v = info.get("version")
+            corr = info.get("correction") or {}
+            signed = ("（已签字）" if zh else " (signed)") if corr.get("replaces_signed") else ""
+            out.append(
+                Voiding(
+                    f"第{v - 1}版记录{signed}，更正为第{v}版"
+                    if zh
+                    else f"record version {v - 1}{signed}, corrected as version {v}",
+                    str(corr.get("reason", "")),
+                    e["user_name"],
+                    when + " UTC",
+                )
+            )
+    return out
 
 
 def cmd_print_ruling(args: argparse.Namespace) -> int:
     if args.case is None:
         if args.ruling is not None:
-            raise CommandError(f"print ruling --ruling: {NOT_YET}")
+            return _print_stored_ruling(args)
         raise CommandError("print ruling: give --case CASE.json --hand N [--index I], or --ruling ID")
     if args.hand is None:
         raise CommandError("print ruling: --hand N is needed with --case (0 for a ruling before play)")
@@ -372,29 +565,174 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_ruling(data, handle))
 
 
+def _print_stored_ruling(args: argparse.Namespace) -> int:
+    from .data import RulingSlipData, event_header, infraction_labels, ruling_clause
+
+    lang = _lang(args)
+
+    def read(store: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any], dict[str, Any], list[Any]]:
+        ev = store.pick_event(getattr(args, "event", None))
+        r = store.ruling(args.ruling)
+        if r["event_id"] != ev.id:
+            raise CommandError(f"--ruling: no ruling {args.ruling} in event {ev.id} ({ev.name})")
+        rulebook = store.pinned_rulebook(ev.id)
+        ruling = _ruling_in_lang(store, r, rulebook, lang)
+        pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+        appeals = [a for a in store.appeals(ev.id) if a["ruling_id"] == r["id"]]
+        return ev, rulebook, r, ruling, pairs, appeals
+
+    ev, rulebook, r, ruling, pairs, _appeals = _store_call(args, read)
+    args._event_id = ev.id
+    trick = (r.get("infraction") or {}).get("trick")
+    data = RulingSlipData(
+        event=event_header(rulebook, args.date or ev.date),
+        ruling=ruling,
+        round=args.round or r["round"],
+        table=args.table or r["table"],
+        hand=r["hand"],
+        trick=trick if isinstance(trick, int) else None,
+        pairs=pairs,
+        infraction_label=infraction_labels(rulebook).get(r["kind"], ("", "")),
+        clause=ruling_clause(rulebook, ruling),
+        appeal=rulebook.data.get("appeal"),
+        referee=r.get("ruled_by"),
+        lang=lang,
+    )
+    from .render import render_ruling
+
+    return _write_pdf(args, lambda handle: render_ruling(data, handle))
+
+
 def cmd_print_appeal(args: argparse.Namespace) -> int:
-    raise CommandError(f"print appeal: {NOT_YET}")
+    """The appeal form of a stored appeal: the ruling, the time filed against the window,
+    fee and receipt, grounds, and the decision when there is one."""
+    from .data import AppealFormData, event_header, infraction_labels, sanction_summary
+
+    lang = _lang(args)
+    zh = lang == "zh"
+
+    def read(store: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any], dict[str, Any], str | None]:
+        a = store.appeal(args.appeal)
+        ev = store.pick_event(a["event_id"])
+        rulebook = store.pinned_rulebook(ev.id)
+        r = store.ruling(a["ruling_id"])
+        ruling = _ruling_in_lang(store, r, rulebook, lang)
+        pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+        new_sanction = None
+        if a["decision"] == "upheld":
+            new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
+        elif a["decision"] == "modified" and a["new_match_id"]:
+            for row in store.rulings_of(a["new_match_id"]):
+                other = store.ruling(row["id"])
+                if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
+                    new_sanction = sanction_summary(_ruling_in_lang(store, other, rulebook, lang), lang)
+                    break
+        return ev, rulebook, a, ruling, pairs, new_sanction
+
+    try:
+        ev, rulebook, a, ruling, pairs, new_sanction = _store_call(args, read)
+    except CommandError as exc:
+        if str(exc).startswith("no appeal"):
+            raise CommandError(f"--appeal: {exc}") from None
+        raise
+    args._event_id = ev.id
+    cfg = rulebook.data.get("appeal") or {}
+    decided = a["decision"] is not None
+    data = AppealFormData(
+        event=event_header(rulebook, ev.date),
+        ruling=ruling,
+        by_side=a["by"],
+        filed_at=_local(a["filed_at"]),
+        grounds=a["grounds"],
+        window_minutes=a["window_minutes"],
+        window_from=a["window_from"],
+        window_start=_local(a["window_start"]),
+        fee_yuan=a["fee_yuan"],
+        refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
+        appeal_clause=cfg or None,
+        round=a["round"],
+        table=a["table"],
+        hand=a["hand"],
+        appeal_no=f"#{a['id']}",
+        by_pair=pairs.get(a["by"]),
+        infraction_label=infraction_labels(rulebook).get(a["kind"], ("", "")),
+        ruled_at=_local(a["ruled_at"]),
+        receipt_no=a["receipt"],
+        evidence=a["evidence"],
+        late_accepted_by=a["late_accepted_by"],
+        decision=a["decision"],
+        decision_reasons=a["decision_reason"] if decided else None,
+        new_sanction=new_sanction,
+        decided_at=_local(a["decided_at"]),
+        committee=list(a["committee"]),
+        fee_outcome=a["fee"],
+        lang=lang,
+    )
+    from .render import render_appeal
+
+    return _write_pdf(args, lambda handle: render_appeal(data, handle))
 
 
 def cmd_key_create(args: argparse.Namespace) -> int:
+    """Make the event's key: into files (``--out``), into the event store (``--event``), or both."""
+    import tempfile
+
     from .signing import SigningError, make_event_identity
 
-    out = Path(args.out)
-    cert = out.with_suffix(".pem")
+    if args.out is None and args.event is None:
+        raise CommandError("key create: give --event ID (keep it in the event store) or --out FILE.p12")
+    ev = None
+    if args.event is not None:
+
+        def check(store: Any) -> Any:
+            e = store.pick_event(args.event)
+            if store.event_key(e.id) is not None:
+                raise CommandError(f"event {e.id} already has a signing key (an event key is never replaced)")
+            return e
+
+        ev = _store_call(args, check)
+    name = args.name or (ev.name if ev is not None else "referee-app event")
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        for path in (out, out.with_suffix(".pem")):
+            if path.exists():
+                raise CommandError(f"{path}: already exists (an event key is never overwritten)")
     passphrase = _passphrase(prompt_twice=True)
-    try:
-        ident = make_event_identity(
-            out.parent,
-            passphrase,
-            common_name=args.name,
-            organisation=args.organisation,
-            p12_name=out.name,
-            cert_name=cert.name,
-        )
-    except SigningError as exc:
-        raise CommandError(_one_line(exc)) from None
-    except OSError as exc:
-        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    with tempfile.TemporaryDirectory(prefix="referee-key-") as folder:
+        target = out.parent if out is not None else Path(folder)
+        try:
+            ident = make_event_identity(
+                target,
+                passphrase,
+                common_name=name,
+                organisation=args.organisation,
+                p12_name=out.name if out is not None else "event-key.p12",
+                cert_name=out.with_suffix(".pem").name if out is not None else "event-cert.pem",
+            )
+        except SigningError as exc:
+            raise CommandError(_one_line(exc)) from None
+        except OSError as exc:
+            raise CommandError(f"{out or target}: cannot write: {exc.strerror or exc}") from None
+        if ev is not None:
+            from ..store.service import Actor
+
+            p12, pem = ident.p12_path.read_bytes(), ident.cert_path.read_bytes()
+            _store_call(
+                args,
+                lambda store: store.store_event_key(
+                    ev.id,
+                    p12=p12,
+                    cert_pem=pem,
+                    subject=ident.subject,
+                    fingerprint=ident.sha256_fingerprint,
+                    actor=Actor.default(),
+                ),
+            )
+            print(f"event {ev.id}")
+    if out is None:
+        print(f"subject {ident.subject}")
+        print(f"sha256 {ident.sha256_fingerprint}")
+        return 0
     print(f"key {ident.p12_path}")
     print(f"certificate {ident.cert_path}")
     print(f"subject {ident.subject}")
@@ -405,10 +743,29 @@ def cmd_key_create(args: argparse.Namespace) -> int:
 def cmd_verify_pdf(args: argparse.Namespace) -> int:
     from .signing import SigningError, verify_pdf
 
-    if not args.cert:
-        raise CommandError("verify-pdf: give --cert CERT.pem (the event's certificate, from key create)")
+    cert: Any = args.cert
+    if not cert:
+
+        def read(store: Any) -> tuple[Any, Any]:
+            ev = store.pick_event(args.event)
+            return ev, store.event_key(ev.id)
+
+        try:
+            ev, key = _store_call(args, read)
+        except CommandError as exc:
+            raise CommandError(
+                f"verify-pdf: give --cert CERT.pem, or keep the event's key in the event store ({exc})"
+            ) from None
+        if key is None:
+            raise CommandError(
+                f"verify-pdf: event {ev.id} has no key in the event store; give --cert CERT.pem "
+                f"(or make one: referee-app key create --event {ev.id})"
+            )
+        from cryptography import x509
+
+        cert = x509.load_pem_x509_certificate(key["cert_pem"])
     try:
-        result = verify_pdf(args.file, args.cert)
+        result = verify_pdf(args.file, cert)
     except SigningError as exc:
         raise CommandError(_one_line(exc)) from None
     zh = _lang(args) == "zh"

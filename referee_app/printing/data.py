@@ -128,6 +128,8 @@ class AppealFormData:
     chief_referee: str | None = None
     committee: list[str] = field(default_factory=list)
     signatures: dict[str, bytes] = field(default_factory=dict)
+    #: As the store recorded it: ``refunded``, ``kept`` or ``none``; None: by ``decision``.
+    fee_outcome: str | None = None
     lang: str = "zh"
 
     def timing(self) -> Timing | None:
@@ -136,7 +138,9 @@ class AppealFormData:
         return appeal_timing(self.filed_at, self.window_start, self.window_minutes)
 
     def fee_refunded(self) -> bool | None:
-        """True refunded, False kept, None while undecided."""
+        """True refunded, False kept, None while undecided (or no fee)."""
+        if self.fee_outcome is not None:
+            return {"refunded": True, "kept": False}.get(self.fee_outcome)
         if self.decision is None:
             return None
         if self.decision == "upheld":

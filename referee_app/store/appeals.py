@@ -481,7 +481,9 @@ def _ruling(conn: Connection, ruling_id: int) -> dict[str, Any]:
     if row is None:
         raise NotFoundError(f"--ruling: no ruling {ruling_id}")
     m = row._mapping
-    at = conn.execute(select(audit_log.c.at).where(audit_log.c.seq == m["match_seq"])).scalar()
+    entry = conn.execute(
+        select(audit_log.c.at, audit_log.c.user_name).where(audit_log.c.seq == m["match_seq"])
+    ).one()
     return {
         "id": int(m["id"]),
         "event_id": int(m["event_id"]),
@@ -509,7 +511,9 @@ def _ruling(conn: Connection, ruling_id: int) -> dict[str, Any]:
         "ew_pair_id": int(m["ew_pair_id"]),
         "ns_number": m["ns_number"],
         "ew_number": m["ew_number"],
-        "ruled_at": at,
+        "ruled_at": entry.at,
+        "ruled_by": entry.user_name,
+        "ruling_position": int(m["position"]),
     }
 
 

@@ -66,17 +66,6 @@ def test_ruling_before_play(tmp_path: Path) -> None:
     assert "迟到" in text and "赛前" in text and "按假定" in text and "二、1迟到" in text
 
 
-def test_store_backed_forms_that_wait_for_appeals(tmp_path: Path) -> None:
-    for args in (
-        ("print", "appeal", "--appeal", "3"),
-        ("print", "ruling", "--ruling", "3", "-o", str(tmp_path / "x.pdf")),
-    ):
-        proc = run_cli(*args)
-        assert proc.returncode == 1
-        assert proc.stderr.strip().endswith("needs the event store's appeals (not yet available)")
-        assert proc.stderr.count("\n") == 1
-
-
 def test_missing_output_folder(tmp_path: Path) -> None:
     proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(tmp_path / "no" / "x.pdf"))
     assert proc.returncode == 1 and "does not exist" in proc.stderr
