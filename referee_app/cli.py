@@ -29,7 +29,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+CORE_COMMANDS = ("judge", "rules")
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command word in ``argv`` (skipping the global options and their values)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--lang", "--db"):
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
+    """The command line; ``core_only`` leaves out the store's, printing's and the desk's
+    commands, so ``judge`` does not even import their modules."""
     parser = _Parser(
         prog="referee-app",
         description="Referee assistant for 双升 tournaments. With no command, opens the desktop app.",
@@ -66,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules_check.add_argument("files", nargs="+")
     rules_check.set_defaults(func=cmd_rules_check)
 
+    if core_only:
+        return parser
     # Each layer registers its own commands; registering imports nothing heavy.
     from .store import commands as store_commands
 
@@ -168,8 +188,9 @@ def _one_line(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(core_only=command_of(given) in CORE_COMMANDS)
+    args = parser.parse_args(given)
     if args.lang is None:
         args.lang = default_lang()
     func = getattr(args, "func", None)
