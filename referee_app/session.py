@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from .core import CaseError, Rulebook, editing, judge
@@ -27,10 +28,21 @@ class TableRecord:
     decision: dict[str, Any]
     version: int
     players: dict[str, list[str]] = field(default_factory=dict)
+    match_id: int | None = None
+    #: This version carries the players' and the table referee's signatures (it is locked).
+    signed: bool = False
+    #: Appeals on this table that are filed or under review.
+    open_appeals: int = 0
 
     @property
     def status(self) -> str:
-        """not_started, playing, finished (signed and appeal states come from the store)."""
+        """appeal (an open appeal on this table), signed (this version is signed and locked),
+        finished, playing or not_started. An open appeal is shown first: it is what the
+        chief referee must act on; ``signed`` still tells whether the version is locked."""
+        if self.open_appeals:
+            return "appeal"
+        if self.signed:
+            return "signed"
         if self.decision.get("result") is not None:
             return "finished"
         if self.case.get("hands") or self.case.get("before_play"):
@@ -83,11 +95,19 @@ class Session:
 
     def tables(self, round_no: int) -> list[TableRecord]:
         names = {p["number"]: p["players"] for p in self.pairs()}
+        signed = self.store.signed_match_ids(self.event.id)
+        open_at: dict[int, int] = {}
+        for a in self.store.appeals(self.event.id, round_no):
+            if a["open"]:
+                open_at[a["table"]] = open_at.get(a["table"], 0) + 1
         out = []
         for m in self.store.current_matches(self.event.id):
             if m["round_no"] != round_no:
                 continue
-            out.append(self._record_of(m, names))
+            record = self._record_of(m, names)
+            record.signed = m["id"] in signed
+            record.open_appeals = open_at.get(record.table, 0)
+            out.append(record)
         return sorted(out, key=lambda t: t.table)
 
     def rounds(self) -> list[int]:
@@ -133,6 +153,126 @@ class Session:
         assert record is not None
         return record
 
+    # -- signing and corrections -----------------------------------------------------------
+
+    def sign(self, record: TableRecord, signatures: dict[str, bytes]) -> TableRecord:
+        """Store the signatures (PNG bytes) of N, E, S, W and ``referee`` on the version the
+        signers saw; that version is then locked. Refused (StoreError) if it changed."""
+        self.store.sign_match(
+            self.event.id, record.round, record.table, record.version, signatures, self.actor
+        )
+        return self._reloaded(record)
+
+    def signatures(self, record: TableRecord) -> dict[str, bytes]:
+        """The signatures of this version of the table ({} when it is not signed)."""
+        return self.store.signatures_of(self.event.id, record.round, record.table, record.version)
+
+    def is_signed(self, record: TableRecord) -> bool:
+        return bool(self.signatures(record))
+
+    def correct(self, record: TableRecord, case: dict[str, Any], reason: str) -> TableRecord:
+        """A chief referee's correction of a (signed) table: a new, unsigned version, with the
+        reason kept; the signed version stays as it was."""
+        self.preview(case)  # an invalid case never reaches the store
+        full = dict(case, round=record.round, table=record.table, pairs=dict(record.pairs))
+        self.store.record(
+            self.event.id,
+            full,
+            actor=self.actor,
+            lang=self.lang,
+            expected_version=record.version,
+            correction_reason=reason,
+        )
+        return self._reloaded(record)
+
+    # -- appeals -------------------------------------------------------------------------
+
+    def rulings(self, record: TableRecord) -> list[dict[str, Any]]:
+        """The stored rulings of this version, with the ids an appeal names:
+        ``{"id", "hand" (None before play), "kind", "seat", "points", "decision"}``."""
+        if record.match_id is None:
+            return []
+        out = []
+        for r in self.store.rulings_of(record.match_id):
+            full = self.store.ruling(r["id"])
+            out.append(
+                {
+                    "id": r["id"],
+                    "hand": full["hand"],
+                    "kind": r["kind"],
+                    "seat": r["seat"],
+                    "points": r["points"],
+                    "decision": r["decision"],
+                }
+            )
+        return out
+
+    def appeals(self, round_no: int | None = None) -> list[dict[str, Any]]:
+        """The event's appeals (of one round), oldest first; each a dict with ``id``, ``round``,
+        ``table``, ``ruling_id``, ``kind``, ``by``, ``state``, ``open``, ``filed_at``,
+        ``deadline``, ``late_minutes``, ``grounds``, ``decision``, ``fee`` …"""
+        return self.store.appeals(self.event.id, round_no)
+
+    def file_appeal(
+        self,
+        ruling_id: int,
+        by: str,
+        grounds: str,
+        *,
+        evidence: str | None = None,
+        receipt: str | None = None,
+        filed_at: datetime | None = None,
+        accept_late_reason: str | None = None,
+    ) -> dict[str, Any]:
+        """File an appeal of pair ``by`` (NS or EW) against a ruling; a late one is refused
+        (StoreError saying by how much) unless the chief referee's reason is given."""
+        aid = self.store.file_appeal(
+            self.event.id,
+            ruling_id=ruling_id,
+            by=by,
+            grounds=grounds,
+            evidence=evidence,
+            receipt=receipt,
+            filed_at=filed_at,
+            accept_late_reason=accept_late_reason,
+            actor=self.actor,
+        )
+        return self.store.appeal(aid)
+
+    def review_appeal(self, appeal_id: int) -> dict[str, Any]:
+        self.store.review_appeal(appeal_id, actor=self.actor, event_id=self.event.id)
+        return self.store.appeal(appeal_id)
+
+    def withdraw_appeal(self, appeal_id: int, reason: str) -> dict[str, Any]:
+        self.store.withdraw_appeal(appeal_id, reason=reason, actor=self.actor, event_id=self.event.id)
+        return self.store.appeal(appeal_id)
+
+    def decide_appeal(
+        self,
+        appeal_id: int,
+        decision: str,
+        reason: str,
+        committee: list[str],
+        sanctions: list[Any] | None = None,
+    ) -> dict[str, Any]:
+        """upheld (the ruling is overturned), modified (``sanctions`` replace it) or rejected.
+        Upheld and modified write a new, unsigned version of the table, judged again."""
+        self.store.decide_appeal(
+            appeal_id,
+            decision=decision,
+            reason=reason,
+            committee=committee,
+            sanctions=sanctions,
+            actor=self.actor,
+            event_id=self.event.id,
+        )
+        return self.store.appeal(appeal_id)
+
+    def _reloaded(self, record: TableRecord) -> TableRecord:
+        fresh = self.table(record.round, record.table)
+        assert fresh is not None
+        return fresh
+
     def _record_of(self, m: dict[str, Any], names: dict[str, list[str]]) -> TableRecord:
         import json
 
@@ -151,6 +291,7 @@ class Session:
             decision=decision,
             version=m["version"],
             players={side: names.get(number, []) for side, number in pairs.items()},
+            match_id=m["id"],
         )
 
 

@@ -31,6 +31,8 @@ STATUS_COLOURS = {
     "not_started": "#eceff1",
     "playing": "#bbdefb",
     "finished": "#c8e6c9",
+    "signed": "#81c784",
+    "appeal": "#f8bbd0",
 }
 
 

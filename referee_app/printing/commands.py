@@ -384,21 +384,10 @@ def cmd_print_round(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_round(sheets, handle))
 
 
-#: The store's signers of a match version and the scoresheet's signature boxes: a pair's
-#: first player sits North (NS) or East (EW), the second South or West.
-SIGNER_BOXES = {
-    "N": "ns_player_1",
-    "S": "ns_player_2",
-    "E": "ew_player_1",
-    "W": "ew_player_2",
-    "referee": "table_referee",
-}
-
-
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
     """Scoresheet data for a round (or one table) from the event store's current matches,
     with the signatures of each version and its voidings and corrections."""
-    from .data import ScoresheetData, event_header, infraction_labels, split_case
+    from .data import SIGNER_BOXES, ScoresheetData, event_header, infraction_labels, split_case
 
     def read(store: Any) -> tuple[Any, Any, list[dict[str, Any]], list[dict[str, Any]]]:
         ev = store.pick_event(getattr(args, "event", None))

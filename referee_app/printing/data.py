@@ -21,6 +21,17 @@ SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 SEAT_EN = {"E": "East", "S": "South", "W": "West", "N": "North"}
 SIDE_ZH = {"NS": "南北方", "EW": "东西方"}
 SIDE_EN = {"NS": "North-South", "EW": "East-West"}
+#: The store's signers of a match version (``Store.sign_match``) and the scoresheet's
+#: signature boxes: a pair's first player sits North (NS) or East (EW), the second South or
+#: West. ``{SIGNER_BOXES[k]: png for k, png in signatures.items()}`` fills
+#: ``ScoresheetData.signatures``.
+SIGNER_BOXES = {
+    "N": "ns_player_1",
+    "S": "ns_player_2",
+    "E": "ew_player_1",
+    "W": "ew_player_2",
+    "referee": "table_referee",
+}
 
 
 @dataclass
