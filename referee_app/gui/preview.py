@@ -21,7 +21,7 @@ def scoresheet_pdf(
     session: Session, record: TableRecord, signatures: dict[str, bytes] | None = None
 ) -> bytes:
     """The table's scoresheet as the referee desk prints it (the printing layer renders it)."""
-    from ..printing.data import PairInfo, ScoresheetData, event_header, infraction_labels
+    from ..printing.data import SIGNER_BOXES, PairInfo, ScoresheetData, event_header, infraction_labels
     from ..printing.render import render_scoresheet
 
     units = {p["number"]: p.get("unit") for p in session.pairs()}
@@ -42,7 +42,7 @@ def scoresheet_pdf(
             for side, number in record.pairs.items()
         },
         infraction_labels=infraction_labels(session.rulebook),
-        signatures=dict(signatures or {}),
+        signatures={SIGNER_BOXES[k]: png for k, png in (signatures or {}).items()},
         lang=session.lang,
     )
     out = io.BytesIO()

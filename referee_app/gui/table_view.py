@@ -275,7 +275,7 @@ class TableView(QWidget):
         self.hands_view.scrollToBottom()
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
-        signed = record.status == "signed"
+        signed = record.signed
         for widget in (self.hand_box, self.kind_box, self.shot_box, self.void_button, *self.arrive.values()):
             widget.setEnabled(not finished and not signed)
         self.sign_button.setEnabled(finished and not signed)
@@ -447,7 +447,7 @@ class TableView(QWidget):
     def preview_scoresheet(self) -> PdfPreview | None:
         if self.record is None:
             return None
-        signatures = self.session.signatures(self.record) if self.record.status == "signed" else {}
+        signatures = self.session.signatures(self.record) if self.record.signed else {}
         pdf = scoresheet_pdf(self.session, self.record, signatures)
         r = self.record
         dialog = PdfPreview(
