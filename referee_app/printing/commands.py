@@ -592,39 +592,28 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_ruling(data, handle))
 
 
-def cmd_print_appeal(args: argparse.Namespace) -> int:
-    """The appeal form of a stored appeal: the ruling, the time filed against the window,
-    fee and receipt, grounds, and the decision when there is one."""
+def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
+    """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
+    against the window, fee and receipt, grounds, and the decision when there is one. The
+    command line and the desktop app's appeals desk print from this."""
     from .data import AppealFormData, event_header, infraction_labels, sanction_summary
 
-    lang = _lang(args)
     zh = lang == "zh"
-
-    def read(store: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any], dict[str, Any], str | None]:
-        a = store.appeal(args.appeal)
-        ev = store.pick_event(a["event_id"])
-        rulebook = store.pinned_rulebook(ev.id)
-        r = store.ruling(a["ruling_id"])
-        ruling = _ruling_in_lang(store, r, rulebook, lang)
-        pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
-        new_sanction = None
-        if a["decision"] == "upheld":
-            new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
-        elif a["decision"] == "modified" and a["new_match_id"]:
-            for row in store.rulings_of(a["new_match_id"]):
-                other = store.ruling(row["id"])
-                if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
-                    new_sanction = sanction_summary(_ruling_in_lang(store, other, rulebook, lang), lang)
-                    break
-        return ev, rulebook, a, ruling, pairs, new_sanction
-
-    try:
-        ev, rulebook, a, ruling, pairs, new_sanction = _store_call(args, read)
-    except CommandError as exc:
-        if str(exc).startswith("no appeal"):
-            raise CommandError(f"--appeal: {exc}") from None
-        raise
-    args._event_id = ev.id
+    a = store.appeal(appeal_id)
+    ev = store.pick_event(a["event_id"])
+    rulebook = store.pinned_rulebook(ev.id)
+    r = store.ruling(a["ruling_id"])
+    ruling = _ruling_in_lang(store, r, rulebook, lang)
+    pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+    new_sanction = None
+    if a["decision"] == "upheld":
+        new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
+    elif a["decision"] == "modified" and a["new_match_id"]:
+        for row in store.rulings_of(a["new_match_id"]):
+            other = store.ruling(row["id"])
+            if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
+                new_sanction = sanction_summary(_ruling_in_lang(store, other, rulebook, lang), lang)
+                break
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
     data = AppealFormData(
@@ -657,6 +646,19 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         fee_outcome=a["fee"],
         lang=lang,
     )
+    return ev, data
+
+
+def cmd_print_appeal(args: argparse.Namespace) -> int:
+    """The appeal form of a stored appeal (see :func:`appeal_form_data`)."""
+    lang = _lang(args)
+    try:
+        ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang))
+    except CommandError as exc:
+        if str(exc).startswith("no appeal"):
+            raise CommandError(f"--appeal: {exc}") from None
+        raise
+    args._event_id = ev.id
     from .render import render_appeal
 
     return _write_pdf(args, lambda handle: render_appeal(data, handle))
