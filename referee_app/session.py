@@ -189,7 +189,8 @@ class Session:
 
     def rulings(self, record: TableRecord) -> list[dict[str, Any]]:
         """The stored rulings of this version, with the ids an appeal names:
-        ``{"id", "hand" (None before play), "kind", "seat", "points", "decision"}``."""
+        ``{"id", "hand" (1-based; None before play), "position" (in that hand), "kind", "seat",
+        "points", "decision"}``."""
         if record.match_id is None:
             return []
         out = []
@@ -199,6 +200,7 @@ class Session:
                 {
                     "id": r["id"],
                     "hand": full["hand"],
+                    "position": full["position"],
                     "kind": r["kind"],
                     "seat": r["seat"],
                     "points": r["points"],
