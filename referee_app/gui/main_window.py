@@ -31,6 +31,7 @@ from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
 from ..session import Session
 from ..store.errors import StoreError
 from ..store.service import Actor, Store
+from .appeals import AppealsView
 from .desk import PairingView, StandingsView
 from .hall import HallView
 from .i18n import Language
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
         self.table_view: TableView | None = None
         self.standings_view: StandingsView | None = None
         self.pairing_view: PairingView | None = None
+        self.appeals_view: AppealsView | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self.resize(1280, 800)
         self.stack = QStackedWidget()
@@ -207,9 +209,11 @@ class MainWindow(QMainWindow):
         self.act_standings = QAction(self, shortcut=QKeySequence("F5"), triggered=self.show_standings)
         self.act_pairing = QAction(self, shortcut=QKeySequence("F6"), triggered=self.show_pairing)
         self.menu_desk = self.menuBar().addMenu("")
+        self.act_appeals = QAction(self, shortcut=QKeySequence("F7"), triggered=self.show_appeals)
+        self.menu_desk.addAction(self.act_appeals)
         self.menu_desk.addAction(self.act_standings)
         self.menu_desk.addAction(self.act_pairing)
-        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing):
+        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing, self.act_appeals):
             act.setEnabled(False)
 
     def fill_events(self) -> None:
@@ -266,11 +270,11 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.language.tr("store_error"), str(exc))
             return
         self.settings.setValue("last_event", event_id)
-        for view in (self.hall, self.table_view, self.standings_view, self.pairing_view):
+        for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
                 view.deleteLater()
-        self.standings_view = self.pairing_view = None
+        self.standings_view = self.pairing_view = self.appeals_view = None
         self.hall = HallView(self.language, self.session)
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
@@ -282,7 +286,7 @@ class MainWindow(QMainWindow):
         self.table_view.saved.connect(self.say)
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)
-        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing):
+        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing, self.act_appeals):
             act.setEnabled(True)
         self.show_hall()
         self.retranslate()
@@ -291,6 +295,17 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             self.hall.refresh()
             self.stack.setCurrentWidget(self.hall)
+
+    def show_appeals(self) -> None:
+        if self.session is None:
+            return
+        if self.appeals_view is None:
+            self.appeals_view = AppealsView(self.language, self.session)
+            self.appeals_view.back.connect(self.show_hall)
+            self.appeals_view.changed.connect(self.say)
+            self.stack.addWidget(self.appeals_view)
+        self.appeals_view.refresh()
+        self.stack.setCurrentWidget(self.appeals_view)
 
     def show_standings(self) -> None:
         if self.session is None:
@@ -403,6 +418,7 @@ class MainWindow(QMainWindow):
         self.menu_desk.setTitle(tr("menu_desk"))
         self.act_standings.setText(tr("standings"))
         self.act_pairing.setText(tr("pairing"))
+        self.act_appeals.setText(tr("appeals_desk"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.hall is not None:

@@ -34,6 +34,7 @@ from ..core.catalogue import fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from ..session import Session, TableRecord
 from ..store.errors import StoreError
+from .appeals import FileAppealDialog
 from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
@@ -228,10 +229,15 @@ class TableView(QWidget):
         self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.void_button = QPushButton()
         self.void_button.clicked.connect(self.void_selected)
+        self.appeal_button = QPushButton()
+        self.appeal_button.clicked.connect(self.file_appeal)
         self.rulings_box = QGroupBox()
         rl = QVBoxLayout(self.rulings_box)
         rl.addWidget(self.rulings_view)
-        rl.addWidget(self.void_button)
+        ruling_actions = QHBoxLayout()
+        ruling_actions.addWidget(self.void_button)
+        ruling_actions.addWidget(self.appeal_button)
+        rl.addLayout(ruling_actions)
         kinds_scroll = QScrollArea()
         kinds_scroll.setWidgetResizable(True)
         kinds_scroll.setWidget(self.kind_box)
@@ -444,6 +450,45 @@ class TableView(QWidget):
             return False
         return self.save(editing.void_infraction(self.record.case, hand_index, index, reason.strip()))
 
+    def file_appeal(self, dialog: FileAppealDialog | None = None) -> dict[str, Any] | None:
+        """A pair appeals the selected ruling in writing; a late one needs the chief referee."""
+        chosen = self.selected_ruling()
+        if self.record is None or chosen is None:
+            QMessageBox.information(self, self.language.tr("file_appeal"), self.language.tr("select_ruling"))
+            return None
+        hand_index, index, ruling = chosen
+        hand_no = None if hand_index is None else hand_index + 1
+        stored = [
+            r for r in self.session.rulings(self.record) if r["hand"] == hand_no and r["position"] == index
+        ]
+        if not stored:
+            return None
+        fee = self.session.rulebook.data["appeal"]["fee_yuan"]
+        dialog = dialog or FileAppealDialog(self.language, ruling, fee, self)
+        while True:
+            self.active_dialog = dialog
+            accepted = dialog.exec() == FileAppealDialog.DialogCode.Accepted
+            self.active_dialog = None
+            if not accepted:
+                return None
+            try:
+                appeal = self.session.file_appeal(
+                    stored[0]["id"],
+                    dialog.by(),
+                    dialog.grounds.toPlainText().strip(),
+                    evidence=dialog.evidence.text().strip() or None,
+                    receipt=dialog.receipt.text().strip() or None,
+                    accept_late_reason=dialog.late_reason.text().strip()
+                    if dialog.accept_late.isChecked()
+                    else None,
+                )
+            except StoreError as exc:
+                dialog.show_late(str(exc))  # e.g. filed 7 min after the window closed
+                continue
+            self.reload()
+            self.saved.emit(self.language.tr("appeal_filed", id=appeal["id"]))
+            return appeal
+
     def preview_scoresheet(self) -> PdfPreview | None:
         if self.record is None:
             return None
@@ -508,6 +553,7 @@ class TableView(QWidget):
         self.kind_box.setTitle(tr("log_infraction"))
         self.rulings_box.setTitle(tr("rulings"))
         self.void_button.setText(tr("void_ruling"))
+        self.appeal_button.setText(tr("file_appeal"))
         self.confirm_hand_button.setText(tr("confirm_hand"))
         self.end_button.setText(tr("end_round"))
         self.preview_button.setText(tr("preview_scoresheet"))

@@ -1,0 +1,482 @@
+"""Appeals (申诉): filed from a table, decided at the appeals desk by the committee."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.seats import SIDE_NAMES
+from ..session import Session
+from ..store.errors import StoreError
+from .i18n import Language
+from .preview import PdfPreview
+
+
+def _when(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    try:
+        parsed = datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _local(value: Any) -> str:
+    when = _when(value)
+    return when.astimezone().strftime("%H:%M:%S") if when else ""
+
+
+def _error_box(label: QLabel, message: str) -> None:
+    label.setText(message)
+    label.setVisible(bool(message))
+
+
+class FileAppealDialog(QDialog):
+    """A pair appeals one ruling in writing: grounds, evidence, fee receipt."""
+
+    def __init__(self, language: Language, ruling: dict[str, Any], fee: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.language = language
+        tr = language.tr
+        self.setWindowTitle(tr("file_appeal"))
+        self.setMinimumWidth(560)
+        lang = language.lang
+        self.by_group = QButtonGroup(self)
+        self.by_buttons = {}
+        row = QHBoxLayout()
+        for side in ("NS", "EW"):
+            button = QRadioButton(SIDE_NAMES[lang][side])
+            self.by_group.addButton(button)
+            self.by_buttons[side] = button
+            row.addWidget(button)
+        other = "EW" if ruling.get("side") == "NS" else "NS"
+        self.by_buttons[ruling.get("side") or other].setChecked(True)  # usually the sanctioned pair
+        self.grounds = QPlainTextEdit()
+        self.grounds.setPlaceholderText(tr("grounds_hint"))
+        self.evidence = QLineEdit()
+        self.receipt = QLineEdit()
+        self.receipt.setPlaceholderText(tr("fee_receipt_hint", fee=fee))
+        self.accept_late = QCheckBox(tr("accept_late"))
+        self.accept_late.setVisible(False)
+        self.late_reason = QLineEdit()
+        self.late_reason.setPlaceholderText(tr("accept_late_reason"))
+        self.late_reason.setVisible(False)
+        self.accept_late.toggled.connect(self.late_reason.setVisible)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setVisible(False)
+        ok = QPushButton(tr("file_appeal"))
+        ok.setDefault(True)
+        ok.clicked.connect(self._accept)
+        cancel = QPushButton(tr("cancel"))
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(ok)
+        form = QFormLayout(self)
+        form.addRow(QLabel(f"<b>{ruling.get('text', '')}</b>"))
+        form.addRow(tr("appeal_by"), row)
+        form.addRow(tr("grounds"), self.grounds)
+        form.addRow(tr("evidence"), self.evidence)
+        form.addRow(tr("fee_receipt"), self.receipt)
+        form.addRow(self.accept_late)
+        form.addRow(self.late_reason)
+        form.addRow(self.error)
+        form.addRow(buttons)
+
+    def by(self) -> str:
+        return next(side for side, button in self.by_buttons.items() if button.isChecked())
+
+    def show_late(self, message: str) -> None:
+        """The window has closed: say by how much; the chief referee may still accept it."""
+        _error_box(self.error, message)
+        self.accept_late.setVisible(True)
+
+    def _accept(self) -> None:
+        if not self.grounds.toPlainText().strip():
+            _error_box(self.error, self.language.tr("grounds_required"))
+            self.grounds.setFocus()
+            return
+        if self.accept_late.isChecked() and not self.late_reason.text().strip():
+            _error_box(self.error, self.language.tr("accept_late_reason_required"))
+            return
+        self.accept()
+
+
+class DecideDialog(QDialog):
+    """The committee's decision: upheld, modified (with the new sanction) or rejected."""
+
+    def __init__(self, language: Language, appeal: dict[str, Any], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.language = language
+        tr = language.tr
+        self.setWindowTitle(tr("decide_appeal", id=appeal["id"]))
+        self.setMinimumWidth(520)
+        self.choice = {}
+        group = QButtonGroup(self)
+        row = QHBoxLayout()
+        for decision in ("upheld", "modified", "rejected"):
+            button = QRadioButton(tr(f"decision_{decision}"))
+            group.addButton(button)
+            self.choice[decision] = button
+            row.addWidget(button)
+        self.choice["rejected"].setChecked(True)
+        self.reason = QPlainTextEdit()
+        self.reason.setPlaceholderText(tr("decision_reason_hint"))
+        self.committee = QLineEdit()
+        self.committee.setPlaceholderText(tr("committee_hint"))
+        self.warning = QCheckBox(tr("sanction_warning"))
+        self.points = QSpinBox()
+        self.points.setRange(0, 200)
+        self.points.setSingleStep(5)
+        self.hand_loss = QCheckBox(tr("sanction_hand_loss"))
+        self.new_sanction = QWidget()
+        ns = QFormLayout(self.new_sanction)
+        ns.addRow(self.warning)
+        ns.addRow(tr("sanction_points"), self.points)
+        ns.addRow(self.hand_loss)
+        self.new_sanction.setVisible(False)
+        self.choice["modified"].toggled.connect(self.new_sanction.setVisible)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setVisible(False)
+        ok = QPushButton(tr("record_decision"))
+        ok.setDefault(True)
+        ok.clicked.connect(self._accept)
+        cancel = QPushButton(tr("cancel"))
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(ok)
+        form = QFormLayout(self)
+        form.addRow(QLabel(f"<b>{appeal['ruling'].get('text', '')}</b>"))
+        form.addRow(tr("decision"), row)
+        form.addRow(self.new_sanction)
+        form.addRow(tr("decision_reason"), self.reason)
+        form.addRow(tr("committee"), self.committee)
+        form.addRow(self.error)
+        form.addRow(buttons)
+
+    def decision(self) -> str:
+        return next(d for d, button in self.choice.items() if button.isChecked())
+
+    def members(self) -> list[str]:
+        text = self.committee.text().replace("，", ",").replace("、", ",")
+        return [name.strip() for name in text.split(",") if name.strip()]
+
+    def sanctions(self) -> list[Any] | None:
+        if self.decision() != "modified":
+            return None
+        out: list[Any] = []
+        if self.warning.isChecked():
+            out.append("warning")
+        if self.points.value():
+            out.append({"points": self.points.value()})
+        if self.hand_loss.isChecked():
+            out.append("hand_loss")
+        return out
+
+    def _accept(self) -> None:
+        tr = self.language.tr
+        if not self.reason.toPlainText().strip():
+            _error_box(self.error, tr("decision_reason_required"))
+            return
+        if not self.members():
+            _error_box(self.error, tr("committee_required"))
+            return
+        if self.decision() == "modified" and not self.sanctions():
+            _error_box(self.error, tr("override_sanction_required"))
+            return
+        self.accept()
+
+
+class AppealsView(QWidget):
+    """The appeals desk: open appeals with their deadlines, one opened beside its ruling."""
+
+    back = Signal()
+    changed = Signal(str)
+
+    COLUMNS = (
+        "col_appeal",
+        "col_round_table",
+        "col_ruling",
+        "col_by",
+        "col_state",
+        "col_filed",
+        "col_deadline",
+    )
+
+    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.session = session
+        self.appeals: list[dict[str, Any]] = []
+        self.title = QLabel()
+        self.back_button = QPushButton()
+        self.back_button.clicked.connect(self.back.emit)
+        self.open_only = QCheckBox()
+        self.open_only.setChecked(True)
+        self.open_only.toggled.connect(self.refresh)
+        self.list = QTableWidget()
+        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.verticalHeader().setVisible(False)
+        self.list.itemSelectionChanged.connect(self.show_selected)
+        self.detail = QTextBrowser()
+        self.review_button = QPushButton()
+        self.review_button.clicked.connect(self.review)
+        self.decide_button = QPushButton()
+        self.decide_button.clicked.connect(self.decide)
+        self.withdraw_button = QPushButton()
+        self.withdraw_button.clicked.connect(self.withdraw)
+        self.form_button = QPushButton()
+        self.form_button.clicked.connect(self.preview_form)
+        actions = QHBoxLayout()
+        for button in (self.review_button, self.decide_button, self.withdraw_button, self.form_button):
+            actions.addWidget(button)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.addWidget(self.detail, 1)
+        rl.addLayout(actions)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        top = QHBoxLayout()
+        top.addWidget(self.back_button)
+        top.addWidget(self.title, 1)
+        top.addWidget(self.open_only)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(1000)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+        language.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def refresh(self) -> None:
+        tr = self.language.tr
+        try:
+            every = self.session.appeals()
+        except StoreError as exc:
+            self.detail.setPlainText(str(exc))
+            return
+        self.appeals = [a for a in every if a["open"] or not self.open_only.isChecked()]
+        self.list.clear()
+        self.list.setColumnCount(len(self.COLUMNS))
+        self.list.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
+        self.list.setRowCount(len(self.appeals))
+        labels = self.session.rulebook.data["infractions"]
+        lang = self.language.lang
+        for r, a in enumerate(self.appeals):
+            kind = labels.get(a["kind"], {}).get("label", {}).get(lang, a["kind"])
+            values = [
+                f"#{a['id']}",
+                tr("round_table", round=a["round"], table=a["table"]),
+                kind,
+                f"{SIDE_NAMES[lang][a['by']]} {a.get('pair') or ''}",
+                tr(f"appeal_state_{a['state']}"),
+                _local(a["filed_at"]),
+                "",
+            ]
+            for c, value in enumerate(values):
+                self.list.setItem(r, c, QTableWidgetItem(str(value)))
+        header = self.list.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.tick()
+        if self.appeals:
+            self.list.selectRow(0)
+        else:
+            self.detail.setHtml(f"<i>{tr('no_appeals')}</i>")
+        self.show_selected()
+
+    def tick(self) -> None:
+        """Each open appeal's deadline (the filing window's close), counting down."""
+        now = datetime.now(UTC)
+        for r, a in enumerate(self.appeals):
+            deadline = _when(a.get("deadline"))
+            item = self.list.item(r, 6)
+            if item is None or deadline is None:
+                continue
+            left = int((deadline - now).total_seconds())
+            if left > 0:
+                item.setText(f"{_local(deadline)}（{left // 60:02d}:{left % 60:02d}）")
+                item.setForeground(Qt.GlobalColor.darkRed if left < 120 else Qt.GlobalColor.black)
+            else:
+                item.setText(f"{_local(deadline)}（{self.language.tr('window_closed')}）")
+
+    def selected(self) -> dict[str, Any] | None:
+        rows = self.list.selectionModel().selectedRows() if self.list.selectionModel() else []
+        return self.appeals[rows[0].row()] if rows else None
+
+    def show_selected(self) -> None:
+        tr = self.language.tr
+        a = self.selected()
+        for button in (self.review_button, self.decide_button, self.withdraw_button):
+            button.setEnabled(bool(a and a["open"]))
+        self.review_button.setEnabled(bool(a and a["state"] == "filed"))
+        self.form_button.setEnabled(a is not None)
+        if a is None:
+            return
+        record = self.session.table(a["round"], a["table"])
+        hand_text = ""
+        if record is not None and a["hand"]:
+            hands = record.decision.get("hands") or []
+            if 0 < a["hand"] <= len(hands):
+                hand_text = hands[a["hand"] - 1]["text"]
+        late = tr("late_by", minutes=a["late_minutes"]) if a["late_minutes"] else tr("on_time")
+        parts = [f"<h3>{tr('appeal_no', id=a['id'])} · {tr('appeal_state_' + a['state'])}</h3>"]
+        parts.append(f"<b>{tr('col_ruling')}:</b> {a['ruling'].get('text', '')}")
+        parts.append(f"<b>{tr('clause')}:</b> {a['ruling'].get('citation', '')}")
+        if hand_text:
+            parts.append(f"<b>{tr('the_hand', hand=a['hand'])}:</b> {hand_text}")
+        parts.append(f"<b>{tr('grounds')}:</b> {a['grounds']}")
+        if a.get("evidence"):
+            parts.append(f"<b>{tr('evidence')}:</b> {a['evidence']}")
+        parts.append(f"<b>{tr('filed')}:</b> {_local(a['filed_at'])} · {late}")
+        if a.get("late_reason"):
+            parts.append(f"<b>{tr('accept_late')}:</b> {a['late_reason']}")
+        parts.append(f"<b>{tr('fee_receipt')}:</b> {a.get('receipt') or '—'} ({a['fee_yuan']} 元)")
+        if a.get("decision"):
+            parts.append(
+                f"<b>{tr('decision')}:</b> {tr('decision_' + a['decision'])} — {a['decision_reason']}"
+                f"（{'、'.join(a['committee'])}）"
+            )
+            parts.append(f"<b>{tr('fee')}:</b> {a.get('fee') or '—'}")
+        self.detail.setHtml("<br>".join(parts))
+
+    def review(self) -> None:
+        a = self.selected()
+        if a is None:
+            return
+        self._act(
+            lambda: self.session.review_appeal(a["id"]), self.language.tr("appeal_under_review", id=a["id"])
+        )
+
+    def decide(self, dialog: DecideDialog | None = None) -> bool:
+        a = self.selected()
+        if a is None:
+            return False
+        dialog = dialog or DecideDialog(self.language, a, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return False
+        before = self.session.table(a["round"], a["table"])
+        winner_before = ((before.decision.get("result") or {}).get("winner")) if before else None
+
+        def run() -> None:
+            self.session.decide_appeal(
+                a["id"],
+                dialog.decision(),
+                dialog.reason.toPlainText().strip(),
+                dialog.members(),
+                dialog.sanctions(),
+            )
+
+        if not self._act(run, self.language.tr("appeal_decided", id=a["id"])):
+            return False
+        after = self.session.table(a["round"], a["table"])
+        winner_after = ((after.decision.get("result") or {}).get("winner")) if after else None
+        if winner_after != winner_before:
+            lang = self.language.lang
+            name = {None: self.language.tr("draw"), **SIDE_NAMES[lang]}
+            self.changed.emit(
+                self.language.tr("result_changed", before=name[winner_before], after=name[winner_after])
+            )
+        return True
+
+    def withdraw(self, reason: str | None = None) -> bool:
+        a = self.selected()
+        if a is None:
+            return False
+        if reason is None:
+            reason, ok = QInputDialog.getText(
+                self, self.language.tr("withdraw_appeal"), self.language.tr("reason")
+            )
+            if not ok:
+                return False
+        if not reason.strip():
+            return False
+        return self._act(
+            lambda: self.session.withdraw_appeal(a["id"], reason.strip()),
+            self.language.tr("appeal_withdrawn", id=a["id"]),
+        )
+
+    def preview_form(self) -> PdfPreview | None:
+        a = self.selected()
+        if a is None:
+            return None
+        from ..printing.commands import appeal_form_data
+        from ..printing.render import render_appeal
+
+        _, data = appeal_form_data(self.session.store, a["id"], self.language.lang)
+        out = io.BytesIO()
+        render_appeal(data, out)
+        dialog = PdfPreview(
+            self.language, out.getvalue(), self.language.tr("appeal_form"), f"appeal-{a['id']}.pdf", self
+        )
+        self.active_dialog = dialog
+        dialog.exec()
+        self.active_dialog = None
+        return dialog
+
+    def _act(self, action, message: str) -> bool:
+        try:
+            action()
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            self.refresh()
+            return False
+        self.refresh()
+        self.changed.emit(message)
+        return True
+
+    def retranslate(self, *_: object) -> None:
+        tr = self.language.tr
+        self.title.setText(f"<h2>{tr('appeals_desk')}</h2>")
+        self.back_button.setText(tr("back_to_hall"))
+        self.open_only.setText(tr("open_only"))
+        self.review_button.setText(tr("start_review"))
+        self.decide_button.setText(tr("decide"))
+        self.withdraw_button.setText(tr("withdraw_appeal"))
+        self.form_button.setText(tr("appeal_form"))
+        self.refresh()
