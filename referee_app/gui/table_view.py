@@ -115,8 +115,12 @@ class TableView(QWidget):
         self.preview_button.clicked.connect(self.preview_scoresheet)
         self.sign_button = QPushButton()
         self.sign_button.clicked.connect(self.sign_round)
+        self.correct_button = QPushButton()
+        self.correct_button.clicked.connect(lambda: self.start_correction())
+        self.correction_reason: str | None = None
         header.addWidget(self.preview_button)
         header.addWidget(self.sign_button)
+        header.addWidget(self.correct_button)
 
         # -- left: diagram, arrivals, shot clock ----------------------------------------------------
         self.diagram = TableDiagram(language)
@@ -281,10 +285,11 @@ class TableView(QWidget):
         self.hands_view.scrollToBottom()
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
-        signed = record.signed
+        locked = record.signed and self.correction_reason is None
         for widget in (self.hand_box, self.kind_box, self.shot_box, self.void_button, *self.arrive.values()):
-            widget.setEnabled(not finished and not signed)
-        self.sign_button.setEnabled(finished and not signed)
+            widget.setEnabled((not finished or self.correction_reason is not None) and not locked)
+        self.sign_button.setEnabled(finished and not record.signed)
+        self.correct_button.setVisible(record.signed)
         self.retranslate()
         self.preview_hand()
 
@@ -301,7 +306,11 @@ class TableView(QWidget):
         """Save a new version; the window says saved only after the store has committed."""
         assert self.record is not None
         try:
-            self.record = self.session.save(self.record, case)
+            if self.correction_reason is not None:  # the chief referee's correction of a signed record
+                self.record = self.session.correct(self.record, case, self.correction_reason)
+                self.correction_reason = None
+            else:
+                self.record = self.session.save(self.record, case)
         except (StoreError, CaseError) as exc:
             QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
             self.reload()
@@ -507,6 +516,27 @@ class TableView(QWidget):
         self.active_dialog = None
         return dialog
 
+    def start_correction(self, reason: str | None = None) -> bool:
+        """The chief referee unlocks a signed record for one correction, with a reason; the
+        signed version is kept and the corrected one must be signed again."""
+        if self.record is None or not self.record.signed:
+            return False
+        if reason is None:
+            reason, ok = QInputDialog.getMultiLineText(
+                self, self.language.tr("correct_title"), self.language.tr("correct_prompt")
+            )
+            if not ok:
+                return False
+        if not reason.strip():
+            QMessageBox.warning(
+                self, self.language.tr("correct_title"), self.language.tr("correct_reason_required")
+            )
+            return False
+        self.correction_reason = reason.strip()
+        self.load(self.record)
+        self.saved.emit(self.language.tr("correction_started"))
+        return True
+
     def sign_round(self) -> bool:
         """The four players and the table referee sign; the signed record is then locked."""
         if self.record is None or self.record.decision.get("result") is None:
@@ -558,6 +588,7 @@ class TableView(QWidget):
         self.end_button.setText(tr("end_round"))
         self.preview_button.setText(tr("preview_scoresheet"))
         self.sign_button.setText(tr("sign_round"))
+        self.correct_button.setText(tr("correct_round"))
         for key, label in self.form_labels.items():
             label.setText(tr(f"field_{key}"))
         self.captured.setText(tr("captured_yes"))

@@ -54,3 +54,33 @@ def test_sign_locks_the_round_and_the_scoresheet_carries_the_signatures(
         .splitlines()[2:]
     )
     assert len(images) >= 5  # the five signatures drawn in their boxes
+
+
+def test_the_chief_referee_corrects_a_signed_round(make_window, pairs_csv) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    record = window.session.save(view.record, editing.complete_hand(view.record.case, 60))
+    record = window.session.save(record, editing.end_on_time(record.case))
+    view.load(record)
+    when_modal(sign_everyone)
+    assert view.sign_round()
+    signed_version = view.record.version
+    assert view.correct_button.isVisible() and not view.void_button.isEnabled()
+    warned = {}
+    when_modal(lambda box: (warned.setdefault("text", box.text()), box.close()))
+    assert not view.start_correction(" ")
+    assert warned["text"] == "更正须写明理由。"
+    assert view.start_correction("第1副防守方得分应为65分，记录笔误")
+    assert view.void_button.isEnabled()
+    view.rulings_view.selectRow(0)  # nothing to void; correct the hand's points instead
+    case = editing.end_on_time(
+        editing.complete_hand({**view.record.case, "hands": [], "finished": "open"}, 65)
+    )
+    assert view.save(case)
+    assert view.record.version == signed_version + 1 and not view.record.signed
+    assert view.sign_button.isEnabled() and view.correction_reason is None
+    history = window.session.store.history(window.session.event.id, 1, 1)
+    assert len(history) == signed_version + 1
+    log = window.session.store.log(window.session.event.id, 1, 1)
+    assert any("第1副防守方得分应为65分" in str(entry) for entry in log)
