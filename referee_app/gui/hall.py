@@ -159,9 +159,16 @@ class HallView(QWidget):
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend = QLabel()
+        self.dashboard = QLabel()
+        self.dashboard.setObjectName("dashboard")
+        self.dashboard.setWordWrap(True)
+        self.dashboard.setStyleSheet(
+            "QLabel#dashboard { background: #fafafa; border: 1px solid #cfd8dc; padding: 6px; }"
+        )
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.warning)
+        layout.addWidget(self.dashboard)
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.legend)
@@ -183,6 +190,35 @@ class HallView(QWidget):
             self.grid.addWidget(card, i // 4, i % 4)
             self.cards.append(card)
         self.empty.setVisible(not records)
+        self.update_dashboard(records)
+
+    def update_dashboard(self, records: list[TableRecord]) -> None:
+        """The chief referee's overview: tables by status, late pairs, open appeals."""
+        tr = self.language.tr
+        counts = {status: 0 for status in STATUS_COLOURS}
+        for record in records:
+            counts[record.status] += 1
+        lines = [
+            tr("dashboard_tables", count=len(records))
+            + "　".join(f"{tr('status_' + s)} {n}" for s, n in counts.items() if n)
+        ]
+        minutes = self.clock.minutes_since_start()
+        if minutes is not None and minutes > 0:
+            waiting = [str(r.table) for r in records if r.status == "not_started"]
+            if waiting:
+                lines.append(tr("dashboard_late", tables="、".join(waiting), minutes=minutes))
+        try:
+            appeals = [a for a in self.session.appeals(self.round.value()) if a["open"]]
+        except StoreError:
+            appeals = []
+        if appeals:
+            lines.append(
+                tr("dashboard_appeals", count=len(appeals))
+                + "　".join(
+                    tr("round_table", round=a["round"], table=a["table"]) + f" #{a['id']}" for a in appeals
+                )
+            )
+        self.dashboard.setText("<br>".join(lines))
 
     def seat_table(self) -> None:
         pairs = self.session.pairs()

@@ -85,3 +85,16 @@ def test_scoresheet_preview_renders_and_saves(make_window, pairs_csv, tmp_path) 
     ).stdout
     assert "记分表" in text and "二、4 暴露张" in text and "张三" in text
     assert "测试赛 bhg-2011" in text  # the event's own name heads the sheet
+
+
+def test_the_hall_dashboard_counts_tables_and_flags_late_ones(make_window, pairs_csv) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    window.session.open_table(1, 2, "3", "4", "E")
+    record = window.session.table(1, 1)
+    window.session.save(record, editing.complete_hand(record.case, 60))
+    window.hall.clock.restore(time.time() - 7 * 60, 0.0)
+    window.show_hall()
+    text = window.hall.dashboard.text()
+    assert "本轮 2 桌" in text and "进行中 1" in text and "未开始 1" in text
+    assert "开赛已 7 分钟" in text and "第 2 桌" in text
