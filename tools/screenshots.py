@@ -142,6 +142,32 @@ def main() -> int:
         lambda dialog: (settle(app, 0.8), shoot(dialog, out / "06-scoresheet-preview.png"), dialog.accept()),
     )
     view.preview_scoresheet()
+
+    # finish round 1 everywhere, appeal one ruling, then the chief referee's views
+    for record in session.tables(1):
+        case = record.case
+        if not case["hands"] or case["hands"][-1].get("in_progress"):
+            case = editing.complete_hand(case, 120)
+        session.save(record, editing.end_on_time(case))
+    record = session.table(1, 1)
+    first = session.rulings(record)[0]
+    session.file_appeal(
+        first["id"], "NS", "该牌系被对方碰落，并非本方暴露；请求撤销罚分。", receipt="2026-0001"
+    )
+    window.act_appeals.trigger()
+    settle(app)
+    shoot(window, out / "07-appeals-desk.png")
+    window.act_standings.trigger()
+    settle(app)
+    shoot(window, out / "08-standings.png")
+    window.act_pairing.trigger()
+    settle(app)
+    shoot(window, out / "09-pairing.png")
+    window.show_hall()
+    settle(app)
+    shoot(window, out / "10-hall-after-round.png")
+    window.close()
+    settle(app)
     store.close()
     return 0
 

@@ -242,7 +242,7 @@ class HallView(QWidget):
 
     def show_warning(self) -> None:
         text = self.session.rulebook.data["round"]["warning_text"][self.language.lang]
-        self.warning.setText("⏰ " + text)
+        self.warning.setText(self.language.tr("warning_prefix") + text)
         self.warning.setVisible(True)
         QApplication.beep()
         self.saved.emit(text)
