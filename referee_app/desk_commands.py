@@ -171,7 +171,7 @@ def load_event(store: Any, event_id: int | None, before_round: int | None = None
 # -- standings -------------------------------------------------------------------------------
 def cmd_standings(args: argparse.Namespace) -> int:
     """``referee-app standings [--round R] [--json] [--event ID] [--pdf FILE] [--seed N]``."""
-    from referee_app.core.standings import TIE_BREAK_LABELS, compute_standings
+    from referee_app.core.standings import TIE_BREAK_LABELS, compute_standings, format_tiebreak
     from referee_app.store.errors import InputError
     from referee_app.store.service import Store
 
@@ -217,17 +217,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
             extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
         print("\t".join([*cells, extra]))
     return 0
-
-
-def format_tiebreak(key: str, value: Any) -> str:
-    """A tie-break value as printed: lots as their draw, earlier rounds' points joined."""
-    if value is None:
-        return "—"
-    if key == "lots":
-        return str(value["draw"])
-    if key == "previous_round_points":
-        return "/".join(str(v) for v in value) or "—"
-    return str(value)
 
 
 # -- pairing ---------------------------------------------------------------------------------

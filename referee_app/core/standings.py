@@ -190,6 +190,17 @@ class Standings:
         return self.rows
 
 
+def format_tiebreak(key: str, value: Any) -> str:
+    """A tie-break value as shown and printed: lots as their draw, earlier rounds' points joined."""
+    if value is None:
+        return "—"
+    if key == "lots":
+        return str(value["draw"])
+    if key == "previous_round_points":
+        return "/".join(str(v) for v in value) or "—"
+    return str(value)
+
+
 def natural_key(pair: str) -> tuple[int, int, str]:
     """Pair numbers sort as numbers when they are numbers: 2 before 10."""
     return (0, int(pair), "") if pair.isdigit() else (1, 0, pair)

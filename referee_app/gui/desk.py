@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.pairing import Pairing, PairingError, Table, pair_round
-from ..core.standings import StandingsError, compute_standings
-from ..desk_commands import format_tiebreak, load_event
+from ..core.standings import StandingsError, compute_standings, format_tiebreak
+from ..desk_commands import load_event
 from ..printing.standings import StandingsSheet, render_standings
 from ..session import Session
 from ..store.errors import StoreError

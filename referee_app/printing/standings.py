@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..core.standings import TIE_BREAK_LABELS
+from ..core.standings import TIE_BREAK_LABELS, format_tiebreak
 from .fonts import FONT
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
 
@@ -76,16 +76,6 @@ def _head(zh: str, en: str) -> Paragraph:
 def _order(zh: str, en: str) -> Paragraph:
     st = styles().cell
     return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
-
-
-def _value(key: str, value: Any) -> str:
-    if value is None:
-        return "—"
-    if key == "lots":
-        return str(value["draw"])
-    if key == "previous_round_points":
-        return "/".join(str(v) for v in value) or "—"
-    return str(value)
 
 
 class _PageCanvas(Canvas):
@@ -189,7 +179,7 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
             _p(sheet.units.get(pair, "")),
             _pc(row["match_points"]),
         ]
-        cells += [_pc(_value(k, row["tiebreaks"].get(k))) for k in keys]
+        cells += [_pc(format_tiebreak(k, row["tiebreaks"].get(k))) for k in keys]
         rows.append(cells)
     fixed = [12 * mm, 12 * mm, 0.0, 26 * mm, 19 * mm]
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
