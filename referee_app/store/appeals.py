@@ -91,6 +91,7 @@ class AppealsMixin:
     _read: Any
     pick_event: Any
     pinned_rulebook: Any
+    _authorize: Any
 
     # -- reading ---------------------------------------------------------------------
     def ruling(self, ruling_id: int) -> dict[str, Any]:
@@ -189,6 +190,9 @@ class AppealsMixin:
                     f"{iso(closed)}, filed {iso(filed)}); refused — the chief referee may accept it "
                     "with --accept-late --reason TEXT"
                 )
+            as_role = self._authorize(conn, ev.id, "appeal.file", actor)
+            if late and accept_late_reason is not None:
+                self._authorize(conn, ev.id, "appeal.accept_late", actor)
             pair_id = r["ns_pair_id"] if by == "NS" else r["ew_pair_id"]
             w = audit.Writer(conn)
             aid = w.insert(
@@ -219,6 +223,7 @@ class AppealsMixin:
                 station=actor.station,
                 action="appeal.file",
                 event_id=ev.id,
+                role=as_role,
                 round_no=r["round"],
                 table_no=r["table"],
                 info={
@@ -267,6 +272,8 @@ class AppealsMixin:
     ) -> None:
         def run(conn: Connection) -> None:
             a = _appeal_row(conn, appeal_id, event_id)
+            action = "appeal.review" if state == "under_review" else "appeal.withdraw"
+            as_role = self._authorize(conn, int(a.event_id), action, actor)
             _check_state(conn, appeal_id, allowed, state)
             w = audit.Writer(conn)
             fee = None
@@ -279,8 +286,9 @@ class AppealsMixin:
             w.commit_entry(
                 user=actor.user,
                 station=actor.station,
-                action="appeal.review" if state == "under_review" else "appeal.withdraw",
+                action=action,
                 event_id=int(a.event_id),
+                role=as_role,
                 round_no=int(a.round_no),
                 table_no=int(a.table_no),
                 info={"appeal_id": appeal_id, "state": state, "reason": reason, "fee": fee},
@@ -321,6 +329,7 @@ class AppealsMixin:
             from .service import EventInfo, _write_match
 
             a = _appeal_row(conn, appeal_id, event_id)
+            as_role = self._authorize(conn, int(a.event_id), "appeal.decide", actor)
             _check_state(conn, appeal_id, OPEN_STATES, decision)
             ev_id = int(a.event_id)
             rb = self.pinned_rulebook(ev_id)
@@ -385,6 +394,7 @@ class AppealsMixin:
                     token=None,
                     source=f"appeal {appeal_id}",
                     correction={"reason": f"{tag}：{reason}", "appeal_id": appeal_id},
+                    role=as_role,
                 )
                 out.update(
                     match_id=rec.match_id,
@@ -409,6 +419,7 @@ class AppealsMixin:
                 station=actor.station,
                 action="appeal.decide",
                 event_id=ev_id,
+                role=as_role,
                 round_no=r["round"],
                 table_no=r["table"],
                 info={

@@ -74,11 +74,19 @@ def head(conn: Connection) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row.seq), str(row.hash))
 
 
+#: Columns whose value the audit entry holds only as ``sha256:<hex>`` of it: a PIN's hash
+#: stays out of the log (and its exports), while a change to it is still detected.
+REDACTED: dict[str, tuple[str, ...]] = {"role_pins": ("pin_hash",)}
+
+
 def row_dict(table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
     """A row as hashed: every column, in the table's types (int, str, bool, None)."""
     out: dict[str, Any] = {}
+    hidden = REDACTED.get(table.name, ())
     for col in table.columns:
         v = values.get(col.name)
+        if col.name in hidden and isinstance(v, str):
+            v = "sha256:" + hashlib.sha256(v.encode("utf-8")).hexdigest()
         if isinstance(v, bool) or v is None:
             out[col.name] = v
         elif isinstance(v, int):
@@ -127,8 +135,13 @@ class Writer:
         table_no: int | None = None,
         supersedes: int | None = None,
         token: str | None = None,
+        role: str | None = None,
     ) -> dict[str, Any]:
-        payload_text = canonical({"rows": self.rows, "info": dict(info)})
+        """``role``: the role the writer logged in as (kept in the entry's info)."""
+        full = dict(info)
+        if role is not None:
+            full["role"] = role
+        payload_text = canonical({"rows": self.rows, "info": full})
         header: dict[str, Any] = {
             "seq": self.seq,
             "at": now_iso(),

@@ -1,4 +1,9 @@
-"""The store's command-line subcommands: event, pairs, record, void, export, verify, log.
+"""The store's command-line subcommands: event, pairs, record, void, export, verify, log,
+appeal, sign, correct, role.
+
+Roles: every writing command takes ``--role ROLE`` (or ``$REFEREE_APP_ROLE``); on an event
+whose roles are enforced the role's PIN is read from ``$REFEREE_APP_PIN`` or asked for
+without echo, never taken from the command line. The store checks what the role may do.
 
 ``register(subparsers)`` only builds argparse parsers; SQLAlchemy and the core are
 imported inside the handlers, so ``referee-app judge`` does not pay for them.  Every
@@ -24,8 +29,18 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
+ROLE_CHOICES = ("table_referee", "chief_referee", "arbitration")
+ENV_ROLE, ENV_PIN, ENV_NEW_PIN = "REFEREE_APP_ROLE", "REFEREE_APP_PIN", "REFEREE_APP_NEW_PIN"
+
+
 def _who(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
+    p.add_argument(
+        "--role",
+        choices=ROLE_CHOICES,
+        default=None,
+        help=f"act as this role (default: {ENV_ROLE}); its PIN comes from {ENV_PIN} or a prompt",
+    )
     p.add_argument(
         "--station",
         default=None,
@@ -190,6 +205,25 @@ def register(subparsers: Any) -> None:
     _common(al)
     al.set_defaults(func=_guard(cmd_appeal_list))
 
+    ro = subparsers.add_parser("role", help="roles' PINs (裁判员, 裁判长, 仲裁委员会): set one, or see them")
+    ro_sub = ro.add_subparsers(dest="role_command", required=True, parser_class=type(ro))
+    rs = ro_sub.add_parser(
+        "set-pin",
+        help=f"set or change a role's PIN (the chief referee's act: the chief referee's PIN from "
+        f"{ENV_PIN} or a prompt; the new PIN from {ENV_NEW_PIN} or a prompt, asked twice)",
+    )
+    rs.add_argument("--role", required=True, choices=ROLE_CHOICES, help="whose PIN is set")
+    rs.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
+    rs.add_argument("--station", default=None, help="which station writes")
+    _event_opt(rs)
+    _common(rs)
+    rs.set_defaults(func=_guard(cmd_role_set_pin))
+    rst = ro_sub.add_parser("status", help="which roles have a PIN, which are locked and until when")
+    rst.add_argument("--json", action="store_true")
+    _event_opt(rst)
+    _common(rst)
+    rst.set_defaults(func=_guard(cmd_role_status))
+
     lo = subparsers.add_parser("log", help="the audit trail, readable")
     _event_opt(lo)
     lo.add_argument("--round", type=int, default=None)
@@ -204,10 +238,14 @@ def _one_line(message: str) -> str:
 
 def _guard(fn: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
-        from .errors import StoreError
+        from .errors import RoleError, StoreError
 
         try:
             return fn(args)
+        except RoleError as err:
+            hint = "" if _role_arg(args) else f"; give --role ROLE (the PIN from {ENV_PIN} or the prompt)"
+            print(_one_line(str(err) + hint), file=sys.stderr)
+            return err.exit_code
         except StoreError as err:
             print(_one_line(str(err)), file=sys.stderr)
             return err.exit_code
@@ -238,6 +276,46 @@ def _actor(args: argparse.Namespace) -> Any:
     from .service import Actor
 
     return Actor.default(getattr(args, "user", None), getattr(args, "station", None))
+
+
+def _role_arg(args: argparse.Namespace) -> str | None:
+    if getattr(args, "role_command", None) is not None:
+        return None  # role set-pin: --role names whose PIN is set, not who acts
+    return getattr(args, "role", None) or os.environ.get(ENV_ROLE) or None
+
+
+def _ask_pin(prompt: str, env: str = ENV_PIN) -> str:
+    """A PIN from ``$env`` or typed without echo (never from the command line)."""
+    import getpass
+
+    from .errors import InputError
+
+    given = os.environ.get(env)
+    if given is not None:
+        return given.strip()
+    try:
+        return getpass.getpass(prompt).strip()
+    except (EOFError, KeyboardInterrupt):
+        raise InputError(f"no PIN given (type it at the prompt, or set {env})") from None
+
+
+def _as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
+    """The actor of a writing command: logged in as ``--role`` when the event enforces roles
+    (the store then checks what the role may do); without ``--role``, no role."""
+    from . import roles
+    from .service import Actor
+
+    actor = _actor(args)
+    role = _role_arg(args)
+    if role is None:
+        return actor
+    roles.check_role(role, "--role" if getattr(args, "role", None) else ENV_ROLE)
+    if not store.roles_enforced(event_id):
+        return Actor(actor.user, actor.station, role)
+    zh = _lang(args) == "zh"
+    name = roles.role_name(role, "zh" if zh else "en")
+    pin = _ask_pin(f"{name} PIN：" if zh else f"PIN of the {name}: ")
+    return store.login(event_id, role, pin, actor=actor)
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
@@ -299,7 +377,7 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
     rows = read_pairs(args.file)  # the whole file is checked before the database is opened
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        n = store.import_pairs(ev.id, rows, actor=_actor(args), source=args.file)
+        n = store.import_pairs(ev.id, rows, actor=_as(args, store, ev.id), source=args.file)
     msg = f"已导入 {n} 对" if _lang(args) == "zh" else f"imported {n} pairs"
     print(msg, file=sys.stderr)
     return 0
@@ -321,7 +399,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         rec = store.record(
             ev.id,
             case,
-            actor=_actor(args),
+            actor=_as(args, store, ev.id),
             lang=_lang(args),
             expected_version=args.expect_version,
             token=args.token,
@@ -339,7 +417,7 @@ def cmd_void(args: argparse.Namespace) -> int:
             round_no=args.round,
             table_no=args.table,
             reason=args.reason,
-            actor=_actor(args),
+            actor=_as(args, store, ev.id),
             expected_version=args.expect_version,
         )
     return 0
@@ -402,7 +480,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
         rec = store.record(
             ev.id,
             case,
-            actor=_actor(args),
+            actor=_as(args, store, ev.id),
             lang=_lang(args),
             expected_version=args.expect_version,
             source=source,
@@ -425,7 +503,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
             raise InputError(f"--{k} {path}: cannot read ({err.strerror})") from None
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        version = store.sign_match(ev.id, args.round, args.table, args.expect_version, sigs, _actor(args))
+        version = store.sign_match(
+            ev.id, args.round, args.table, args.expect_version, sigs, _as(args, store, ev.id)
+        )
     zh = _lang(args) == "zh"
     print(
         f"第 {args.round} 轮 第 {args.table} 桌 第 {version} 版已签字，已锁定"
@@ -463,7 +543,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             filed_at=filed_at,
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
-            actor=_actor(args),
+            actor=_as(args, store, ev.id),
         )
     print(aid)
     return 0
@@ -472,14 +552,14 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
 def cmd_appeal_review(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        store.review_appeal(args.id, actor=_actor(args), event_id=ev.id)
+        store.review_appeal(args.id, actor=_as(args, store, ev.id), event_id=ev.id)
     return 0
 
 
 def cmd_appeal_withdraw(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        store.withdraw_appeal(args.id, reason=args.reason, actor=_actor(args), event_id=ev.id)
+        store.withdraw_appeal(args.id, reason=args.reason, actor=_as(args, store, ev.id), event_id=ev.id)
     return 0
 
 
@@ -503,7 +583,7 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
             reason=args.reason,
             committee=committee,
             sanctions=sanctions,
-            actor=_actor(args),
+            actor=_as(args, store, ev.id),
             event_id=ev.id,
         )
     zh = _lang(args) == "zh"
@@ -565,11 +645,94 @@ def cmd_appeal_list(args: argparse.Namespace) -> int:
             if a["hand"]
             else ("开赛前" if zh else "before play")
         )
-        where = (
-            f"第 {a['round']} 轮 第 {a['table']} 桌" if zh else f"round {a['round']} table {a['table']}"
-        )
+        where = f"第 {a['round']} 轮 第 {a['table']} 桌" if zh else f"round {a['round']} table {a['table']}"
         print(
             f"{a['id']}\t{where}\t{hand} {a['kind']} {a['seat'] or ''}"
             f"\t{'判罚' if zh else 'ruling'} {a['ruling_id']}\t{a['by']} {a['pair']}\t{state}{late}"
         )
+    return 0
+
+
+def cmd_role_set_pin(args: argparse.Namespace) -> int:
+    from . import roles
+    from .errors import InputError
+
+    zh = _lang(args) == "zh"
+    target = roles.check_role(args.role)
+    name = roles.role_name(target, "zh" if zh else "en")
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        actor = _actor(args)
+        if store.roles_enforced(ev.id):
+            chief = roles.role_name(roles.CHIEF_REFEREE, "zh" if zh else "en")
+            pin = _ask_pin(f"{chief} PIN：" if zh else f"PIN of the {chief}: ")
+            actor = store.login(ev.id, roles.CHIEF_REFEREE, pin, actor=actor)
+        new = _ask_pin(
+            f"{name} 的新 PIN（4–12 位数字）：" if zh else f"new PIN of the {name} (4-12 digits): ",
+            ENV_NEW_PIN,
+        )
+        roles.check_pin(new, "new PIN")
+        if (
+            os.environ.get(ENV_NEW_PIN) is None
+            and _ask_pin("再输入一次：" if zh else "again: ", ENV_NEW_PIN) != new
+        ):
+            raise InputError("new PIN: the two entries differ; nothing changed")
+        store.set_pin(ev.id, target, new, actor=actor)
+    print(f"已设置{name}的 PIN" if zh else f"PIN set for the {name}", file=sys.stderr)
+    return 0
+
+
+def cmd_role_status(args: argparse.Namespace) -> int:
+    from . import roles
+
+    with _open(args) as store:
+        ev = store.pick_event(args.event)
+        states = store.role_states(ev.id)
+    enforced = any(st.has_pin for st in states.values())
+    if args.json:
+        out = {
+            "event": ev.id,
+            "enforced": enforced,
+            "roles": {
+                r: {
+                    "pin": st.has_pin,
+                    "pin_set_at": st.pin_set_at,
+                    "pin_set_by": st.pin_set_by,
+                    "failures": st.failures,
+                    "tries_left": st.tries_left,
+                    "locked_until": None if st.locked_until is None else roles.iso(st.locked_until),
+                }
+                for r, st in states.items()
+            },
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0
+    zh = _lang(args) == "zh"
+    lang = "zh" if zh else "en"
+    if zh:
+        off = "尚未设置 PIN，不检查角色（任何人可做任何操作）"
+        print(f"赛事 {ev.id}：" + ("按角色检查权限" if enforced else off))
+    else:
+        print(
+            f"event {ev.id}: "
+            + ("roles enforced" if enforced else "no PINs yet: roles not enforced (every action allowed)")
+        )
+    for r, st in states.items():
+        if not st.has_pin:
+            pin = "未设 PIN" if zh else "no PIN"
+        else:
+            at = str(st.pin_set_at)[:19].replace("T", " ") + " UTC"
+            pin = f"PIN 设于 {at}（{st.pin_set_by}）" if zh else f"PIN set {at} by {st.pin_set_by}"
+        if st.locked_until is not None:
+            until = roles.local_hms(st.locked_until)
+            lock = f"锁定至 {until}" if zh else f"locked until {until}"
+        elif st.failures:
+            lock = (
+                f"连续错误 {st.failures} 次，还可试 {st.tries_left} 次"
+                if zh
+                else f"{st.failures} wrong in a row, {st.tries_left} tries left"
+            )
+        else:
+            lock = ""
+        print("\t".join([r, roles.role_name(r, lang), pin, lock]).rstrip("\t"))
     return 0

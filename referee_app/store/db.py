@@ -21,10 +21,10 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
-from .models import V4_TABLES, metadata, store_meta, voidings
+from .models import V4_TABLES, V5_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -224,7 +224,7 @@ def _remove_new_file(path: Path | None) -> None:
 
 
 def _v1(conn: Connection) -> None:
-    later = {voidings, *V4_TABLES}
+    later = {voidings, *V4_TABLES, *V5_TABLES}
     metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
 
 
@@ -291,7 +291,16 @@ def _v4(conn: Connection) -> None:
     _append_only(conn, tuple(t.name for t in V4_TABLES))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+def _v5(conn: Connection) -> None:
+    """Roles: each role's PIN on an event (a salted scrypt hash) and the PIN attempts that
+    count towards a lock; append-only like the rest. Existing events have no PINs, so
+    every action stays allowed on them until the chief referee sets one."""
+    for t in V5_TABLES:
+        t.create(conn)
+    _append_only(conn, tuple(t.name for t in V5_TABLES))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
 

@@ -31,3 +31,27 @@ class SchemaTooNewError(DatabaseError):
 
 class NotFoundError(StoreError):
     """An event, pair, round or match named by the user does not exist."""
+
+
+class RoleError(StoreError):
+    """The actor's role may not do this on an event whose roles are enforced (PINs set)."""
+
+
+class PinError(StoreError):
+    """A wrong PIN, a role without a PIN, or a role locked after too many wrong PINs.
+
+    ``tries_left`` (wrong PIN, not locked) and ``locked_until`` (an aware datetime) let a
+    window word its own message; ``str(err)`` is the one line for the command line."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        role: str,
+        tries_left: int | None = None,
+        locked_until: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.role = role
+        self.tries_left = tries_left
+        self.locked_until = locked_until

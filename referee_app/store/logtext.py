@@ -7,6 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 SIDE = {"zh": {"NS": "南北", "EW": "东西"}, "en": {"NS": "NS", "EW": "EW"}}
+ROLE = {
+    "zh": {"table_referee": "裁判员", "chief_referee": "裁判长", "arbitration": "仲裁委员会"},
+    "en": {
+        "table_referee": "table referee",
+        "chief_referee": "chief referee",
+        "arbitration": "arbitration committee",
+    },
+}
+
+
+def _role(v: Any, lang: str) -> str:
+    return ROLE[lang].get(str(v), str(v))
 
 
 def _when(at: str) -> str:
@@ -29,6 +41,8 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
     rows = payload.get("rows", {}) if isinstance(payload, dict) else {}
     action = entry["action"]
     head = f"#{entry['seq']}  {_when(entry['at'])}  {entry['user_name']}@{entry['station']}  "
+    if info.get("role"):  # the role the writer logged in as
+        head += f"［{_role(info['role'], lang)}］" if zh else f"[{_role(info['role'], lang)}] "
     details: list[str] = []
     if action == "db.create":
         what = (
@@ -50,6 +64,31 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             else f'created event {entry["event_id"]} "{info.get("name")}" under rulebook '
             f"{info.get('rulebook')} (sha256 {sha})"
         )
+        if info.get("roles_enforced") is False:
+            what += (
+                "；尚未设置 PIN：裁判长设置 PIN 之前，任何人可做任何操作"
+                if zh
+                else "; no PINs yet: every action is allowed until the chief referee sets one"
+            )
+    elif action == "pin.set":
+        r = _role(info.get("for_role"), lang)
+        what = (
+            f"{'更改' if info.get('changed') else '设置'} {r} 的 PIN（只存加盐哈希）；"
+            "本赛事从此按角色检查权限"
+            if zh
+            else f"PIN {'changed' if info.get('changed') else 'set'} for the {r} (only a salted hash "
+            "is kept); roles are enforced on this event"
+        )
+    elif action == "auth.fail":
+        r = _role(info.get("for_role"), lang)
+        what = (
+            f"{r} PIN 错误（连续第 {info.get('failures')} 次）"
+            if zh
+            else f"wrong PIN for the {r} ({info.get('failures')} in a row)"
+        )
+    elif action == "auth.ok":
+        r = _role(info.get("for_role"), lang)
+        what = f"{r} PIN 正确，错误次数清零" if zh else f"right PIN for the {r}; wrong PINs reset"
     elif action == "pairs.import":
         nums = ", ".join(str(n) for n in info.get("numbers", []))
         what = (

@@ -272,6 +272,36 @@ event_keys = Table(
 
 V4_TABLES: tuple[Table, ...] = (appeals, appeal_steps, signatures, event_keys)
 
+# Added in schema version 5: roles (裁判员, 裁判长, 仲裁委员会) and their PINs.
+#: A role's PIN on an event, as a salted scrypt hash (``scrypt$n$r$p$salt_b64$hash_b64``,
+#: see ``roles.hash_pin``); the current PIN of a role is its latest row. The audit entry
+#: that wrote a row carries ``sha256:`` of the hash, not the hash (``audit.REDACTED``).
+role_pins = Table(
+    "role_pins",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=False, index=True),
+    Column("role", String(20), nullable=False),
+    Column("pin_hash", String(200), nullable=False),
+    _entry_fk(),
+)
+
+#: PIN attempts that count: every wrong PIN, and a right one that ends a run of wrong ones
+#: (it resets the count). ``at`` is the station's clock, ISO 8601 UTC; a role is locked
+#: for a minute after each 5th wrong PIN in a run (see ``roles``).
+auth_attempts = Table(
+    "auth_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=False, index=True),
+    Column("role", String(20), nullable=False),
+    Column("ok", Boolean, nullable=False),
+    Column("at", String(40), nullable=False),
+    _entry_fk(),
+)
+
+V5_TABLES: tuple[Table, ...] = (role_pins, auth_attempts)
+
 #: The domain tables whose rows verify compares with the audit log, in insert order.
 DOMAIN_TABLES: tuple[Table, ...] = (
     events,
@@ -284,4 +314,5 @@ DOMAIN_TABLES: tuple[Table, ...] = (
     rulings,
     voidings,
     *V4_TABLES,
+    *V5_TABLES,
 )

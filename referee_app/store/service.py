@@ -13,21 +13,33 @@ import copy
 import getpass
 import hashlib
 import json
+import logging
 import os
+import secrets
 import socket
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from . import audit
+from . import audit, roles
 from .appeals import AppealsMixin
 from .db import READ_ONLY, display_url, open_engine
-from .errors import ConflictError, DatabaseError, InputError, LockedError, NotFoundError
+from .errors import (
+    ConflictError,
+    DatabaseError,
+    InputError,
+    LockedError,
+    NotFoundError,
+    PinError,
+    RoleError,
+)
 from .models import (
     audit_log,
+    auth_attempts,
     event_keys,
     events,
     hands,
@@ -35,6 +47,7 @@ from .models import (
     matches,
     pairs,
     players,
+    role_pins,
     rounds,
     rulings,
     voidings,
@@ -50,12 +63,25 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_SIGNATURE_BYTES = 2_000_000
 
 
+log = logging.getLogger("referee_app.store")
+
+
 @dataclass(frozen=True)
 class Actor:
-    """Who writes, from which station."""
+    """Who writes, from which station, and in which role.
+
+    ``role`` alone is a claim; an actor returned by :meth:`Store.login` also carries a
+    ticket that the same store issued for that event and PIN (``authenticated``). On an
+    event whose roles are enforced, the store accepts only its own tickets."""
 
     user: str
     station: str
+    role: str | None = None
+    ticket: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def authenticated(self) -> bool:
+        return self.ticket is not None
 
     @classmethod
     def default(cls, user: str | None = None, station: str | None = None) -> Actor:
@@ -118,6 +144,10 @@ class Store(AppealsMixin):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._rulebooks: dict[int, Any] = {}  # event id -> pinned Rulebook (events never change)
+        # ticket -> (event id, role, the PIN hash it was checked against)
+        self._logins: dict[str, tuple[int, str, str]] = {}
+        self._open_noted: set[int] = set()
+        self._has_roles: bool | None = None
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -189,6 +219,8 @@ class Store(AppealsMixin):
                     "date": date,
                     "rulebook": rulebook.id,
                     "sha256": rulebook.sha256,
+                    # said once: every action is allowed until the chief referee sets a PIN
+                    "roles_enforced": False,
                 },
             )
             return EventInfo(eid, name.strip(), date, rulebook.id, rulebook.sha256)
@@ -260,6 +292,7 @@ class Store(AppealsMixin):
                         f"{source}: line {r.line}: pair number {r.number} is already in event "
                         f"{event_id}; nothing imported"
                     )
+            as_role = self._authorize(conn, event_id, "pairs.import", actor)
             w = audit.Writer(conn)
             for r in rows:
                 pid = w.insert(pairs, {"event_id": event_id, "number": r.number, "unit": r.unit})
@@ -270,6 +303,7 @@ class Store(AppealsMixin):
                 station=actor.station,
                 action="pairs.import",
                 event_id=event_id,
+                role=as_role,
                 info={
                     "source": os.path.basename(source),
                     "count": len(rows),
@@ -364,8 +398,11 @@ class Store(AppealsMixin):
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}
 
         def run(conn: Connection) -> Recorded:
+            action = "match.record" if correction is None else "match.correct"
+            as_role = self._authorize(conn, ev.id, action, actor)
             return _write_match(
                 conn,
+                role=as_role,
                 ev=ev,
                 rnd=rnd,
                 tbl=tbl,
@@ -416,6 +453,7 @@ class Store(AppealsMixin):
                 )
             if _signed(conn, int(current.id)) and not correction:
                 raise LockedError(_locked_message(round_no, table_no, int(current.version)))
+            as_role = self._authorize(conn, ev.id, "match.correct" if correction else "match.void", actor)
             w = audit.Writer(conn)
             vid = w.insert(voidings, {"match_id": current.id, "reason": reason.strip()})
             w.commit_entry(
@@ -423,6 +461,7 @@ class Store(AppealsMixin):
                 station=actor.station,
                 action="match.void",
                 event_id=ev.id,
+                role=as_role,
                 round_no=round_no,
                 table_no=table_no,
                 supersedes=int(current.entry_seq),
@@ -566,6 +605,7 @@ class Store(AppealsMixin):
                     f"round {round_no} table {table_no} has no result yet (version {current.version}); "
                     "sign it when the round is finished"
                 )
+            as_role = self._authorize(conn, ev.id, "match.sign", actor)
             w = audit.Writer(conn)
             digests = {}
             for k in SIGNERS:
@@ -585,6 +625,7 @@ class Store(AppealsMixin):
                 station=actor.station,
                 action="match.sign",
                 event_id=ev.id,
+                role=as_role,
                 round_no=round_no,
                 table_no=table_no,
                 info={
@@ -678,6 +719,7 @@ class Store(AppealsMixin):
         ev = self.pick_event(event_id)
 
         def run(conn: Connection) -> int:
+            as_role = self._authorize(conn, ev.id, "event.key", actor)
             if conn.execute(select(event_keys.c.id).where(event_keys.c.event_id == ev.id)).first():
                 raise ConflictError(
                     f"event {ev.id} already has a signing key (an event key is never replaced)"
@@ -698,6 +740,7 @@ class Store(AppealsMixin):
                 station=actor.station,
                 action="event.key",
                 event_id=ev.id,
+                role=as_role,
                 info={"subject": subject, "sha256": fingerprint},
             )
             return kid
@@ -720,6 +763,150 @@ class Store(AppealsMixin):
 
         return self._read(run)  # type: ignore[no-any-return]
 
+    # -- roles and PINs ----------------------------------------------------------------
+    def _authorize(self, conn: Connection, event_id: int, action: str, actor: Actor) -> str | None:
+        """Refuse ``action`` (``RoleError``) unless the event's roles allow ``actor`` to do it.
+
+        Inside the write's transaction. Returns the role the actor logged in as (kept in the
+        audit entry), or None on an event without PINs, where everything is allowed."""
+        pins = self._pins(conn, event_id)
+        role = self._login_role(actor, event_id, pins)
+        if not pins:
+            if event_id not in self._open_noted:
+                self._open_noted.add(event_id)
+                log.info("event %s has no PINs: roles are not enforced (%s allowed)", event_id, action)
+            return None
+        if role is not None and role in roles.PERMISSIONS[action]:
+            return role
+        raise RoleError(roles.refusal(action, role))
+
+    def _pins(self, conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
+        if self._has_roles is None:
+            # Only a store made on an engine that open_engine did not upgrade (tests that
+            # write as an older version did) lacks the table: no PINs there.
+            from sqlalchemy import inspect
+
+            self._has_roles = inspect(conn).has_table(role_pins.name)
+        return roles.current_pins(conn, event_id) if self._has_roles else {}
+
+    def _login_role(self, actor: Actor, event_id: int, pins: Mapping[str, tuple[str, int]]) -> str | None:
+        """The role ``actor`` logged in as on this event through this store, if the PIN it
+        gave is still the role's PIN (a PIN changed since ends every login with the old one)."""
+        if actor.ticket is None:
+            return None
+        found = self._logins.get(actor.ticket)
+        if found is None:
+            return None
+        ev_id, role, pin_hash = found
+        if ev_id != event_id or role != actor.role or pins.get(role, ("",))[0] != pin_hash:
+            return None
+        return role
+
+    def roles_enforced(self, event_id: int) -> bool:
+        """Whether the event has PINs (then every write is checked against its role)."""
+        return self._read(lambda conn: bool(roles.current_pins(conn, event_id)))  # type: ignore[no-any-return]
+
+    def role_states(self, event_id: int) -> dict[str, roles.RoleState]:
+        """Each role's PIN (set or not, when, by whom) and lock, now."""
+        now = roles.utcnow()
+
+        def run(conn: Connection) -> dict[str, roles.RoleState]:
+            return {r: roles.role_state(conn, event_id, r, now) for r in roles.ROLES}
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def login(self, event_id: int, role: str, pin: str, *, actor: Actor) -> Actor:
+        """Check ``role``'s PIN on the event; returns ``actor`` in that role, authenticated.
+
+        A wrong PIN is recorded (every station counts it) and raises ``PinError`` saying how
+        many tries are left; the 5th in a run locks the role for a minute. On an event
+        without PINs there is nothing to log in to: the actor is returned with the role
+        claimed, not authenticated (everything is allowed there anyway)."""
+        roles.check_role(role)
+        if not isinstance(pin, str):
+            raise InputError("PIN: expected digits")
+        ev = self.pick_event(event_id)
+        now = roles.utcnow()
+        who = roles.role_name(role)
+
+        def run(conn: Connection) -> tuple[bool, roles.RoleState | None]:
+            pins = roles.current_pins(conn, ev.id)
+            if not pins:
+                return True, None
+            st = roles.role_state(conn, ev.id, role, now)
+            if st.pin_hash is None:
+                raise PinError(
+                    f"the {who} has no PIN on event {ev.id} yet; the chief referee sets one "
+                    f"(referee-app role set-pin --role {role})",
+                    role=role,
+                )
+            if st.locked_until is not None:
+                raise _locked(who, st)
+            ok = roles.pin_matches(pin, st.pin_hash)
+            if ok and not st.failures:
+                return True, st  # nothing to reset: nothing written
+            w = audit.Writer(conn)
+            w.insert(auth_attempts, {"event_id": ev.id, "role": role, "ok": ok, "at": roles.iso(now)})
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="auth.ok" if ok else "auth.fail",
+                event_id=ev.id,
+                info={"for_role": role, "failures": 0 if ok else st.failures + 1},
+            )
+            return ok, st
+
+        ok, st = self._write(run)
+        if st is None:
+            return Actor(actor.user, actor.station, role)
+        if not ok:
+            after = st.failures + 1
+            if after % roles.MAX_TRIES == 0:
+                until = now + timedelta(seconds=roles.LOCK_SECONDS)
+                raise _locked(who, roles.RoleState(role, st.pin_hash, st.pin_seq, None, None, after, until))
+            left = roles.MAX_TRIES - after % roles.MAX_TRIES
+            raise PinError(
+                f"wrong PIN for the {who}; {left} {'try' if left == 1 else 'tries'} left before "
+                f"a {roles.LOCK_SECONDS}-second lock",
+                role=role,
+                tries_left=left,
+            )
+        assert st.pin_hash is not None
+        ticket = secrets.token_hex(16)
+        self._logins[ticket] = (ev.id, role, st.pin_hash)
+        return Actor(actor.user, actor.station, role, ticket)
+
+    def set_pin(self, event_id: int, role: str, pin: str, *, actor: Actor) -> None:
+        """Set (or change) ``role``'s PIN on the event: the chief referee's act, or anyone's
+        on an event without PINs, where the chief referee's PIN must come first. Only the
+        salted hash is stored; the audit entry says "PIN set for …" and holds a digest of
+        the hash. Setting a PIN ends that role's run of wrong PINs (and its lock)."""
+        roles.check_role(role)
+        roles.check_pin(pin)
+        ev = self.pick_event(event_id)
+        pin_hash = roles.hash_pin(pin)
+
+        def run(conn: Connection) -> None:
+            pins = roles.current_pins(conn, ev.id)
+            as_role = self._authorize(conn, ev.id, "pin.set", actor)
+            if not pins and role != roles.CHIEF_REFEREE:
+                raise InputError(
+                    f"--role {role}: set the chief referee's PIN first (roles are enforced on "
+                    f"event {ev.id} from then on)"
+                )
+            w = audit.Writer(conn)
+            w.insert(role_pins, {"event_id": ev.id, "role": role, "pin_hash": pin_hash})
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="pin.set",
+                event_id=ev.id,
+                info={"for_role": role, "changed": role in pins, "roles_enforced": True},
+                role=as_role,
+            )
+
+        self._write(run)
+
     # -- audit ---------------------------------------------------------------------
     def verify(self, head: str | None = None) -> audit.VerifyResult:
         """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
@@ -737,6 +924,15 @@ class Store(AppealsMixin):
         if table_no is not None:
             conds.append(audit_log.c.table_no == table_no)
         return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
+
+
+def _locked(who: str, st: roles.RoleState) -> PinError:
+    assert st.locked_until is not None
+    return PinError(
+        f"the {who} is locked until {roles.local_hms(st.locked_until)} after {roles.MAX_TRIES} wrong PINs",
+        role=st.role,
+        locked_until=st.locked_until,
+    )
 
 
 def audit_first_line(err: BaseException) -> str:
@@ -761,6 +957,7 @@ def _write_match(
     token: str | None,
     source: str,
     correction: Mapping[str, Any] | None,
+    role: str | None = None,
 ) -> Recorded:
     """Insert a new version of a match (rows and audit entry) inside a write transaction.
 
@@ -847,6 +1044,7 @@ def _write_match(
         supersedes=None if current is None else int(current.entry_seq),
         token=token,
         info=info,
+        role=role,
     )
     return Recorded(mid, cur_version + 1, rnd, tbl, None if current is None else int(current.id), w.seq)
 

@@ -1,0 +1,239 @@
+"""Roles (角色), their PINs, and what each role may do — one table, checked by the store.
+
+Three roles work an event: the table referee (裁判员), the chief referee (裁判长) and the
+arbitration committee (仲裁委员会). Each has a PIN per event, 4 to 12 digits, kept only as
+a salted scrypt hash. What a role may do is :data:`PERMISSIONS`; every write of the store
+checks it inside its own transaction, so the window, the command line and any other
+client meet the same rule.
+
+Why the table reads as it does (the bundled rulebooks):
+
+* appeals go to the arbitration committee: BHG "向比赛仲裁委员会提起申诉", Gansu 八、1
+  "比赛设仲裁委员会受理各队申诉". Only the committee decides an appeal; an event without a
+  committee gives its PIN to whoever sits as one (often the chief referee).
+* the chief referee decides disputes and corrects the record (DOMAIN: "decides disputes,
+  receives appeals within the window"); Gansu 八、2 lets the chief referee set other terms
+  for an appeal's window, hence ``appeal.accept_late``. The chief referee also runs the
+  event: pairs, PINs, the event's signing key.
+* the table referee records the table, voids an unsigned result, takes the signatures and
+  hands in an appeal (Gansu: "向裁判提出"). The committee changes results only through its
+  decision (``appeal.decide``), never by recording a table.
+
+Bootstrap: an event with no PIN allows every action (a first run, a club evening, every
+event created before schema 5); the event's creation entry in the log says so. The first
+PIN set must be the chief referee's; from then on roles are enforced for that event.
+
+Wrong PINs: each 5th wrong PIN in a run locks the role for :data:`LOCK_SECONDS` from that
+attempt; a right PIN, or a new PIN set by the chief referee, ends the run. The attempts are
+rows in the store (``auth_attempts``), so every station and the command line share the
+count. Times are each station's clock, injectable through :func:`utcnow` for tests.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, and_, select
+
+from .errors import InputError
+from .models import audit_log, auth_attempts, role_pins
+
+TABLE_REFEREE = "table_referee"
+CHIEF_REFEREE = "chief_referee"
+ARBITRATION = "arbitration"
+ROLES = (TABLE_REFEREE, CHIEF_REFEREE, ARBITRATION)
+ALL = frozenset(ROLES)
+
+#: action -> the roles that may do it (on an event whose roles are enforced).
+PERMISSIONS: dict[str, frozenset[str]] = {
+    "match.record": frozenset({TABLE_REFEREE, CHIEF_REFEREE}),
+    "match.void": frozenset({TABLE_REFEREE, CHIEF_REFEREE}),
+    "match.sign": frozenset({TABLE_REFEREE, CHIEF_REFEREE}),
+    "match.correct": frozenset({CHIEF_REFEREE}),  # a signed table changed, or voided
+    "appeal.file": ALL,
+    "appeal.accept_late": frozenset({CHIEF_REFEREE}),
+    "appeal.review": frozenset({CHIEF_REFEREE, ARBITRATION}),
+    "appeal.decide": frozenset({ARBITRATION}),
+    "appeal.withdraw": ALL,
+    "pairs.import": frozenset({CHIEF_REFEREE}),
+    "event.key": frozenset({CHIEF_REFEREE}),
+    "pin.set": frozenset({CHIEF_REFEREE}),
+}
+#: ``event.create`` is not in the table: a new event has no PINs yet, so anyone may create
+#: one (a separate event in the same database changes nothing of the others).
+
+ROLE_NAMES = {
+    "en": {
+        TABLE_REFEREE: "table referee",
+        CHIEF_REFEREE: "chief referee",
+        ARBITRATION: "arbitration committee",
+    },
+    "zh": {TABLE_REFEREE: "裁判员", CHIEF_REFEREE: "裁判长", ARBITRATION: "仲裁委员会"},
+}
+_POSSESSIVE = {
+    TABLE_REFEREE: "a table referee's",
+    CHIEF_REFEREE: "the chief referee's",
+    ARBITRATION: "the arbitration committee's",
+}
+
+PIN_MIN, PIN_MAX = 4, 12
+MAX_TRIES = 5
+LOCK_SECONDS = 60
+#: scrypt parameters of new hashes (each hash names its own, so they may change later):
+#: 16 MiB and about 45 ms per check on a 2020s laptop.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+SCRYPT_DKLEN, SALT_BYTES = 32, 16
+
+
+def utcnow() -> datetime:
+    """The station's clock (UTC). Tests replace this function to move time."""
+    return datetime.now(UTC)
+
+
+def check_role(role: Any, field: str = "--role") -> str:
+    if role not in ROLES:
+        raise InputError(f"{field}: expected one of {', '.join(ROLES)}, got {role!r}")
+    return str(role)
+
+
+def check_pin(pin: Any, field: str = "PIN") -> str:
+    if (
+        not isinstance(pin, str)
+        or not pin.isascii()
+        or not pin.isdigit()
+        or not (PIN_MIN <= len(pin) <= PIN_MAX)
+    ):
+        raise InputError(f"{field}: expected {PIN_MIN} to {PIN_MAX} digits")
+    return pin
+
+
+def hash_pin(pin: str) -> str:
+    """``scrypt$n$r$p$salt_b64$hash_b64`` with a fresh random salt."""
+    check_pin(pin)
+    salt = os.urandom(SALT_BYTES)
+    digest = hashlib.scrypt(
+        pin.encode("ascii"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=SCRYPT_DKLEN
+    )
+    b64 = base64.b64encode
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    """Whether ``pin`` hashes to ``stored`` (constant-time comparison)."""
+    try:
+        scheme, n, r, p, salt_b64, hash_b64 = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        salt, expected = base64.b64decode(salt_b64), base64.b64decode(hash_b64)
+        got = hashlib.scrypt(
+            pin.encode("utf-8"),
+            salt=salt,
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=len(expected),
+            maxmem=256 * 1024 * 1024,
+        )
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, expected)
+
+
+def role_name(role: str | None, lang: str = "en") -> str:
+    return ROLE_NAMES[lang].get(role or "", str(role))
+
+
+def needs(action: str) -> str:
+    """Who may do ``action``: "the chief referee's or the arbitration committee's"."""
+    allowed = [r for r in ROLES if r in PERMISSIONS[action]]
+    if set(allowed) == ALL:
+        return "any role's"
+    return " or ".join(_POSSESSIVE[r] for r in allowed)
+
+
+def refusal(action: str, role: str | None) -> str:
+    """The one line of a refused write: what it needs, and who the writer is."""
+    who = role_name(role) if role is not None else "not logged in"
+    return f"{action} needs {needs(action)} PIN (you are: {who})"
+
+
+@dataclass(frozen=True)
+class RoleState:
+    """A role's PIN and lock on one event, at one moment."""
+
+    role: str
+    pin_hash: str | None  # the current hash, None: no PIN set
+    pin_seq: int | None  # the audit entry that set it
+    pin_set_at: str | None
+    pin_set_by: str | None
+    failures: int  # wrong PINs in the current run
+    locked_until: datetime | None  # set while the role is locked
+
+    @property
+    def has_pin(self) -> bool:
+        return self.pin_hash is not None
+
+    @property
+    def tries_left(self) -> int:
+        return 0 if self.locked_until is not None else MAX_TRIES - self.failures % MAX_TRIES
+
+
+def current_pins(conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
+    """role -> (current hash, entry seq that set it), for the roles with a PIN."""
+    out: dict[str, tuple[str, int]] = {}
+    rows = conn.execute(
+        select(role_pins.c.role, role_pins.c.pin_hash, role_pins.c.entry_seq)
+        .where(role_pins.c.event_id == event_id)
+        .order_by(role_pins.c.id)
+    )
+    for role, pin_hash, seq in rows:
+        out[str(role)] = (str(pin_hash), int(seq))
+    return out
+
+
+def role_state(conn: Connection, event_id: int, role: str, now: datetime) -> RoleState:
+    pins = current_pins(conn, event_id)
+    pin_hash, pin_seq = pins.get(role, (None, None))
+    set_at = set_by = None
+    if pin_seq is not None:
+        e = conn.execute(
+            select(audit_log.c.at, audit_log.c.user_name).where(audit_log.c.seq == pin_seq)
+        ).one()
+        set_at, set_by = str(e.at), str(e.user_name)
+    attempts = list(
+        conn.execute(
+            select(auth_attempts.c.ok, auth_attempts.c.at, auth_attempts.c.entry_seq)
+            .where(and_(auth_attempts.c.event_id == event_id, auth_attempts.c.role == role))
+            .order_by(auth_attempts.c.entry_seq)
+        )
+    )
+    reset = pin_seq or 0
+    for ok, _at, seq in attempts:
+        if ok:
+            reset = max(reset, int(seq))
+    run = [at for ok, at, seq in attempts if not ok and int(seq) > reset]
+    locked_until = None
+    if run and len(run) % MAX_TRIES == 0:
+        until = _from_iso(run[-1]) + timedelta(seconds=LOCK_SECONDS)
+        if now < until:
+            locked_until = until
+    return RoleState(role, pin_hash, pin_seq, set_at, set_by, len(run), locked_until)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _from_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def local_hms(when: datetime) -> str:
+    """HH:MM:SS in the station's local time."""
+    return when.astimezone().strftime("%H:%M:%S")
