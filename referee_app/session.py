@@ -4,6 +4,10 @@ The desktop app calls only this (and the core's pure helpers); it holds no rule 
 SQL. Every change is judged by the core first (a preview), then saved as a new version of
 the table's record with the version the station last saw, so a concurrent change by another
 station is refused rather than overwritten.
+
+Roles: ``login(role, pin)`` puts the station in a role (裁判员, 裁判长, 仲裁委员会); the
+session's actor then carries it to every store write, and the store refuses what the role
+may not do (``RoleError``), whatever the window shows or hides.
 """
 
 from __future__ import annotations
@@ -90,6 +94,41 @@ class Session:
         from .store.pairs_csv import read_pairs
 
         return self.store.import_pairs(self.event.id, read_pairs(path), actor=self.actor, source=path)
+
+    # -- roles ---------------------------------------------------------------------------
+
+    @property
+    def role(self) -> str | None:
+        """The role this station acts in (``table_referee``, ``chief_referee``,
+        ``arbitration``), or None before a login."""
+        return self.actor.role
+
+    def roles_enforced(self) -> bool:
+        """Whether the event has PINs: then every write is checked against the role."""
+        return self.store.roles_enforced(self.event.id)
+
+    def role_states(self) -> dict[str, Any]:
+        """Each role's :class:`~referee_app.store.roles.RoleState` (PIN set, lock) now."""
+        return self.store.role_states(self.event.id)
+
+    def login(self, role: str, pin: str) -> None:
+        """Act as ``role`` from now on. A wrong PIN raises ``PinError`` (a StoreError: one
+        line saying how many tries are left, or that the role is locked until HH:MM:SS;
+        ``tries_left`` and ``locked_until`` on the error). On an event without PINs the role
+        is taken as given: nothing is enforced there yet."""
+        self.actor = self.store.login(self.event.id, role, pin, actor=self.actor)
+
+    def logout(self) -> None:
+        self.actor = Actor(self.actor.user, self.actor.station)
+
+    def set_pin(self, role: str, pin: str) -> None:
+        """Set or change ``role``'s PIN (the chief referee's act; on an event without PINs,
+        the chief referee's PIN comes first and this station is then logged in as chief
+        referee). Changing the PIN of the role this station is in logs in again with it."""
+        first = not self.roles_enforced()
+        self.store.set_pin(self.event.id, role, pin, actor=self.actor)
+        if (first and role == "chief_referee") or role == self.actor.role:
+            self.login(role, pin)
 
     # -- tables --------------------------------------------------------------------------
 

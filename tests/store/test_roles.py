@@ -509,3 +509,39 @@ def test_upgraded_v4_event_keeps_working_without_pins(db: str) -> None:
             s.record(ev.id, flip_case(2), actor=Actor("x", "y"))
         assert s.verify().ok
     assert "role_pins is append-only" in _refused(db, "DELETE FROM role_pins")
+
+
+# -- the application layer ----------------------------------------------------------------------
+
+
+def test_session_login_role_and_set_pin(store: Store, clock: Clock) -> None:
+    from referee_app.session import Session
+
+    desk_session = Session(store, store.pick_event(None), Actor("孙裁判长", "desk-1"), "zh")
+    assert desk_session.role is None and not desk_session.roles_enforced()
+    desk_session.set_pin("chief_referee", "2468")  # the first PIN: the desk is now chief referee
+    assert desk_session.roles_enforced() and desk_session.role == "chief_referee"
+    desk_session.set_pin("table_referee", "1111")
+    desk_session.set_pin("arbitration", "909090")
+    desk_session.set_pin("chief_referee", "8642")  # a changed own PIN: logged in again with it
+    assert desk_session.actor.authenticated
+    record = desk_session.open_table(1, 1, "1", "2")
+    assert record.version == 1
+
+    table = Session(store, store.pick_event(None), Actor("赵裁判", "table-1"), "zh")
+    with pytest.raises(RoleError, match=r"match.record needs .*\(you are: not logged in\)"):
+        table.open_table(1, 2, "3", "4")
+    with pytest.raises(PinError, match=r"^wrong PIN for the table referee; 4 tries left") as e:
+        table.login("table_referee", "2222")
+    assert e.value.tries_left == 4 and table.role is None
+    table.login("table_referee", "1111")
+    assert table.role == "table_referee"
+    assert table.open_table(1, 2, "3", "4").version == 1
+    with pytest.raises(
+        RoleError, match=r"^pin.set needs the chief referee's PIN \(you are: table referee\)$"
+    ):
+        table.set_pin("arbitration", "1234")
+    table.logout()
+    assert table.role is None
+    with pytest.raises(RoleError, match=r"\(you are: not logged in\)"):
+        table.open_table(2, 1, "1", "2")
