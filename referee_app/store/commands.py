@@ -33,14 +33,19 @@ ROLE_CHOICES = ("table_referee", "chief_referee", "arbitration")
 ENV_ROLE, ENV_PIN, ENV_NEW_PIN = "REFEREE_APP_ROLE", "REFEREE_APP_PIN", "REFEREE_APP_NEW_PIN"
 
 
-def _who(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
+def add_role_option(p: argparse.ArgumentParser) -> None:
+    """``--role ROLE`` on a writing command (other layers' commands use it with ``acting_as``)."""
     p.add_argument(
         "--role",
         choices=ROLE_CHOICES,
         default=None,
         help=f"act as this role (default: {ENV_ROLE}); its PIN comes from {ENV_PIN} or a prompt",
     )
+
+
+def _who(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
+    add_role_option(p)
     p.add_argument(
         "--station",
         default=None,
@@ -299,7 +304,7 @@ def _ask_pin(prompt: str, env: str = ENV_PIN) -> str:
         raise InputError(f"no PIN given (type it at the prompt, or set {env})") from None
 
 
-def _as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
+def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     """The actor of a writing command: logged in as ``--role`` when the event enforces roles
     (the store then checks what the role may do); without ``--role``, no role."""
     from . import roles
@@ -377,7 +382,7 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
     rows = read_pairs(args.file)  # the whole file is checked before the database is opened
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        n = store.import_pairs(ev.id, rows, actor=_as(args, store, ev.id), source=args.file)
+        n = store.import_pairs(ev.id, rows, actor=acting_as(args, store, ev.id), source=args.file)
     msg = f"已导入 {n} 对" if _lang(args) == "zh" else f"imported {n} pairs"
     print(msg, file=sys.stderr)
     return 0
@@ -399,7 +404,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         rec = store.record(
             ev.id,
             case,
-            actor=_as(args, store, ev.id),
+            actor=acting_as(args, store, ev.id),
             lang=_lang(args),
             expected_version=args.expect_version,
             token=args.token,
@@ -417,7 +422,7 @@ def cmd_void(args: argparse.Namespace) -> int:
             round_no=args.round,
             table_no=args.table,
             reason=args.reason,
-            actor=_as(args, store, ev.id),
+            actor=acting_as(args, store, ev.id),
             expected_version=args.expect_version,
         )
     return 0
@@ -480,7 +485,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
         rec = store.record(
             ev.id,
             case,
-            actor=_as(args, store, ev.id),
+            actor=acting_as(args, store, ev.id),
             lang=_lang(args),
             expected_version=args.expect_version,
             source=source,
@@ -504,7 +509,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(
-            ev.id, args.round, args.table, args.expect_version, sigs, _as(args, store, ev.id)
+            ev.id, args.round, args.table, args.expect_version, sigs, acting_as(args, store, ev.id)
         )
     zh = _lang(args) == "zh"
     print(
@@ -543,7 +548,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             filed_at=filed_at,
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
-            actor=_as(args, store, ev.id),
+            actor=acting_as(args, store, ev.id),
         )
     print(aid)
     return 0
@@ -552,14 +557,15 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
 def cmd_appeal_review(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        store.review_appeal(args.id, actor=_as(args, store, ev.id), event_id=ev.id)
+        store.review_appeal(args.id, actor=acting_as(args, store, ev.id), event_id=ev.id)
     return 0
 
 
 def cmd_appeal_withdraw(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        store.withdraw_appeal(args.id, reason=args.reason, actor=_as(args, store, ev.id), event_id=ev.id)
+        actor = acting_as(args, store, ev.id)
+        store.withdraw_appeal(args.id, reason=args.reason, actor=actor, event_id=ev.id)
     return 0
 
 
@@ -583,7 +589,7 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
             reason=args.reason,
             committee=committee,
             sanctions=sanctions,
-            actor=_as(args, store, ev.id),
+            actor=acting_as(args, store, ev.id),
             event_id=ev.id,
         )
     zh = _lang(args) == "zh"
