@@ -109,6 +109,9 @@ def register(subparsers: Any) -> None:
     )
     kc.add_argument("--name", default=None, help="the certificate's common name (default: the event's name)")
     kc.add_argument("--organisation", default=None)
+    from ..store.commands import add_role_option
+
+    add_role_option(kc)  # keeping a key in the store is the chief referee's, once PINs are set
     _common(kc)
     kc.set_defaults(func=_guard(cmd_key_create))
 
@@ -705,7 +708,7 @@ def cmd_key_create(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CommandError(f"{out or target}: cannot write: {exc.strerror or exc}") from None
         if ev is not None:
-            from ..store.service import Actor
+            from ..store.commands import acting_as
 
             p12, pem = ident.p12_path.read_bytes(), ident.cert_path.read_bytes()
             _store_call(
@@ -716,7 +719,7 @@ def cmd_key_create(args: argparse.Namespace) -> int:
                     cert_pem=pem,
                     subject=ident.subject,
                     fingerprint=ident.sha256_fingerprint,
-                    actor=Actor.default(),
+                    actor=acting_as(args, store, ev.id),
                 ),
             )
             print(f"event {ev.id}")
