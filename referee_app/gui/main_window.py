@@ -35,6 +35,7 @@ from .appeals import AppealsView
 from .desk import PairingView, StandingsView
 from .hall import HallView
 from .i18n import Language
+from .login import LoginDialog
 from .table_view import TableView
 
 
@@ -210,10 +211,19 @@ class MainWindow(QMainWindow):
         self.act_pairing = QAction(self, shortcut=QKeySequence("F6"), triggered=self.show_pairing)
         self.menu_desk = self.menuBar().addMenu("")
         self.act_appeals = QAction(self, shortcut=QKeySequence("F7"), triggered=self.show_appeals)
+        self.act_login = QAction(self, shortcut=QKeySequence("Ctrl+R"), triggered=lambda: self.login())
+        self.menu_event.insertAction(self.act_quit, self.act_login)
         self.menu_desk.addAction(self.act_appeals)
         self.menu_desk.addAction(self.act_standings)
         self.menu_desk.addAction(self.act_pairing)
-        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing, self.act_appeals):
+        for act in (
+            self.act_import,
+            self.act_hall,
+            self.act_standings,
+            self.act_pairing,
+            self.act_appeals,
+            self.act_login,
+        ):
             act.setEnabled(False)
 
     def fill_events(self) -> None:
@@ -286,10 +296,30 @@ class MainWindow(QMainWindow):
         self.table_view.saved.connect(self.say)
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)
-        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing, self.act_appeals):
+        for act in (
+            self.act_import,
+            self.act_hall,
+            self.act_standings,
+            self.act_pairing,
+            self.act_appeals,
+            self.act_login,
+        ):
             act.setEnabled(True)
         self.show_hall()
         self.retranslate()
+        if self.session.roles_enforced():
+            self.login()  # the store checks every write against the role logged in
+
+    def login(self, dialog: LoginDialog | None = None) -> bool:
+        """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会)."""
+        if self.session is None:
+            return False
+        dialog = dialog or LoginDialog(self.language, self.session, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        self.retranslate()
+        return accepted
 
     def show_hall(self) -> None:
         if self.hall is not None:
@@ -405,7 +435,13 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             rb = self.session.rulebook
             title = f"{self.session.event.name} — {rb.name(self.language.lang)} — {title}"
-            self.status_label.setText(tr("rulebook_status", id=rb.id, sha=rb.sha256[:12]))
+            if not self.session.roles_enforced():
+                who = tr("roles_open")
+            elif self.session.role:
+                who = tr("logged_in_as", role=tr(f"role_{self.session.role}"))
+            else:
+                who = tr("not_logged_in")
+            self.status_label.setText(f"{who}　{tr('rulebook_status', id=rb.id, sha=rb.sha256[:12])}")
         self.setWindowTitle(title)
         self.menu_event.setTitle(tr("menu_event"))
         self.menu_view.setTitle(tr("menu_view"))
@@ -419,6 +455,7 @@ class MainWindow(QMainWindow):
         self.act_standings.setText(tr("standings"))
         self.act_pairing.setText(tr("pairing"))
         self.act_appeals.setText(tr("appeals_desk"))
+        self.act_login.setText(tr("switch_role"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.hall is not None:

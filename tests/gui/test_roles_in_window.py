@@ -1,0 +1,71 @@
+"""Roles in the window: with PINs set, opening an event asks for one; the store enforces it."""
+
+from __future__ import annotations
+
+from referee_app.core import editing, load_rulebook
+from referee_app.session import Session
+
+from .conftest import when_modal
+
+
+def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> None:
+    window = make_window()
+    info = Session.create_event(
+        window.store, "角色测试", load_rulebook("bhg-2011"), "2026-11-30", window.actor
+    )
+    window.fill_events()
+    window.open_event(info.id)  # no PINs yet: no login asked
+    assert "未设置角色PIN" in window.status_label.text()
+    window.import_pairs(str(pairs_csv))
+    window.session.set_pin("chief_referee", "135790")
+    window.session.set_pin("table_referee", "2468")
+
+    def log_in(dialog) -> None:
+        dialog.role_combo.setCurrentIndex(dialog.role_combo.findData("table_referee"))
+        dialog.pin_edit.setText("1111")
+        dialog.accept()  # wrong PIN: stays open, says so at the field
+        assert dialog.error_label.isVisible() and dialog.result() == 0
+        dialog.pin_edit.setText("2468")
+        dialog.accept()
+
+    when_modal(log_in)
+    window.open_event(info.id)
+    assert window.session.role == "table_referee"
+    assert "当前角色：裁判员" in window.status_label.text()
+    record = window.session.open_table(1, 1, "1", "2", "E")
+    window.session.save(record, editing.complete_hand(record.case, 60))  # a table referee records
+    window.act_pairing.trigger()  # seating a whole round is fine for them too
+    assert window.stack.currentWidget() is window.pairing_view
+    record = window.session.table(1, 1)
+    record = window.session.save(
+        record, editing.add_infraction(record.case, {"kind": "exposed_card", "seat": "N", "cards": 1})
+    )
+    ruling = window.session.rulings(record)[0]
+    window.session.file_appeal(ruling["id"], "NS", "牌系对方碰落")
+    window.act_appeals.trigger()
+    desk = window.appeals_view
+
+    def decide(dialog) -> None:
+        dialog.choice["upheld"].setChecked(True)
+        dialog.reason.setPlainText("理由")
+        dialog.committee.setText("委员甲")
+        dialog._accept()
+
+    refused = {}
+    when_modal(decide)
+    # after the decision dialog, the store's refusal comes as a message box
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    def close_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            refused["text"] = box.text()
+            box.close()
+        else:
+            QTimer.singleShot(20, close_box)
+
+    QTimer.singleShot(200, close_box)
+    assert not desk.decide()
+    assert refused["text"] == "appeal.decide needs the arbitration committee's PIN (you are: table referee)"
+    assert window.session.appeals()[0]["state"] == "filed"
