@@ -64,6 +64,9 @@ def register(subparsers: Any) -> None:
 
 
 def _guard(fn: Handler) -> Handler:
+    """This layer's errors as one line and an exit code; anything unexpected is left to
+    ``referee_app.cli.main``, which says it in one line too."""
+
     def run(args: argparse.Namespace) -> int:
         from referee_app.core.pairing import PairingError
         from referee_app.core.standings import StandingsError
@@ -75,16 +78,9 @@ def _guard(fn: Handler) -> Handler:
             print(_one_line(str(err)), file=sys.stderr)
             return 1
         except BrokenPipeError:
-            return 0
+            raise  # the reader went away: cli.main ends quietly
         except OSError as err:
             print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
-            return 1
-        except Exception as err:  # noqa: BLE001 - never show a traceback to a referee
-            import os
-
-            if os.environ.get("REFEREE_APP_DEBUG"):
-                raise
-            print(_one_line(f"referee-app: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
             return 1
 
     run.__name__ = fn.__name__

@@ -200,3 +200,18 @@ def test_lang_may_follow_the_command() -> None:
     run = referee_app("judge", "-", "--lang", "en", stdin=json.dumps(case))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["hands"][0]["text"].endswith("West deals next.")
+
+
+def test_an_unexpected_failure_in_any_command_is_one_line(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from referee_app import cli\n"
+        "from referee_app.store import service\n"
+        "def boom(*a, **k):\n"
+        "    raise RuntimeError('disk on fire\\nsecond line')\n"
+        "service.Store.open = classmethod(boom)\n"
+        f"sys.exit(cli.main(['--db', {str(tmp_path / 'x.sqlite')!r}, 'event', 'list']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert run.returncode == 3
+    assert one_line(run) == "referee-app: internal error: RuntimeError: disk on fire second line"

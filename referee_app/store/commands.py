@@ -242,6 +242,9 @@ def _one_line(message: str) -> str:
 
 
 def _guard(fn: Handler) -> Handler:
+    """This layer's errors as one line and an exit code; anything unexpected is left to
+    ``referee_app.cli.main``, which says it in one line too."""
+
     def run(args: argparse.Namespace) -> int:
         from .errors import RoleError, StoreError
 
@@ -254,18 +257,6 @@ def _guard(fn: Handler) -> Handler:
         except StoreError as err:
             print(_one_line(str(err)), file=sys.stderr)
             return err.exit_code
-        except KeyboardInterrupt:
-            raise
-        except BrokenPipeError:
-            return 0
-        except Exception as err:  # noqa: BLE001 - never show a traceback to a referee
-            if os.environ.get("REFEREE_APP_DEBUG"):
-                raise
-            print(
-                _one_line(f"referee-app: internal error in the event store: {type(err).__name__}: {err}"),
-                file=sys.stderr,
-            )
-            return 3
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
