@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from ..core.pairing import Pairing, PairingError, Table, pair_round
 from ..core.standings import StandingsError, compute_standings, format_tiebreak
 from ..desk_commands import load_event
-from ..printing.standings import StandingsSheet, render_standings
+from ..printing.standings import PairingSheet, StandingsSheet, render_pairing, render_standings
 from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
@@ -188,6 +188,8 @@ class PairingView(QWidget):
         self.swap_button.clicked.connect(self.swap_selected)
         self.publish_button = QPushButton()
         self.publish_button.clicked.connect(self.publish)
+        self.print_button = QPushButton()
+        self.print_button.clicked.connect(self.print_list)
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.warning = QLabel()
@@ -203,6 +205,7 @@ class PairingView(QWidget):
         top.addWidget(self.round)
         top.addWidget(self.swap_button)
         top.addWidget(self.publish_button)
+        top.addWidget(self.print_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.info)
@@ -292,6 +295,35 @@ class PairingView(QWidget):
             return
         self.swap(unique[0], unique[1])
 
+    def print_list(self) -> PdfPreview | None:
+        """The pairing list (对阵表) as shown, previewed, printable and savable as PDF."""
+        if self.pairing is None:
+            return None
+        players = {str(p["number"]): list(p["players"]) for p in self.session.pairs()}
+        sheet = PairingSheet(
+            event_name=self.session.event.name,
+            rulebook_id=self.session.rulebook.id,
+            round=self.pairing.round,
+            method=self.pairing.method,
+            seed=self.pairing.seed,
+            tables=[(t.table, t.ns, t.ew) for t in self.pairing.tables],
+            bye=self.pairing.bye,
+            players=players,
+        )
+        out = io.BytesIO()
+        render_pairing(sheet, out)
+        dialog = PdfPreview(
+            self.language,
+            out.getvalue(),
+            self.language.tr("pairing_list"),
+            f"pairing-r{self.pairing.round}.pdf",
+            self,
+        )
+        self.active_dialog = dialog
+        dialog.exec()
+        self.active_dialog = None
+        return dialog
+
     def publish(self) -> int:
         """Seat every table of the round in the store (a record each, first dealer East)."""
         if self.pairing is None:
@@ -314,4 +346,5 @@ class PairingView(QWidget):
         self.back_button.setText(tr("back_to_hall"))
         self.swap_button.setText(tr("swap"))
         self.publish_button.setText(tr("publish_pairing"))
+        self.print_button.setText(tr("print_pairing"))
         self.compute()

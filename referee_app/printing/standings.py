@@ -192,3 +192,97 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
         canvas._footer = footer  # type: ignore[attr-defined]
 
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+
+
+@dataclass
+class PairingSheet:
+    """A round's published pairing (对阵表): table, North-South pair, East-West pair, the bye."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    method: str  # lot, swiss or knockout
+    seed: int
+    tables: list[tuple[int, str, str]]
+    bye: str | None = None
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    printed_at: datetime | None = None
+
+
+METHODS = {
+    "lot": ("抽签编排", "by lot"),
+    "swiss": ("积分编排", "by score groups"),
+    "knockout": ("淘汰制抽签", "knockout draw"),
+}
+
+
+def render_pairing(sheet: PairingSheet, target: Target) -> None:
+    """Write the round's pairing list as PDF to ``target`` (a path or a binary file)."""
+    st = styles()
+    margin = 12 * mm
+    doc = SimpleDocTemplate(
+        str(target) if isinstance(target, Path) else target,
+        pagesize=A4,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=14 * mm,
+        bottomMargin=20 * mm,
+        title=f"{sheet.event_name} 第{sheet.round}轮对阵表",
+        author="referee-app",
+        creator="referee-app",
+        initialFontName=FONT,
+    )
+    width = A4[0] - 2 * margin
+    method = METHODS.get(sheet.method, (sheet.method, sheet.method))
+    story: list[Any] = [
+        Paragraph(escape(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
+        Paragraph(escape(f"ROUND {sheet.round} PAIRING"), st.title_en),
+        Spacer(1, 4),
+    ]
+    info = [
+        [
+            _head("编排方法", "Method"),
+            _order(method[0], method[1]),
+            _head("抽签种子", "Seed"),
+            _pc(str(sheet.seed)),
+            _head("规则", "Rulebook"),
+            _pc(sheet.rulebook_id),
+        ]
+    ]
+    lw = 22 * mm
+    vw = (width - 3 * lw) / 3
+    story += [_grid(info, [lw, vw, lw, vw, lw, vw], label_cols=(0,)), Spacer(1, 6)]
+    rows: list[list[Any]] = [
+        [
+            _head("桌号", "Table"),
+            _head("南北", "North-South"),
+            _head("队员", "Players"),
+            _head("东西", "East-West"),
+            _head("队员", "Players"),
+        ]
+    ]
+    for table, ns, ew in sheet.tables:
+        rows.append(
+            [
+                _pc(table),
+                _pc(ns),
+                _p("、".join(sheet.players.get(ns, []))),
+                _pc(ew),
+                _p("、".join(sheet.players.get(ew, []))),
+            ]
+        )
+    if sheet.bye:
+        rows.append(
+            [_pc("轮空 Bye"), _pc(sheet.bye), _p("、".join(sheet.players.get(sheet.bye, []))), "", ""]
+        )
+    names = (width - 14 * mm - 2 * 18 * mm) / 2
+    story.append(_grid(rows, [14 * mm, 18 * mm, names, 18 * mm, names], header=True, repeat=1))
+    printed = (sheet.printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
+    footer = f"referee-app · {sheet.rulebook_id} · 打印时间 printed {printed}"
+
+    def on_page(canvas: Canvas, _doc: Any) -> None:
+        canvas._footer = footer  # type: ignore[attr-defined]
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)

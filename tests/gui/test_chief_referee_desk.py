@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 from referee_app.core import editing, load_rulebook
 from referee_app.session import Session
 
@@ -15,7 +17,7 @@ def play_round(session: Session, round_no: int, points: list[int]) -> None:
         session.save(record, editing.end_on_time(record.case))
 
 
-def test_pair_publish_play_and_rank(make_window, pairs_csv) -> None:
+def test_pair_publish_play_and_rank(make_window, pairs_csv, tmp_path) -> None:
     window = make_window()
     info = Session.create_event(
         window.store, "编排测试", load_rulebook("gansu-2018"), "2026-11-30", window.actor
@@ -59,3 +61,18 @@ def test_pair_publish_play_and_rank(make_window, pairs_csv) -> None:
     when_modal(lambda dialog: (seen.setdefault("pages", dialog.page_count()), dialog.accept()))
     standings.print_sheet()
     assert seen["pages"] >= 1
+
+    saved = {}
+    when_modal(
+        lambda dialog: (
+            saved.setdefault("path", dialog.save_pdf(str(tmp_path / "pairing.pdf"))),
+            dialog.accept(),
+        )
+    )
+    view.print_list()
+    text = subprocess.run(
+        ["pdftotext", "-layout", saved["path"], "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "第2轮对阵表" in text.replace(" ", "") and "积分编排" in text
+    for t in view.pairing.tables:
+        assert view.names[t.ns].split(" · ")[0] in text
