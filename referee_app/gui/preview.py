@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
@@ -25,12 +24,7 @@ def scoresheet_pdf(
     from ..printing.render import render_scoresheet
 
     units = {p["number"]: p.get("unit") for p in session.pairs()}
-    # the event's own name heads the sheet; the rulebook it runs under is named below it
-    header = replace(
-        event_header(session.rulebook, session.event.date),
-        name_zh=session.event.name,
-        name_en=session.rulebook.name("en"),
-    )
+    header = event_header(session.rulebook, session.event.date, session.event.name)
     data = ScoresheetData(
         event=header,
         case=record.case,

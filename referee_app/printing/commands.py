@@ -409,7 +409,7 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
     if not records:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
-    header = event_header(rulebook, ev.date)
+    header = event_header(rulebook, ev.date, ev.name)
     labels = infraction_labels(rulebook)
     sheets = []
     for m, extra in sorted(zip(records, extras, strict=True), key=lambda x: x[0]["table"]):
@@ -568,7 +568,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
     args._event_id = ev.id
     trick = (r.get("infraction") or {}).get("trick")
     data = RulingSlipData(
-        event=event_header(rulebook, args.date or ev.date),
+        event=event_header(rulebook, args.date or ev.date, ev.name),
         ruling=ruling,
         round=args.round or r["round"],
         table=args.table or r["table"],
@@ -611,7 +611,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
     data = AppealFormData(
-        event=event_header(rulebook, ev.date),
+        event=event_header(rulebook, ev.date, ev.name),
         ruling=ruling,
         by_side=a["by"],
         filed_at=_local(a["filed_at"]),

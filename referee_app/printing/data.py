@@ -263,12 +263,14 @@ def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
     return out
 
 
-def event_header(rulebook: Any, date: str | None = None) -> EventHeader:
+def event_header(rulebook: Any, date: str | None = None, name: str | None = None) -> EventHeader:
+    """The form's header. ``name``: the event's own name in the store (it heads the form,
+    with the rulebook's event beneath it); without it, the rulebook's event name."""
     ev = rulebook.data["event"]
     org = ev.get("organiser") or {}
     return EventHeader(
-        name_zh=ev["name"]["zh"],
-        name_en=ev["name"].get("en", ""),
+        name_zh=name or ev["name"]["zh"],
+        name_en=ev["name"].get("en", "") if not name else ev["name"]["zh"] + " · " + ev["name"].get("en", ""),
         organiser_zh=org.get("zh", "") if isinstance(org, Mapping) else str(org),
         organiser_en=org.get("en", "") if isinstance(org, Mapping) else "",
         date=date,
