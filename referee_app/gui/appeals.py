@@ -35,7 +35,7 @@ from ..core.seats import SIDE_NAMES
 from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
-from .preview import PdfPreview
+from .preview import PdfPreview, show_pdf
 
 
 def _when(value: Any) -> datetime | None:
@@ -451,13 +451,9 @@ class AppealsView(QWidget):
         _, data = appeal_form_data(self.session.store, a["id"], self.language.lang)
         out = io.BytesIO()
         render_appeal(data, out)
-        dialog = PdfPreview(
-            self.language, out.getvalue(), self.language.tr("appeal_form"), f"appeal-{a['id']}.pdf", self
+        return show_pdf(
+            self, self.language, out.getvalue(), self.language.tr("appeal_form"), f"appeal-{a['id']}.pdf"
         )
-        self.active_dialog = dialog
-        dialog.exec()
-        self.active_dialog = None
-        return dialog
 
     def _act(self, action, message: str) -> bool:
         try:

@@ -27,7 +27,7 @@ from ..printing.standings import PairingSheet, StandingsSheet, render_pairing, r
 from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
-from .preview import PdfPreview
+from .preview import PdfPreview, show_pdf
 
 
 def _item(text: Any, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> QTableWidgetItem:
@@ -142,17 +142,13 @@ class StandingsView(QWidget):
         sheet = StandingsSheet.build(self.session.event, self.session.rulebook, loaded.pairs, standings)
         out = io.BytesIO()
         render_standings(sheet, out)
-        dialog = PdfPreview(
+        return show_pdf(
+            self,
             self.language,
             out.getvalue(),
             self.language.tr("standings"),
             f"standings-r{self.round.value()}.pdf",
-            self,
         )
-        self.active_dialog = dialog
-        dialog.exec()
-        self.active_dialog = None
-        return dialog
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
@@ -312,17 +308,13 @@ class PairingView(QWidget):
         )
         out = io.BytesIO()
         render_pairing(sheet, out)
-        dialog = PdfPreview(
+        return show_pdf(
+            self,
             self.language,
             out.getvalue(),
             self.language.tr("pairing_list"),
             f"pairing-r{self.pairing.round}.pdf",
-            self,
         )
-        self.active_dialog = dialog
-        dialog.exec()
-        self.active_dialog = None
-        return dialog
 
     def publish(self) -> int:
         """Seat every table of the round in the store (a record each, first dealer East)."""

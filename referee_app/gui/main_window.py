@@ -326,41 +326,50 @@ class MainWindow(QMainWindow):
             self.hall.refresh()
             self.stack.setCurrentWidget(self.hall)
 
+    def _desk_view(self, attribute: str, make: Any, wire: Any = None) -> Any:
+        """A chief referee's view, made (and its signals wired) on first use, then kept."""
+        view = getattr(self, attribute)
+        if view is None:
+            view = make()
+            view.back.connect(self.show_hall)
+            if wire is not None:
+                wire(view)
+            self.stack.addWidget(view)
+            setattr(self, attribute, view)
+        return view
+
     def show_appeals(self) -> None:
         if self.session is None:
             return
-        if self.appeals_view is None:
-            self.appeals_view = AppealsView(self.language, self.session)
-            self.appeals_view.back.connect(self.show_hall)
-            self.appeals_view.changed.connect(self.say)
-            self.stack.addWidget(self.appeals_view)
-        self.appeals_view.refresh()
-        self.stack.setCurrentWidget(self.appeals_view)
+        view = self._desk_view(
+            "appeals_view",
+            lambda: AppealsView(self.language, self.session),
+            lambda v: v.changed.connect(self.say),
+        )
+        view.refresh()
+        self.stack.setCurrentWidget(view)
 
     def show_standings(self) -> None:
         if self.session is None:
             return
-        if self.standings_view is None:
-            self.standings_view = StandingsView(self.language, self.session)
-            self.standings_view.back.connect(self.show_hall)
-            self.stack.addWidget(self.standings_view)
+        view = self._desk_view("standings_view", lambda: StandingsView(self.language, self.session))
         rounds = self.session.rounds()
         if rounds:
-            self.standings_view.round.setValue(rounds[-1])
-        self.standings_view.refresh()
-        self.stack.setCurrentWidget(self.standings_view)
+            view.round.setValue(rounds[-1])
+        view.refresh()
+        self.stack.setCurrentWidget(view)
 
     def show_pairing(self) -> None:
         if self.session is None:
             return
-        if self.pairing_view is None:
-            self.pairing_view = PairingView(self.language, self.session)
-            self.pairing_view.back.connect(self.show_hall)
-            self.pairing_view.published.connect(self.pairing_published)
-            self.stack.addWidget(self.pairing_view)
-        self.pairing_view.round.setValue(max(self.session.rounds(), default=0) + 1)
-        self.pairing_view.compute()
-        self.stack.setCurrentWidget(self.pairing_view)
+        view = self._desk_view(
+            "pairing_view",
+            lambda: PairingView(self.language, self.session),
+            lambda v: v.published.connect(self.pairing_published),
+        )
+        view.round.setValue(max(self.session.rounds(), default=0) + 1)
+        view.compute()
+        self.stack.setCurrentWidget(view)
 
     def pairing_published(self, round_no: int) -> None:
         self.say(self.language.tr("pairing_published", round=round_no))

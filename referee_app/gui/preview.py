@@ -111,3 +111,13 @@ class PdfPreview(QDialog):
             image = self.document.render(page, size)
             painter.drawImage(target, image)
         painter.end()
+
+
+def show_pdf(parent: QWidget, language: Language, pdf: bytes, title: str, suggested_name: str) -> PdfPreview:
+    """Show ``pdf`` in a modal preview over ``parent`` (kept as ``parent.active_dialog`` while
+    open, so tests and the window can reach it) and return the dialog once closed."""
+    dialog = PdfPreview(language, pdf, title, suggested_name, parent)
+    parent.active_dialog = dialog  # type: ignore[attr-defined]
+    dialog.exec()
+    parent.active_dialog = None  # type: ignore[attr-defined]
+    return dialog

@@ -38,7 +38,7 @@ from .appeals import FileAppealDialog
 from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
-from .preview import PdfPreview, scoresheet_pdf
+from .preview import PdfPreview, scoresheet_pdf, show_pdf
 from .widgets import ShotClock, TableDiagram, WrapButton, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
@@ -504,17 +504,13 @@ class TableView(QWidget):
         signatures = self.session.signatures(self.record) if self.record.signed else {}
         pdf = scoresheet_pdf(self.session, self.record, signatures)
         r = self.record
-        dialog = PdfPreview(
+        return show_pdf(
+            self,
             self.language,
             pdf,
             self.language.tr("scoresheet_title", round=r.round, table=r.table),
             f"scoresheet-r{r.round}-t{r.table}.pdf",
-            self,
         )
-        self.active_dialog = dialog
-        dialog.exec()
-        self.active_dialog = None
-        return dialog
 
     def start_correction(self, reason: str | None = None) -> bool:
         """The chief referee unlocks a signed record for one correction, with a reason; the
