@@ -98,3 +98,19 @@ def test_the_hall_dashboard_counts_tables_and_flags_late_ones(make_window, pairs
     text = window.hall.dashboard.text()
     assert "本轮 2 桌" in text and "进行中 1" in text and "未开始 1" in text
     assert "开赛已 7 分钟" in text and "第 2 桌" in text
+
+
+def test_qts_own_buttons_speak_the_interface_language(qtbot) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from referee_app.gui.i18n import Language
+
+    language = Language("zh")
+    language.install_qt_translator()
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(buttons)
+    assert sorted(b.text() for b in buttons.buttons()) == sorted(["确定", "取消"])
+    language.set("en")
+    english = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(english)
+    assert sorted(b.text() for b in english.buttons()) == ["Cancel", "OK"]
