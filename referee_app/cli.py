@@ -10,6 +10,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .core.errors import one_line as _one_line
+
 
 def default_lang() -> str:
     """Chinese unless the user's locale is clearly another language."""
@@ -181,10 +183,6 @@ def cmd_gui(args: argparse.Namespace) -> int:
         )
         return 1
     return run(args)
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

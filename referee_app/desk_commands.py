@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from referee_app.core.errors import one_line as _one_line
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -86,10 +88,6 @@ def _guard(fn: Handler) -> Handler:
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
     return run
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
 
 
 # -- reading the store ----------------------------------------------------------------------

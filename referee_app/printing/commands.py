@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import one_line as _one_line
+
 Handler = Callable[[argparse.Namespace], int]
 PASSPHRASE_ENV = "REFEREE_APP_KEY_PASSPHRASE"
 
@@ -127,10 +129,6 @@ def register(subparsers: Any) -> None:
     vp.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     _common(vp)
     vp.set_defaults(func=_guard(cmd_verify_pdf))
-
-
-def _one_line(message: object) -> str:
-    return " ".join(str(message).split())
 
 
 def _guard(fn: Handler) -> Handler:

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..core.errors import one_line as _one_line
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -235,10 +237,6 @@ def register(subparsers: Any) -> None:
     lo.add_argument("--table", type=int, default=None)
     _common(lo)
     lo.set_defaults(func=_guard(cmd_log))
-
-
-def _one_line(message: str) -> str:
-    return " ".join(str(message).split())
 
 
 def _guard(fn: Handler) -> Handler:
