@@ -113,26 +113,44 @@ class _PageCanvas(Canvas):
         Canvas.save(self)
 
 
+MARGIN = 12 * mm
+
+
+def _sheet_doc(target: Target, pagesize: tuple[float, float], title: str) -> SimpleDocTemplate:
+    """The page set-up every list the referee desk prints shares (standings, pairing)."""
+    return SimpleDocTemplate(
+        str(target) if isinstance(target, Path) else target,
+        pagesize=pagesize,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=14 * mm,
+        bottomMargin=20 * mm,
+        title=title,
+        author="referee-app",
+        creator="referee-app",
+        initialFontName=FONT,
+    )
+
+
+def _build(doc: SimpleDocTemplate, story: list[Any], rulebook_id: str, printed_at: datetime | None) -> None:
+    """Lay out ``story`` with the footer (rulebook, time printed) and "第 x 页 共 y 页"."""
+    printed = (printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
+    footer = f"referee-app · {rulebook_id} · 打印时间 printed {printed}"
+
+    def on_page(canvas: Canvas, _doc: Any) -> None:
+        canvas._footer = footer  # type: ignore[attr-defined]
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+
+
 def render_standings(sheet: StandingsSheet, target: Target) -> None:
     """Write the standings sheet as PDF to ``target`` (a path or a binary file)."""
     st = styles()
     keys = [k for k in sheet.tie_breaks if k != "match_points"]
     wide = len(keys) > 3
     pagesize = landscape(A4) if wide else A4
-    margin = 12 * mm
-    doc = SimpleDocTemplate(
-        str(target) if isinstance(target, Path) else target,
-        pagesize=pagesize,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=14 * mm,
-        bottomMargin=20 * mm,
-        title=f"{sheet.event_name} {TITLE[0]}",
-        author="referee-app",
-        creator="referee-app",
-        initialFontName=FONT,
-    )
-    width = pagesize[0] - 2 * margin
+    doc = _sheet_doc(target, pagesize, f"{sheet.event_name} {TITLE[0]}")
+    width = pagesize[0] - 2 * MARGIN
     story: list[Any] = [
         Paragraph(escape(sheet.event_name), st.event),
         Spacer(1, 3),
@@ -185,13 +203,7 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
     fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
     story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))
-    printed = (sheet.printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
-    footer = f"referee-app · {sheet.rulebook_id} · 打印时间 printed {printed}"
-
-    def on_page(canvas: Canvas, _doc: Any) -> None:
-        canvas._footer = footer  # type: ignore[attr-defined]
-
-    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
 
 
 @dataclass
@@ -219,20 +231,8 @@ METHODS = {
 def render_pairing(sheet: PairingSheet, target: Target) -> None:
     """Write the round's pairing list as PDF to ``target`` (a path or a binary file)."""
     st = styles()
-    margin = 12 * mm
-    doc = SimpleDocTemplate(
-        str(target) if isinstance(target, Path) else target,
-        pagesize=A4,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=14 * mm,
-        bottomMargin=20 * mm,
-        title=f"{sheet.event_name} 第{sheet.round}轮对阵表",
-        author="referee-app",
-        creator="referee-app",
-        initialFontName=FONT,
-    )
-    width = A4[0] - 2 * margin
+    doc = _sheet_doc(target, A4, f"{sheet.event_name} 第{sheet.round}轮对阵表")
+    width = A4[0] - 2 * MARGIN
     method = METHODS.get(sheet.method, (sheet.method, sheet.method))
     story: list[Any] = [
         Paragraph(escape(sheet.event_name), st.event),
@@ -279,10 +279,4 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         )
     names = (width - 14 * mm - 2 * 18 * mm) / 2
     story.append(_grid(rows, [14 * mm, 18 * mm, names, 18 * mm, names], header=True, repeat=1))
-    printed = (sheet.printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
-    footer = f"referee-app · {sheet.rulebook_id} · 打印时间 printed {printed}"
-
-    def on_page(canvas: Canvas, _doc: Any) -> None:
-        canvas._footer = footer  # type: ignore[attr-defined]
-
-    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
