@@ -60,6 +60,20 @@ def _error_box(label: QLabel, message: str) -> None:
     label.setVisible(bool(message))
 
 
+def _ok_cancel(dialog: QDialog, ok_text: str, cancel_text: str, on_ok: Any) -> QHBoxLayout:
+    """Cancel and a default action button, right-aligned; the action checks before accepting."""
+    ok = QPushButton(ok_text)
+    ok.setDefault(True)
+    ok.clicked.connect(on_ok)
+    cancel = QPushButton(cancel_text)
+    cancel.clicked.connect(dialog.reject)
+    row = QHBoxLayout()
+    row.addStretch(1)
+    row.addWidget(cancel)
+    row.addWidget(ok)
+    return row
+
+
 class FileAppealDialog(QDialog):
     """A pair appeals one ruling in writing: grounds, evidence, fee receipt."""
 
@@ -95,15 +109,7 @@ class FileAppealDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
-        ok = QPushButton(tr("file_appeal"))
-        ok.setDefault(True)
-        ok.clicked.connect(self._accept)
-        cancel = QPushButton(tr("cancel"))
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(ok)
+        buttons = _ok_cancel(self, tr("file_appeal"), tr("cancel"), self._accept)
         form = QFormLayout(self)
         form.addRow(QLabel(f"<b>{ruling.get('text', '')}</b>"))
         form.addRow(tr("appeal_by"), row)
@@ -171,15 +177,7 @@ class DecideDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
-        ok = QPushButton(tr("record_decision"))
-        ok.setDefault(True)
-        ok.clicked.connect(self._accept)
-        cancel = QPushButton(tr("cancel"))
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(ok)
+        buttons = _ok_cancel(self, tr("record_decision"), tr("cancel"), self._accept)
         form = QFormLayout(self)
         form.addRow(QLabel(f"<b>{appeal['ruling'].get('text', '')}</b>"))
         form.addRow(tr("decision"), row)
