@@ -1,0 +1,73 @@
+"""The suite keeps itself honest: every test can fail.
+
+A test function that neither asserts, nor expects an exception, nor runs a command that fails
+on a non-zero exit, passes whatever the code does. This scan reads every test module's syntax
+tree (nothing is imported or run) and names such functions with their file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+#: Calls that fail a test by themselves: pytest.raises / pytest.fail, pytest-qt's waits (they
+#: raise on time-out), and the suite's own ``assert_*`` / ``check_*`` / ``expect_*`` helpers.
+FAILING_CALLS = {"raises", "fail", "waitUntil", "waitSignal", "waitSignals", "warns"}
+FAILING_PREFIXES = ("assert", "check_", "expect")
+
+
+def _call_can_fail(call: ast.Call) -> bool:
+    fn = call.func
+    name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+    if name in FAILING_CALLS or name.startswith(FAILING_PREFIXES):
+        return True
+    # subprocess.run(..., check=True) raises CalledProcessError on a non-zero exit
+    return any(
+        kw.arg == "check" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+        for kw in call.keywords
+    )
+
+
+def _can_fail(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assert | ast.Raise):
+            return True
+        if isinstance(node, ast.Call) and _call_can_fail(node):
+            return True
+    return False
+
+
+def tests_that_cannot_fail(root: Path) -> list[str]:
+    found = []
+    for module in sorted(root.rglob("test_*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"), filename=str(module))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.name.startswith("test")
+                and not _can_fail(node)
+            ):
+                found.append(f"{module.relative_to(root)}:{node.lineno} {node.name}")
+    return found
+
+
+def test_every_test_function_can_fail() -> None:
+    assert tests_that_cannot_fail(TESTS) == []
+
+
+def test_the_scan_finds_a_test_without_an_assert(tmp_path: Path) -> None:
+    (tmp_path / "test_sample.py").write_text(
+        "import subprocess, pytest\n"
+        "def test_silent():\n    x = 1 + 1\n"
+        "def test_asserts():\n    assert 1\n"
+        "def test_raises():\n    with pytest.raises(ValueError):\n        int('x')\n"
+        "def test_command():\n    subprocess.run(['true'], check=True)\n"
+        "def test_unchecked_command():\n    subprocess.run(['false'], check=False)\n",
+        encoding="utf-8",
+    )
+    assert tests_that_cannot_fail(tmp_path) == [
+        "test_sample.py:2 test_silent",
+        "test_sample.py:10 test_unchecked_command",
+    ]
