@@ -39,14 +39,14 @@ def _can_fail(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def tests_that_cannot_fail(root: Path) -> list[str]:
+def silent_test_functions(root: Path) -> list[str]:
     found = []
     for module in sorted(root.rglob("test_*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"), filename=str(module))
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                and node.name.startswith("test")
+                and node.name.startswith("test_")
                 and not _can_fail(node)
             ):
                 found.append(f"{module.relative_to(root)}:{node.lineno} {node.name}")
@@ -54,7 +54,7 @@ def tests_that_cannot_fail(root: Path) -> list[str]:
 
 
 def test_every_test_function_can_fail() -> None:
-    assert tests_that_cannot_fail(TESTS) == []
+    assert silent_test_functions(TESTS) == []
 
 
 def test_the_scan_finds_a_test_without_an_assert(tmp_path: Path) -> None:
@@ -67,7 +67,7 @@ def test_the_scan_finds_a_test_without_an_assert(tmp_path: Path) -> None:
         "def test_unchecked_command():\n    subprocess.run(['false'], check=False)\n",
         encoding="utf-8",
     )
-    assert tests_that_cannot_fail(tmp_path) == [
+    assert silent_test_functions(tmp_path) == [
         "test_sample.py:2 test_silent",
-        "test_sample.py:10 test_unchecked_command",
+        "test_sample.py:11 test_unchecked_command",
     ]
