@@ -327,5 +327,10 @@ def test_the_fields_asked_for_follow_the_rulebook() -> None:
     assert "discovered" in fields_for(hbue, "wrong_play") and "discovered" not in fields_for(
         bhg, "wrong_play"
     )
-    assert fields_for(bhg, "misconduct") == ("points",)
+    # BHG 二: 停赛 and 取消比赛资格 are the referee's to choose for misconduct; Gansu 七 leaves
+    # discipline beyond points to the organisers
+    assert fields_for(bhg, "misconduct") == ("points", "suspension_rounds", "disqualified")
+    assert fields_for(gansu, "misconduct") == ("points",)
+    # BHG 二、5: the unblocked cards of a failed throw are charged as exposed, so it asks how many were thrown
+    assert "thrown" in fields_for(bhg, "failed_throw") and "thrown" not in fields_for(gansu, "failed_throw")
     assert fields_for(bhg, "wrong_card_count") == ("phase", "cards")

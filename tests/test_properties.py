@@ -104,8 +104,28 @@ def test_a_penalty_never_improves_the_offending_side(setup, data) -> None:
     offence = data.draw(infractions())
     clean = run(event, hand, levels, dealer)
     penalised = run(event, dict(hand, infractions=[offence]), levels, dealer)
-    side = penalised["hands"][0]["rulings"][0]["against"]  # a miscounted bottom is the dealer's
+    ruling = penalised["hands"][0]["rulings"][0]
+    if ruling["ends_hand"]:
+        # A hand that ends at once (立即结束) was never played out: its points are only those
+        # collected so far, so the clean hand is no fair comparison (see the test below).
+        return
+    side = ruling["against"]  # a miscounted bottom is the dealer's
     assert standing(penalised, side) <= standing(clean, side), (offence, clean, penalised)
+
+
+@settings(max_examples=200, deadline=None)
+@given(single_hands())
+def test_a_hand_ended_at_once_ignores_the_points_so_far(setup) -> None:
+    """Gansu 六、六、E: 该副牌立即结束，判违规方负 — the printed award, whatever was collected."""
+    event, hand, levels, dealer = setup
+    event = "gansu-2018"
+    dealer_side = "NS" if dealer in ("N", "S") else "EW"
+    signal = {"kind": "illegal_signal", "seat": dealer, "trick": 3}
+    out = run(event, dict(hand, infractions=[signal]), levels, dealer)
+    gains = out["hands"][0]["gains"]
+    defenders = "EW" if dealer_side == "NS" else "NS"
+    assert gains == {defenders: 2, dealer_side: 0}
+    assert out["hands"][0]["next_dealer"] not in (dealer, {"E": "W", "W": "E", "N": "S", "S": "N"}[dealer])
 
 
 @settings(max_examples=400, deadline=None)

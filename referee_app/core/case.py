@@ -48,6 +48,10 @@ class Infraction:
     what: str | None = None
     points: int | None = None
     thrown: int | None = None
+    #: The referee's choice for misconduct (停赛 N rounds / 取消比赛资格), where the event
+    #: lets the referee choose them.
+    suspension_rounds: int | None = None
+    disqualified: bool = False
     override: Override | None = None
     void_reason: str | None = None
 
@@ -197,6 +201,8 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             "what",
             "points",
             "thrown",
+            "suspension_rounds",
+            "disqualified",
             "override",
             "void",
         },
@@ -241,6 +247,8 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
     thrown = _int(obj, "thrown", f"{path}.thrown", low=2, high=33)
     if thrown is not None and cards is not None and cards > thrown:
         raise CaseError(f"{path}.cards: {cards} blocked cards but only {thrown} thrown")
+    suspension = _int(obj, "suspension_rounds", f"{path}.suspension_rounds", low=1, high=99)
+    disqualified = _bool(obj, "disqualified", f"{path}.disqualified") or False
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
     void_reason = None
     if "void" in obj:
@@ -263,6 +271,8 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         what=what,
         points=points,
         thrown=thrown,
+        suspension_rounds=suspension,
+        disqualified=disqualified,
         override=override,
         void_reason=void_reason,
     )

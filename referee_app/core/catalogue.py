@@ -22,7 +22,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "illegal_signal": ("trick",),
     "delay": ("what",),
     "trick_handling": ("trick",),
-    "misconduct": ("points",),
+    "misconduct": ("points", "suspension_rounds", "disqualified"),
 }
 
 FIELD_LABELS: dict[str, dict[str, str]] = {
@@ -36,6 +36,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "affects_result": {"zh": "影响该副结果", "en": "Affected the result"},
     "what": {"zh": "拖延环节", "en": "Which delay"},
     "points": {"zh": "罚分（裁判酌定）", "en": "Points (referee's choice)"},
+    "suspension_rounds": {"zh": "停赛轮数（裁判酌定）", "en": "Rounds of suspension (referee's choice)"},
+    "disqualified": {"zh": "取消比赛资格", "en": "Disqualify"},
 }
 
 CHOICES: dict[str, dict[str, dict[str, str]]] = {
@@ -69,6 +71,8 @@ _CONDITION_FIELDS = {
     "affects_result": "affects_result",
     "minutes": "minutes",
     "referee_points": "points",
+    "referee_suspension": "suspension_rounds",
+    "referee_disqualification": "disqualified",
 }
 
 
@@ -86,7 +90,7 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
                 if value is not None and condition in _CONDITION_FIELDS:
                     used.add(_CONDITION_FIELDS[condition])
             sanction = rule["sanction"]
-            if sanction["points_thrown_less_one"] is not None:
+            if sanction["points_thrown_less_one"] is not None or sanction.get("rest_points_per_card"):
                 used.add("thrown")
             if sanction["points_range"] is not None:
                 used.add("points")

@@ -193,7 +193,12 @@ class RoundJudge:
         dealer_side = side_of(dealer)
         defenders = other_side(dealer_side)
         before = dict(self.levels)
-        shown = [self.ruling(inf, number, dealer_side) for inf in hand.infractions]
+        # Escalation counts occurrences in the order of play, whatever the order they were
+        # typed in; the rulings are then shown in the order the infractions were given.
+        shown_by_index: dict[int, Ruling] = {}
+        for index in sorted(range(len(hand.infractions)), key=lambda i: play_order(hand.infractions[i], i)):
+            shown_by_index[index] = self.ruling(hand.infractions[index], number, dealer_side)
+        shown = [shown_by_index[i] for i in range(len(hand.infractions))]
         rulings = [r for r in shown if r.void_reason is None]  # a voided ruling has no effect
         forfeiting = sorted(
             {
@@ -202,7 +207,8 @@ class RoundJudge:
                 if r.round_forfeit or (r.disqualified and self.rules["disqualification_forfeits_round"])
             }
         )
-        if hand.in_progress:
+        if hand.in_progress and not any(r.ends_hand for r in rulings):
+            # a hand-ending offence (立即结束) ends a hand still being played: it is scored now
             return self.hand_in_progress(hand, number, dealer, before, shown, forfeiting)
 
         penalty = 0  # moves the defenders' total: + against the dealer side, − against them
@@ -211,18 +217,25 @@ class RoundJudge:
         bottom_points = self.bottom_points(hand)
         raw_total = hand.defender_points + bottom_points + penalty
 
-        lost_sides = sorted({r.side for r in rulings if r.hand_lost})
+        losers = [r for r in rulings if r.hand_lost]
+        lost_sides = sorted({r.side for r in losers})
         loss_cfg = self.rules["hand_loss"]
         gains = {"NS": 0, "EW": 0}
         keep_deal = True
         decided_by = "points"
         scoring_assumed = False
+        reading_assumed = False  # the hand's outcome rests on a reading the event does not print
         j_drop: str | None = None
         open_grab = False
         lost_by: str | None = None
 
         if len(lost_sides) == 2:
             lost_by = "both"
+            both_clause = loss_cfg.get("both_sides_clause")
+            if both_clause is not None and both_clause["assumed"]:
+                reading_assumed = True
+                for r in losers:
+                    r.assumed = True
             if loss_cfg["both_sides"] == "open_grab":
                 open_grab = True
                 decided_by = "hand_loss"
@@ -234,8 +247,7 @@ class RoundJudge:
         elif len(lost_sides) == 1:
             offender = lost_sides[0]
             lost_by = offender
-            loser = next(r for r in rulings if r.hand_lost)
-            if loss_cfg["mode"] == "shift" and loser.award is None:
+            if loss_cfg["mode"] == "shift" and all(r.award is None for r in losers):
                 shift = loss_cfg["shift"]
                 total = max(0, raw_total + (shift if offender == dealer_side else -shift))
                 keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
@@ -247,23 +259,38 @@ class RoundJudge:
                     keep_deal, gain = winner_keeps, 0
                 gains[dealer_side if keep_deal else defenders] = gain
             else:
-                award = loser.award or loss_cfg["award"]
+                # Lost more than once: the award that favours the non-offending side most
+                # stands, whichever offence was typed first.
+                role_key = "dealer_offends" if offender == dealer_side else "defenders_offend"
+                printed, loser = max(
+                    (
+                        ((r.award or loss_cfg["award"])[role_key], r)
+                        for r in losers
+                        if (r.award or loss_cfg["award"]) is not None
+                    ),
+                    key=lambda candidate: candidate[0],
+                )
                 total = max(0, raw_total)
                 decided_by = "hand_loss"
                 points_keep, points_gain, _ = self.outcome_by_points(total)
-                better = loss_cfg["keep_better_outcome"]
+                # A hand that ends at once (立即结束) has no final points to compare with.
+                better = loss_cfg["keep_better_outcome"] and not any(r.ends_hand for r in losers)
                 if offender == dealer_side:
                     keep_deal = False
-                    gains[defenders] = award["dealer_offends"]
+                    gains[defenders] = printed
                     if better and not points_keep:
                         gains[defenders] = max(gains[defenders], points_gain)
                     # an offence must not spare the dealer side the J rule's drop
                     j_drop = self.j_rule_drop(hand, before[dealer_side])
                 else:
                     keep_deal = True
-                    gains[dealer_side] = award["defenders_offend"]
+                    gains[dealer_side] = printed
                     if better and points_keep:
                         gains[dealer_side] = max(gains[dealer_side], points_gain)
+                if max(gains.values()) > printed:
+                    # more than the printed award: the keep-better reading decided the hand
+                    reading_assumed = True
+                    loser.assumed = True
         else:
             total = max(0, raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
@@ -289,6 +316,11 @@ class RoundJudge:
                 after[side], passed = advance(before[side], gains[side], self.mandatory, playing_it)
                 if passed:
                     passed_a = side
+                elif (
+                    difference(after[side], before[side]) < gains[side]
+                    and self.rules["levels"]["clause"]["assumed"]
+                ):
+                    reading_assumed = True  # a gain stopped on a level the event does not print
             if j_drop is not None:
                 after[dealer_side] = j_drop
         for r in rulings:
@@ -323,7 +355,7 @@ class RoundJudge:
             "levels_after": after,
             "next_dealer": next_dealer,
             "passed_a": passed_a is not None,
-            "assumed": scoring_assumed or any(r.assumed for r in rulings),
+            "assumed": scoring_assumed or reading_assumed or any(r.assumed for r in rulings),
             "text": text.hand_text(
                 self.lang,
                 dealer_side,
@@ -508,6 +540,12 @@ class RoundJudge:
             return False
         if when["referee_points"] is not None and (inf.points is not None) != when["referee_points"]:
             return False
+        chosen_suspension = when.get("referee_suspension")
+        if chosen_suspension is not None and (inf.suspension_rounds is not None) != chosen_suspension:
+            return False
+        chosen_disqualification = when.get("referee_disqualification")
+        if chosen_disqualification is not None and inf.disqualified != chosen_disqualification:
+            return False
         return True
 
     def count(self, counter: str, side: str, hand_number: int, record: bool = True) -> tuple[int, str]:
@@ -555,6 +593,15 @@ class RoundJudge:
             ruling.hand_lost = True
         ruling.round_forfeit = sanction["round_forfeit"]
         ruling.suspension_rounds = sanction["suspension_rounds"]
+        if sanction.get("suspension_range") is not None:
+            low, high = sanction["suspension_range"]
+            chosen = inf.suspension_rounds
+            if chosen is None or not low <= chosen <= high:
+                raise CaseError(
+                    f"{inf.path}.suspension_rounds: the referee chooses {low}–{high} rounds "
+                    f"for {inf.kind} in {self.rb.id}, got {chosen if chosen is not None else 'none'}"
+                )
+            ruling.suspension_rounds = chosen
         ruling.disqualified = sanction["disqualified"]
 
     def points(self, sanction: dict[str, Any], inf: Infraction) -> int:
@@ -579,6 +626,9 @@ class RoundJudge:
         if sanction["points"] is not None:
             return sanction["points"]
         if sanction["points_per_card"] is not None:
+            rest = sanction.get("rest_points_per_card")
+            if rest is not None and inf.thrown is not None:
+                return sanction["points_per_card"] * inf.cards + rest * (inf.thrown - inf.cards)
             return sanction["points_per_card"] * inf.cards
         if sanction["points_thrown_less_one"] is not None:
             if inf.thrown is None:
@@ -647,16 +697,19 @@ class RoundJudge:
         side = sides[0]
         opponent = other_side(side)
         levels = {side: cfg["offender_level"], opponent: cfg["opponent_level"]}
+        assumed = bool(cfg["clause"]["assumed"])
         board_lead = difference(self.levels[opponent], self.levels[side])
         if board_lead > difference(levels[opponent], levels[side]):
             # forfeited during play: the opponent keeps the lead it already has on the board
+            # rather than the printed levels (a reading: the text gives only the levels)
             levels = dict(self.levels)
+            assumed = True
         return {
             "side": side,
             "match_points": {side: cfg["offender_points"], opponent: cfg["opponent_points"]},
             "levels": levels,
             "citation": cite(cfg["clause"]),
-            "assumed": bool(cfg["clause"]["assumed"]),
+            "assumed": assumed,
         }
 
     def forfeit_result(self, forfeit: dict[str, Any]) -> dict[str, Any]:
@@ -682,7 +735,12 @@ class RoundJudge:
         else:
             points = {winner: mp["win"], other_side(winner): mp["loss"]}
         levels = dict(self.levels)
-        clause = self.rules["round"]["tie_clause"] if decided_by.startswith("tie") else mp["clause"]
+        if decided_by.startswith("tie"):
+            clause = self.rules["round"]["tie_clause"]
+        elif decided_by == "passed_a":
+            clause = self.rules["levels"].get("pass_a_clause") or mp["clause"]
+        else:
+            clause = mp["clause"]
         return {
             "winner": winner,
             "match_points": {s: points[s] for s in SIDES},
@@ -711,6 +769,24 @@ class RoundJudge:
         if tie == "last_dealer_side" and last_dealer_side is not None:
             return self.result(last_dealer_side, "tie_last_dealer_side")
         return self.result(None, "tie_draw")
+
+
+#: Where an infraction without a trick falls in the hand, by the phase it was found in.
+_PHASE_POSITION = {"drawing": -2, "before_bottom": -1, "after_bury": 0, "end_of_hand": 26}
+
+
+def play_order(inf: Infraction, index: int) -> tuple[int, int, int]:
+    """When an infraction happened in the hand: the offence's trick, then its discovery,
+    then the order it was given in (only to break a tie). One with neither a trick nor a
+    phase is placed after every trick, so its place never depends on the input order of
+    the others."""
+    if inf.trick is not None:
+        when = inf.trick
+        found = inf.discovered if inf.discovered is not None else inf.trick
+    else:
+        when = _PHASE_POSITION.get(inf.phase or "", 27)
+        found = when
+    return when, found, index
 
 
 def cite(clause: dict[str, Any]) -> str:

@@ -106,6 +106,9 @@ class Bottom(Strict):
 class Levels(Strict):
     mandatory: list[Level] = Field(min_length=1)
     clause: Clause
+    #: Where the event says that passing A (过A) wins the round at once; a rulebook whose
+    #: event does not print it states the reading here, marked assumed.
+    pass_a_clause: Clause | None = None
 
 
 class NextDealer(Strict):
@@ -174,6 +177,9 @@ class Round(Strict):
     tie: Literal["draw", "reached_first", "last_dealer_side"]
     tie_clause: Clause
     clause: Clause
+    #: Where the time warning (minutes left, hands after it) comes from; marked assumed
+    #: where the event prints only the round's length.
+    warning_clause: Clause | None = None
 
 
 class Appeal(Strict):
@@ -232,6 +238,8 @@ class When(Strict):
     affects_result: bool | None = None
     minutes: Range | None = None
     referee_points: bool | None = None  # the referee gave ``points`` (a discretionary penalty)
+    referee_suspension: bool | None = None  # the referee gave ``suspension_rounds`` (停赛)
+    referee_disqualification: bool | None = None  # the referee chose ``disqualified`` (取消资格)
 
 
 class LevelChange(Strict):
@@ -247,16 +255,21 @@ class Sanction(Strict):
     points_per_card: int | None = Field(default=None, ge=0)
     points_thrown_less_one: int | None = Field(default=None, ge=0)
     points_range: tuple[int, int] | None = None
+    #: With ``points_per_card``: points for each card thrown but not blocked (a failed
+    #: throw whose other cards are handled as exposed), when the cards thrown are known.
+    rest_points_per_card: int | None = Field(default=None, ge=0)
     against: Literal["offender", "dealer_side"] = "offender"
     levels: LevelChange | None = None
     hand_loss: bool | Award = False
     ends_hand: bool = False
     round_forfeit: bool = False
     suspension_rounds: int = Field(default=0, ge=0)
+    #: 停赛一轮至N轮: the referee chooses the rounds within this range.
+    suspension_range: tuple[int, int] | None = None
     disqualified: bool = False
     instruction: Text | None = None
 
-    @field_validator("points_range")
+    @field_validator("points_range", "suspension_range")
     @classmethod
     def _range(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
         if value is not None and not (0 <= value[0] <= value[1]):
@@ -272,6 +285,8 @@ class Sanction(Strict):
         ]
         if len(forms) > 1:
             raise ValueError(f"give one way of counting points, not {', '.join(forms)}")
+        if self.rest_points_per_card is not None and self.points_per_card is None:
+            raise ValueError("rest_points_per_card: only with points_per_card")
         return self
 
 

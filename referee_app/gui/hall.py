@@ -241,7 +241,10 @@ class HallView(QWidget):
         self.refresh()
 
     def show_warning(self) -> None:
-        text = self.session.rulebook.data["round"]["warning_text"][self.language.lang]
+        rnd = self.session.rulebook.data["round"]
+        text = rnd["warning_text"][self.language.lang]
+        if (rnd.get("warning_clause") or rnd["clause"])["assumed"]:
+            text += self.language.tr("warning_assumed")
         self.warning.setText(self.language.tr("warning_prefix") + text)
         self.warning.setVisible(True)
         QApplication.beep()

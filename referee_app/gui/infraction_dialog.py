@@ -201,8 +201,9 @@ class InfractionDialog(QDialog):
                 combo.addItem(words[lang], value)
             combo.currentIndexChanged.connect(lambda *_: self.refresh())
             return combo
-        if name == "affects_result":
-            box = QCheckBox(self.language.tr("affects_result_yes"))
+        if name in ("affects_result", "disqualified"):
+            yes = "affects_result_yes"
+            box = QCheckBox(self.language.tr(yes) if name == "affects_result" else FIELD_LABELS[name][lang])
             box.toggled.connect(lambda *_: self.refresh())
             return box
         spin = QSpinBox()
@@ -213,6 +214,7 @@ class InfractionDialog(QDialog):
             "discovered": (0, 25, 1, 0),
             "minutes": (0, 600, 1, 0),
             "points": (0, 200, 5, 0),
+            "suspension_rounds": (0, 99, 1, 0),
         }
         low, high, step, default = limits[name]
         spin.setRange(low, high)
