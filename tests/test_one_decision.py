@@ -288,3 +288,24 @@ def test_permuting_before_play_never_changes_the_decision(minutes: list[int], ev
         }
     )
     assert first["forfeit"] == again["forfeit"] and first["result"] == again["result"]
+
+
+@pytest.mark.parametrize(("minutes", "forfeit"), [(5, False), (6, True)])
+def test_hbue_away_from_the_draw_more_than_five_minutes(minutes: int, forfeit: bool) -> None:
+    """HBUE 通知四、(三): 再抽签时离开现场超过5分钟 — more than 5, unlike 迟到5分钟 (5 itself)."""
+    away = {"kind": "late_arrival", "side": "EW", "minutes": minutes, "at_draw": True}
+    out = judge(
+        {"event": "hbue-2018", "first_dealer": "E", "before_play": [away], "hands": [], "finished": "time"}
+    )
+    assert (out["forfeit"] is not None) is forfeit
+    assert out["before_play"][0]["citation"] == "通知四、(三) 抽签离场"
+    late = dict(away, at_draw=False, minutes=5)
+    out = judge(
+        {"event": "hbue-2018", "first_dealer": "E", "before_play": [late], "hands": [], "finished": "time"}
+    )
+    assert out["forfeit"]["side"] == "EW" and out["before_play"][0]["citation"] == "通知四、(二) 迟到"
+
+
+def test_away_at_the_draw_is_only_a_late_arrival_fact() -> None:
+    with pytest.raises(CaseError, match=r"hands\[0\]\.infractions\[0\]\.at_draw"):
+        judge(case("hbue-2018", [hand(60, [{"kind": "delay", "seat": "E", "at_draw": True}])]))

@@ -52,6 +52,8 @@ class Infraction:
     #: lets the referee choose them.
     suspension_rounds: int | None = None
     disqualified: bool = False
+    #: late_arrival only: away from the draw between matches (抽签时离开现场), not late to a table.
+    at_draw: bool = False
     override: Override | None = None
     void_reason: str | None = None
 
@@ -203,6 +205,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             "thrown",
             "suspension_rounds",
             "disqualified",
+            "at_draw",
             "override",
             "void",
         },
@@ -249,6 +252,9 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         raise CaseError(f"{path}.cards: {cards} blocked cards but only {thrown} thrown")
     suspension = _int(obj, "suspension_rounds", f"{path}.suspension_rounds", low=1, high=99)
     disqualified = _bool(obj, "disqualified", f"{path}.disqualified") or False
+    at_draw = _bool(obj, "at_draw", f"{path}.at_draw") or False
+    if at_draw and kind != "late_arrival":
+        raise CaseError(f"{path}.at_draw: only for late_arrival (away from the draw), not {kind}")
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
     void_reason = None
     if "void" in obj:
@@ -273,6 +279,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         thrown=thrown,
         suspension_rounds=suspension,
         disqualified=disqualified,
+        at_draw=at_draw,
         override=override,
         void_reason=void_reason,
     )

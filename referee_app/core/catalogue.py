@@ -9,7 +9,7 @@ from __future__ import annotations
 from .rulebook_kinds import KINDS
 
 FIELDS: dict[str, tuple[str, ...]] = {
-    "late_arrival": ("minutes",),
+    "late_arrival": ("minutes", "at_draw"),
     "out_of_turn": ("cards", "trick"),
     "wrong_card_count": ("phase", "cards"),
     "bottom_miscount": (),
@@ -38,6 +38,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "points": {"zh": "罚分（裁判酌定）", "en": "Points (referee's choice)"},
     "suspension_rounds": {"zh": "停赛轮数（裁判酌定）", "en": "Rounds of suspension (referee's choice)"},
     "disqualified": {"zh": "取消比赛资格", "en": "Disqualify"},
+    "at_draw": {"zh": "抽签时离开现场", "en": "Away from the draw"},
 }
 
 CHOICES: dict[str, dict[str, dict[str, str]]] = {
@@ -73,6 +74,7 @@ _CONDITION_FIELDS = {
     "referee_points": "points",
     "referee_suspension": "suspension_rounds",
     "referee_disqualification": "disqualified",
+    "at_draw": "at_draw",
 }
 
 

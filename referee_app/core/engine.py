@@ -543,6 +543,8 @@ class RoundJudge:
         chosen_suspension = when.get("referee_suspension")
         if chosen_suspension is not None and (inf.suspension_rounds is not None) != chosen_suspension:
             return False
+        if when.get("at_draw") is not None and inf.at_draw != when["at_draw"]:
+            return False
         chosen_disqualification = when.get("referee_disqualification")
         if chosen_disqualification is not None and inf.disqualified != chosen_disqualification:
             return False

@@ -240,6 +240,7 @@ class When(Strict):
     referee_points: bool | None = None  # the referee gave ``points`` (a discretionary penalty)
     referee_suspension: bool | None = None  # the referee gave ``suspension_rounds`` (停赛)
     referee_disqualification: bool | None = None  # the referee chose ``disqualified`` (取消资格)
+    at_draw: bool | None = None  # late_arrival: away from the draw rather than late to the table
 
 
 class LevelChange(Strict):

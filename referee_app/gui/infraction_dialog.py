@@ -201,7 +201,7 @@ class InfractionDialog(QDialog):
                 combo.addItem(words[lang], value)
             combo.currentIndexChanged.connect(lambda *_: self.refresh())
             return combo
-        if name in ("affects_result", "disqualified"):
+        if name in ("affects_result", "disqualified", "at_draw"):
             yes = "affects_result_yes"
             box = QCheckBox(self.language.tr(yes) if name == "affects_result" else FIELD_LABELS[name][lang])
             box.toggled.connect(lambda *_: self.refresh())
