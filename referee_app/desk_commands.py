@@ -165,7 +165,12 @@ def load_event(store: Any, event_id: int | None, before_round: int | None = None
 # -- standings -------------------------------------------------------------------------------
 def cmd_standings(args: argparse.Namespace) -> int:
     """``referee-app standings [--round R] [--json] [--event ID] [--pdf FILE] [--seed N]``."""
-    from referee_app.core.standings import TIE_BREAK_LABELS, compute_standings, format_tiebreak
+    from referee_app.core.standings import (
+        assumed_footnote,
+        compute_standings,
+        format_tiebreak,
+        tiebreak_label,
+    )
     from referee_app.store.errors import InputError
     from referee_app.store.service import Store
 
@@ -192,7 +197,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     keys = [k for k in table.tie_breaks if k != "match_points"]
 
     def label(k: str) -> str:
-        return TIE_BREAK_LABELS[k][0 if zh else 1]
+        return tiebreak_label(k, "zh" if zh else "en", table.assumed)
 
     title = (
         f"{loaded.ev.name} 第{table.round}轮后名次（抽签种子 {seed}）"
@@ -210,6 +215,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
             dq = row["tiebreaks"]["disqualified"]
             extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
         print("\t".join([*cells, extra]))
+    if table.assumed:
+        print(assumed_footnote(table.assumed, "zh" if zh else "en"))
     return 0
 
 

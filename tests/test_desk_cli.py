@@ -76,7 +76,9 @@ def test_standings_json_is_the_ranked_rows(four: str) -> None:
     rc, out, err = cli(four, "standings", "--json")
     assert rc == 0, err
     rows = json.loads(out)
-    assert [set(r) for r in rows] == [{"rank", "pair", "match_points", "tiebreaks"}] * 4
+    assert [set(r) for r in rows] == [{"rank", "pair", "match_points", "tiebreaks", "assumed"}] * 4
+    # BHG names 对手分, 级差分 and 小分 and 抽答 without defining them: the readings are marked
+    assert rows[0]["assumed"] == ["opponents_score", "level_difference", "small_points", "lots"]
     assert [r["rank"] for r in rows] == [1, 2, 3, 4]
     assert rows[0]["pair"] == "1" and rows[0]["match_points"] == 4
     assert rows[-1]["pair"] == "3" and rows[-1]["match_points"] == 0
@@ -92,7 +94,8 @@ def test_standings_json_is_the_ranked_rows(four: str) -> None:
 def test_standings_text_in_chinese(four: str) -> None:
     rc, out, _ = cli(four, "standings", lang="zh")
     assert rc == 0
-    assert "第2轮后名次" in out and "对手分" in out and "张三1" in out
+    assert "第2轮后名次" in out and "对手分*" in out and "张三1" in out
+    assert "* 假定：规程未载明其算法，按规则文件的解读计算：对手分、级差分、小分、抽签" in out
 
 
 def test_pair_next_round_never_a_rematch(four: str) -> None:
@@ -193,3 +196,14 @@ def test_standings_pdf_reads_back(four: str, tmp_path: Path) -> None:
         assert word in text, word
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
     assert "Helvetica" not in fonts
+
+
+def test_printed_standings_mark_the_assumed_readings(four: str, tmp_path) -> None:
+    import subprocess
+
+    pdf = tmp_path / "standings.pdf"
+    rc, _, err = cli(four, "standings", "--pdf", str(pdf))
+    assert rc == 0, err
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "对手分*" in text and "小分*" in text
+    assert "假定：规程未载明其算法" in text and "rulebook's reading applies" in text

@@ -82,6 +82,28 @@ TIE_BREAK_LABELS: dict[str, tuple[str, str]] = {
 }
 """Each tie-break's name: (Chinese, English)."""
 
+ASSUMED_MARK = "*"
+"""Shown after a tie-break's name where its definition is the rulebook's reading."""
+
+
+def tiebreak_label(key: str, lang: str, assumed: Iterable[str] = ()) -> str:
+    """A tie-break's column heading, marked when its definition is assumed."""
+    label = TIE_BREAK_LABELS[key][0 if lang == "zh" else 1]
+    return label + ASSUMED_MARK if key in assumed else label
+
+
+def assumed_footnote(assumed: Sequence[str], lang: str) -> str:
+    """The line under a standings table naming the readings the event's text does not give."""
+    if not assumed:
+        return ""
+    zh = lang == "zh"
+    bye = "轮空计分" if zh else "bye scoring"
+    names = [TIE_BREAK_LABELS[k][0 if zh else 1] if k in TIE_BREAK_LABELS else bye for k in assumed]
+    if zh:
+        return f"{ASSUMED_MARK} 假定：规程未载明其算法，按规则文件的解读计算：" + "、".join(names)
+    lead = f"{ASSUMED_MARK} Assumed: the event's text does not define them; the rulebook's reading applies: "
+    return lead + ", ".join(names)
+
 
 class StandingsError(ValueError):
     """The results cannot be ranked (a pair plays twice in a round, an unknown tie-break …)."""
@@ -185,6 +207,9 @@ class Standings:
     seed: int
     tie_breaks: list[str]
     rows: list[dict[str, Any]] = field(default_factory=list)
+    #: Tie-breaks (and ``bye``) whose definition is the rulebook's reading where the event's
+    #: text is silent (``standings.readings`` marked assumed), in the rulebook's order.
+    assumed: list[str] = field(default_factory=list)
 
     def to_json(self) -> list[dict[str, Any]]:
         return self.rows
@@ -328,6 +353,10 @@ def compute_standings(
         v["head_to_head"] = None
         v["lots"] = lot_digest(seed, p)
 
+    readings = rules["standings"].get("readings") or {}
+    assumed = [k for k in [*order, "bye"] if k in readings and readings[k]["assumed"]]
+    had_bye = {b.pair for b in record.byes if b.round <= through}
+
     disq = {p: record.disqualified_in(p) for p in tallies}
     eligible = sorted((p for p in tallies if disq[p] is None), key=natural_key)
     out_of_it = sorted((p for p in tallies if disq[p] is not None), key=natural_key)
@@ -349,8 +378,17 @@ def compute_standings(
                         tb[key] = values[p][key]
                 if disq[p] is not None:
                     tb["disqualified"] = disq[p]
-                rows.append({"rank": rank, "pair": p, "match_points": total[p], "tiebreaks": tb})
-    return Standings(round=through, seed=seed, tie_breaks=order, rows=rows)
+                row_assumed = [k for k in assumed if k != "bye" or p in had_bye]
+                rows.append(
+                    {
+                        "rank": rank,
+                        "pair": p,
+                        "match_points": total[p],
+                        "tiebreaks": tb,
+                        "assumed": row_assumed,
+                    }
+                )
+    return Standings(round=through, seed=seed, tie_breaks=order, rows=rows, assumed=assumed)
 
 
 def _rank(

@@ -21,7 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.pairing import Pairing, PairingError, Table, pair_round
-from ..core.standings import StandingsError, compute_standings, format_tiebreak
+from ..core.standings import (
+    ASSUMED_MARK,
+    StandingsError,
+    assumed_footnote,
+    compute_standings,
+    format_tiebreak,
+)
 from ..desk_commands import load_event
 from ..printing.standings import PairingSheet, StandingsSheet, render_pairing, render_standings
 from ..session import Session
@@ -101,7 +107,7 @@ class StandingsView(QWidget):
         names = {str(p["number"]): " · ".join(p["players"]) for p in loaded.pairs}
         order = [k for k in standings.tie_breaks if k != "match_points"]
         headers = [tr("col_rank"), tr("col_pair"), tr("col_players"), tr("col_match_points")]
-        headers += [tr(f"tiebreak_{k}") for k in order]
+        headers += [tr(f"tiebreak_{k}") + (ASSUMED_MARK if k in standings.assumed else "") for k in order]
         self.table.clear()
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
@@ -122,7 +128,10 @@ class StandingsView(QWidget):
             tr("tiebreak_order", order=" → ".join(tr(f"tiebreak_{k}") for k in standings.tie_breaks))
             + f"　{clause['ref']} {clause['title']}"
         )
-        self.notes.setText("\n".join(loaded.notes))
+        notes = list(loaded.notes)
+        if standings.assumed:
+            notes.append(assumed_footnote(standings.assumed, self.language.lang))
+        self.notes.setText("\n".join(notes))
 
     def print_sheet(self) -> PdfPreview | None:
         """The printed standings (名次表), previewed, printable and savable as PDF."""

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..core.standings import TIE_BREAK_LABELS, format_tiebreak
+from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
 from .fonts import FONT
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
 
@@ -49,6 +49,8 @@ class StandingsSheet:
     clause_ref: str = ""
     clause_zh: str = ""
     printed_at: datetime | None = None
+    #: Tie-breaks whose definition is the rulebook's reading (printed with a mark).
+    assumed: list[str] = field(default_factory=list)
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
@@ -64,6 +66,7 @@ class StandingsSheet:
             units={str(p["number"]): p["unit"] for p in pairs if p.get("unit")},
             clause_ref=str(clause.get("ref", "")),
             clause_zh=str(clause.get("zh", "")),
+            assumed=list(getattr(table, "assumed", [])),
         )
 
 
@@ -176,11 +179,16 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     story.append(_grid(info, [lw, vw, lw, vw, lw, vw], label_cols=(0,), extra=[("SPAN", (1, 1), (-1, 1))]))
     if sheet.clause_zh:
         story += [Spacer(1, 3), _p(f"{sheet.clause_ref}：{sheet.clause_zh}", st.tiny)]
+    if sheet.assumed:
+        footnote = f"{assumed_footnote(sheet.assumed, 'zh')} / {assumed_footnote(sheet.assumed, 'en')[2:]}"
+        story += [Spacer(1, 2), _p(footnote, st.tiny)]
     story.append(Spacer(1, 6))
 
     header = [_head(*COLUMNS["rank"]), _head(*COLUMNS["pair"]), _head(*COLUMNS["players"])]
     header += [_head(*COLUMNS["unit"]), _head(*TIE_BREAK_LABELS["match_points"])]
-    header += [_head(*TIE_BREAK_LABELS[k]) for k in keys]
+    header += [
+        _head(tiebreak_label(k, "zh", sheet.assumed), tiebreak_label(k, "en", sheet.assumed)) for k in keys
+    ]
     rows: list[list[Any]] = [header]
     marks: list[tuple[Any, ...]] = []
     for row in sheet.rows:

@@ -42,7 +42,8 @@ def test_pair_publish_play_and_rank(make_window, pairs_csv, tmp_path) -> None:
     winners = {standings.table.item(r, 1).text() for r in range(2)}
     first_round = {frozenset((t.pairs["NS"], t.pairs["EW"])) for t in session.tables(1)}
     headers = [standings.table.horizontalHeaderItem(c).text() for c in range(standings.table.columnCount())]
-    assert headers[3:6] == ["积分", "级差分", "对手分"]  # Gansu 六、四: points, level difference, opponents
+    assert headers[3:6] == ["积分", "级差分*", "对手分*"]  # Gansu 六、四; * the definitions are readings
+    assert "假定" in standings.notes.text()
     assert all(standings.table.item(r, 3).text() == "2" for r in range(2))
     assert "六、四" in standings.order.text()
 
