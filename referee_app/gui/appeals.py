@@ -36,6 +36,7 @@ from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
+from .widgets import button_shortcut
 
 
 def _when(value: Any) -> datetime | None:
@@ -244,6 +245,7 @@ class AppealsView(QWidget):
         self.title = QLabel()
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
+        button_shortcut(self.back_button, "Alt+Left", self)
         self.open_only = QCheckBox()
         self.open_only.setChecked(True)
         self.open_only.toggled.connect(self.refresh)

@@ -34,6 +34,7 @@ from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
+from .widgets import button_shortcut
 
 
 def _item(text: Any, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> QTableWidgetItem:
@@ -60,6 +61,7 @@ class StandingsView(QWidget):
         self.round.valueChanged.connect(self.refresh)
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
+        button_shortcut(self.back_button, "Alt+Left", self)
         self.print_button = QPushButton()
         self.print_button.clicked.connect(self.print_sheet)
         self.order = QLabel()
@@ -189,6 +191,7 @@ class PairingView(QWidget):
         self.round.valueChanged.connect(self.compute)
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
+        button_shortcut(self.back_button, "Alt+Left", self)
         self.swap_button = QPushButton()
         self.swap_button.clicked.connect(self.swap_selected)
         self.publish_button = QPushButton()

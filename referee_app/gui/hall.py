@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -25,7 +24,7 @@ from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from ..session import Session, TableRecord
 from ..store.errors import StoreError
 from .i18n import Language
-from .widgets import RoundClock
+from .widgets import RoundClock, button_shortcut
 
 STATUS_COLOURS = {
     "not_started": "#eceff1",
@@ -133,7 +132,7 @@ class HallView(QWidget):
         self.round.setRange(1, 99)
         self.round.valueChanged.connect(self.refresh)
         self.seat_button = QPushButton()
-        self.seat_button.setShortcut(QKeySequence("Ctrl+T"))
+        button_shortcut(self.seat_button, "Ctrl+T", self)
         self.seat_button.clicked.connect(self.seat_table)
         self.clock = RoundClock(language, rnd["minutes"], rnd["warning_minutes_left"])
         self.clock.warned.connect(self.show_warning)

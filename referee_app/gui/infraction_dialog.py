@@ -249,8 +249,8 @@ class InfractionDialog(QDialog):
         for name, widget in self.inputs.items():
             if isinstance(widget, QComboBox):
                 out[name] = widget.currentData()
-            elif isinstance(widget, QCheckBox):
-                out[name] = widget.isChecked()
+            elif isinstance(widget, QCheckBox) and widget.isChecked():
+                out[name] = True  # an unticked box is the case format's default (false)
             elif isinstance(widget, QSpinBox):
                 value = widget.value()
                 if value or name == "minutes":

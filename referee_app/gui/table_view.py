@@ -39,7 +39,7 @@ from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
-from .widgets import ShotClock, TableDiagram, WrapButton, seat_names
+from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
 
@@ -104,14 +104,14 @@ class TableView(QWidget):
         self.title.setObjectName("tableTitle")
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
-        self.back_button.setShortcut(QKeySequence("Alt+Left"))
+        button_shortcut(self.back_button, "Alt+Left", self)
         header = QHBoxLayout()
         header.addWidget(self.back_button)
         header.addWidget(self.title, 1)
         self.status = QLabel()
         header.addWidget(self.status)
         self.preview_button = QPushButton()
-        self.preview_button.setShortcut(QKeySequence("Ctrl+P"))
+        button_shortcut(self.preview_button, "Ctrl+P", self)
         self.preview_button.clicked.connect(self.preview_scoresheet)
         self.sign_button = QPushButton()
         self.sign_button.clicked.connect(self.sign_round)
@@ -232,7 +232,8 @@ class TableView(QWidget):
         self.rulings_view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.void_button = QPushButton()
-        self.void_button.clicked.connect(self.void_selected)
+        # clicked(bool) would pass its checked state as the reason
+        self.void_button.clicked.connect(lambda: self.void_selected())
         self.appeal_button = QPushButton()
         self.appeal_button.clicked.connect(self.file_appeal)
         self.rulings_box = QGroupBox()
@@ -261,7 +262,7 @@ class TableView(QWidget):
         layout.addWidget(body, 1)
 
         QShortcut(QKeySequence("Ctrl+Return"), self.hand_box, activated=self.confirm_hand)
-        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=self.void_selected)
+        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=lambda: self.void_selected())
         self.setTabOrder(self.defender_points.edit, self.redeclarations)
         self.setTabOrder(self.redeclarations, self.bottom_points.edit)
         self.setTabOrder(self.bottom_points.edit, self.captured)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPen, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -17,6 +17,23 @@ from PySide6.QtWidgets import (
 
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .i18n import Language
+
+
+def button_shortcut(button: QPushButton, keys: str, scope: QWidget) -> QShortcut:
+    """A key that presses ``button`` while ``scope`` is shown.
+
+    Not ``button.setShortcut``: Qt replaces a button's shortcut with its mnemonic each time
+    its text is set, so a retranslated button would lose the key. The shortcut presses the
+    button only when it is visible and enabled, as a click would."""
+
+    def press() -> None:
+        if button.isVisible() and button.isEnabled():
+            button.click()
+
+    shortcut = QShortcut(QKeySequence(keys), scope, activated=press)
+    button.setToolTip(QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText))
+    return shortcut
+
 
 # Where each seat sits on the diagram (N at the top, as on every scoresheet).
 SEAT_POS = {"N": (0.5, 0.1), "S": (0.5, 0.9), "W": (0.14, 0.5), "E": (0.86, 0.5)}

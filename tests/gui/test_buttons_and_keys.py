@@ -1,0 +1,80 @@
+"""Every button works when clicked and every documented shortcut when its keys are pressed
+(issue 15, items 1 and 2), also after the interface language was switched."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from referee_app.gui.infraction_dialog import InfractionDialog
+
+from .conftest import open_event_with_table, when_modal
+from .test_table_referee import fill, stored_decision
+
+
+def press(widget, keys: str) -> None:
+    """Press a key sequence such as ``Ctrl+T`` on ``widget`` (the window must be active)."""
+    from PySide6.QtGui import QKeySequence
+
+    combo = QKeySequence(keys)[0]
+    QTest.keyClick(widget, combo.key(), combo.keyboardModifiers())
+
+
+def test_the_void_button_voids_the_selected_ruling_when_clicked(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+
+    def log(dialog: InfractionDialog) -> None:
+        fill(dialog, "W", {"cards": 1, "trick": 2})
+        dialog.confirm()
+
+    when_modal(log)
+    assert view.log_infraction("exposed_card")
+    view.rulings_view.selectRow(0)
+
+    def give_reason(dialog) -> None:
+        assert isinstance(dialog, QInputDialog)
+        dialog.setTextValue("记录错了桌")
+        dialog.accept()
+
+    when_modal(give_reason)
+    qtbot.mouseClick(view.void_button, Qt.MouseButton.LeftButton)
+    case, decision = stored_decision(window)
+    infraction = case["before_play"] + [i for h in case["hands"] for i in h["infractions"]]
+    assert infraction[0]["void"] == {"reason": "记录错了桌"}
+    assert view.rulings_model.index(0, 1).data().startswith("【已撤销：记录错了桌】")
+
+
+def test_documented_shortcuts_work_by_key_press_in_both_languages(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+
+    def activate() -> None:  # a closed modal leaves no active window offscreen
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+
+    for _ in range(2):  # once in Chinese, once after the switch to English (retranslated)
+        view = window.table_view
+        assert window.stack.currentWidget() is view
+        activate()
+
+        seen: dict[str, str] = {}
+        when_modal(lambda d: (seen.setdefault("preview", type(d).__name__), d.reject()))
+        press(view, "Ctrl+P")
+        qtbot.waitUntil(lambda: "preview" in seen)
+        assert seen["preview"] == "PdfPreview"
+
+        activate()
+        press(view, "Alt+Left")
+        assert window.stack.currentWidget() is window.hall
+
+        when_modal(lambda d: (seen.setdefault("seat", type(d).__name__), d.reject()))
+        press(window.hall, "Ctrl+T")
+        qtbot.waitUntil(lambda: "seat" in seen)
+        assert seen["seat"] == "SeatTableDialog"
+
+        window.open_table(1, 1)
+        window.toggle_language()
+    assert window.language.lang == "zh"
