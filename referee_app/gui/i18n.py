@@ -32,7 +32,6 @@ class Language(QObject):
         super().__init__()
         self.lang = lang
         self.catalog = load_catalog()
-        self._qt_translator: QTranslator | None = None
 
     def tr(self, name: str, /, **values: Any) -> str:
         entry = self.catalog.get(name)
@@ -47,12 +46,16 @@ class Language(QObject):
         self.changed.emit(lang)
 
     def install_qt_translator(self) -> None:
+        """Qt's own strings (OK, Cancel, file dialogs) in this language. There is one such
+        translator for the whole application, whichever window's language set it last, so a
+        closed window cannot leave its language behind."""
+        global _qt_translator
         app = QApplication.instance()
         if app is None:
             return
-        if self._qt_translator is not None:
-            app.removeTranslator(self._qt_translator)
-            self._qt_translator = None
+        if _qt_translator is not None:
+            app.removeTranslator(_qt_translator)
+            _qt_translator = None
         if self.lang == "zh":
             translator = QTranslator(app)
             folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -60,7 +63,11 @@ class Language(QObject):
                 QLocale(QLocale.Language.Chinese, QLocale.Country.China), "qtbase", "_", folder
             ):
                 app.installTranslator(translator)
-                self._qt_translator = translator
+                _qt_translator = translator
+
+
+#: The translator of Qt's own strings currently installed in the application.
+_qt_translator: QTranslator | None = None
 
 
 def system_lang() -> str:
