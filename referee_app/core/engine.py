@@ -49,9 +49,12 @@ class Ruling:
     void_reason: str | None = None
     role: str | None = None  # "dealer_side" or "defenders" when ruled during a hand
     label: dict[str, str] = field(default_factory=dict)
+    #: The infraction this ruling answers, by its place in the case (``hands[1].infractions[0]``).
+    infraction: str = ""
 
     def to_json(self, lang: str, rulebook: Rulebook) -> dict[str, Any]:
         out: dict[str, Any] = {
+            "infraction": self.infraction,
             "kind": self.kind,
             "seat": self.seat,
             "side": self.side,
@@ -461,6 +464,9 @@ class RoundJudge:
         proposed = self.computed_ruling(inf, hand_number, dealer_side)
         ruling = proposed if inf.override is None else self.overridden(inf, proposed, dealer_side)
         ruling.void_reason = inf.void_reason
+        ruling.infraction = inf.path
+        if proposed is not ruling:
+            proposed.infraction = inf.path
         if dealer_side is not None:
             ruling.role = "dealer_side" if inf.side == dealer_side else "defenders"
         return ruling

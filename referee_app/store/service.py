@@ -1201,15 +1201,14 @@ def _insert_rulings(
     inf_ids: list[tuple[int, Any]],
     counts: dict[str, int],
 ) -> None:
-    used: set[int] = set()
     for pos, r in enumerate(found):
-        # the k-th ruling of a kind answers the k-th infraction of that kind
+        # each ruling names the infraction it answers (``hands[1].infractions[2]``)
         inf_id, inf = None, None
-        for k, (iid, idata) in enumerate(inf_ids):
-            if k not in used and isinstance(idata, dict) and idata.get("kind") == r.get("kind"):
-                used.add(k)
-                inf_id, inf = iid, idata
-                break
+        answers = str(r.get("infraction") or "")
+        if answers.endswith("]"):
+            index = int(answers[answers.rindex("[") + 1 : -1])
+            if 0 <= index < len(inf_ids):
+                inf_id, inf = inf_ids[index]
         override = inf.get("override") if isinstance(inf, dict) else None
         void = inf.get("void") if isinstance(inf, dict) else None
         if r.get("voided") or isinstance(void, dict):

@@ -373,3 +373,20 @@ def test_before_play_forfeit_and_a_voided_ruling_are_kept(event_db: str, tmp_pat
     rc, log, _ = cli(event_db, "log", "--round", "1")
     assert "before play late_arrival : 0 points against EW, round forfeit; confirmed" in log
     assert cli(event_db, "verify")[0] == 0
+
+
+def test_each_stored_ruling_links_the_infraction_it_answers(event_db: str, tmp_path: Path) -> None:
+    """BHG 二、5: three wrong plays typed 9, 2, 5 — the escalated ruling (the 3rd in play) is
+    stored against the infraction of trick 9, the first typed."""
+    c = make_case(1, 1, "1", "2")
+    c["hands"][0]["infractions"] = [{"kind": "wrong_play", "seat": "N", "trick": t} for t in (9, 2, 5)]
+    rc, out, err = cli(event_db, "record", write_json(tmp_path / "c.json", c))
+    assert rc == 0, err
+    with Store.open(event_db) as store:
+        found = store.rulings_of(int(out))
+    tricks = {}
+    for r in found:
+        (inf,) = sql(event_db, "SELECT input_json FROM infractions WHERE id = :i", i=r["infraction_id"])
+        tricks[json.loads(inf[0])["trick"]] = r
+    assert sorted(tricks) == [2, 5, 9]
+    assert tricks[9]["hand_lost"] and not tricks[2]["hand_lost"] and tricks[5]["points"] == 10
