@@ -31,8 +31,10 @@ def hand(points: int = 60, infractions: list[dict[str, Any]] | None = None, **ex
 
 
 def outcome(decision: dict[str, Any]) -> list[Any]:
+    """The decision without the wording and without where each infraction was typed."""
     return [
-        [h[k] for k in OUTCOME_KEYS] + [sorted(json.dumps(r, sort_keys=True) for r in h["rulings"])]
+        [h[k] for k in OUTCOME_KEYS]
+        + [sorted(json.dumps(dict(r, infraction=None), sort_keys=True) for r in h["rulings"])]
         for h in decision["hands"]
     ] + [decision["result"], decision["forfeit"]]
 
