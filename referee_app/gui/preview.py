@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
 from PySide6.QtGui import QPainter
@@ -16,31 +17,25 @@ from ..session import Session, TableRecord
 from .i18n import Language
 
 
+def scoresheet_data(session: Session, record: TableRecord) -> Any:
+    """The table's scoresheet data, from the builder the command line uses too."""
+    from ..printing.build import store_scoresheets
+
+    _ev, sheets = store_scoresheets(session.store, session.event.id, record.round, record.table, session.lang)
+    if not sheets:
+        raise LookupError(f"round {record.round} table {record.table}: nothing recorded")
+    return sheets[0]
+
+
 def scoresheet_pdf(
     session: Session, record: TableRecord, signatures: dict[str, bytes] | None = None
 ) -> bytes:
-    """The table's scoresheet as the referee desk prints it (the printing layer renders it)."""
-    from ..printing.data import SIGNER_BOXES, PairInfo, ScoresheetData, event_header, infraction_labels
+    """The table's scoresheet as the referee desk prints it. The signatures come from the
+    store with the record (``signatures`` is accepted for older callers and not needed)."""
     from ..printing.render import render_scoresheet
 
-    units = {p["number"]: p.get("unit") for p in session.pairs()}
-    header = event_header(session.rulebook, session.event.date, session.event.name)
-    data = ScoresheetData(
-        event=header,
-        case=record.case,
-        decision=record.decision,
-        round=record.round,
-        table=record.table,
-        pairs={
-            side: PairInfo(number, list(record.players.get(side, [])), units.get(number))
-            for side, number in record.pairs.items()
-        },
-        infraction_labels=infraction_labels(session.rulebook),
-        signatures={SIGNER_BOXES[k]: png for k, png in (signatures or {}).items()},
-        lang=session.lang,
-    )
     out = io.BytesIO()
-    render_scoresheet(data, out)
+    render_scoresheet(scoresheet_data(session, record), out)
     return out.getvalue()
 
 

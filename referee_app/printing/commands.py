@@ -303,26 +303,6 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse
             raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
 
 
-def _pairs_info(store: Any, event_id: int, numbers: dict[str, Any]) -> dict[str, Any]:
-    from .data import PairInfo
-
-    known = {str(p["number"]): p for p in store.list_pairs(event_id)}
-    out = {}
-    for side, number in numbers.items():
-        p = known.get(str(number))
-        out[side] = PairInfo(str(number), list(p["players"]) if p else [], p["unit"] if p else None)
-    return out
-
-
-def _local(text: str | None) -> Any:
-    """An ISO time from the store (UTC) as the station's local time, or None."""
-    from datetime import datetime
-
-    if not text:
-        return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone()
-
-
 def _ruling_in_lang(store: Any, r: dict[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
     """The stored ruling; judged again (same engine, same rulebook) for another language."""
     if lang == _match_lang(store, r):
@@ -377,122 +357,18 @@ def cmd_print_round(args: argparse.Namespace) -> int:
 
 
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
-    """Scoresheet data for a round (or one table) from the event store's current matches,
-    with the signatures of each version and its voidings and corrections."""
-    from .data import SIGNER_BOXES, ScoresheetData, event_header, infraction_labels, split_case
+    """Scoresheet data for a round (or one table) from the event store (the builder the
+    window uses too: :func:`.build.store_scoresheets`)."""
+    from .build import store_scoresheets
 
-    def read(store: Any) -> tuple[Any, Any, list[dict[str, Any]], list[dict[str, Any]]]:
-        ev = store.pick_event(getattr(args, "event", None))
-        rulebook = store.pinned_rulebook(ev.id)
-        records = [
-            m
-            for m in store.export(ev.id)
-            if m["round"] == round_no and (table_no is None or m["table"] == table_no)
-        ]
-        extras = []
-        for m in records:
-            extras.append(
-                {
-                    "pairs": _pairs_info(store, ev.id, m.get("pairs") or {}),
-                    "signatures": store.signatures_of(ev.id, m["round"], m["table"], m["version"]),
-                    "signing": store.signing_of(m["match_id"]),
-                    "history": store.history(ev.id, m["round"], m["table"]),
-                    "log": store.log(ev.id, m["round"], m["table"]),
-                }
-            )
-        return ev, rulebook, records, extras
-
-    ev, rulebook, records, extras = _store_call(args, read)
+    ev, sheets = _store_call(
+        args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
+    )
     args._event_id = ev.id
-    if not records:
+    if not sheets:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
-    header = event_header(rulebook, ev.date, ev.name)
-    labels = infraction_labels(rulebook)
-    sheets = []
-    for m, extra in sorted(zip(records, extras, strict=True), key=lambda x: x[0]["table"]):
-        case, _meta = split_case(m["case"])  # the store keeps round/table/pairs in the case
-        decision = m["decision"]
-        if m.get("lang") != lang:  # re-judge for the texts in the wanted language; same engine
-            from ..core import judge
-
-            decision = judge(case, lang=lang, rulebook=rulebook)
-        sheet = ScoresheetData(
-            event=header,
-            case=case,
-            decision=decision,
-            round=m["round"],
-            table=m["table"],
-            pairs=extra["pairs"],
-            infraction_labels=labels,
-            lang=lang,
-        )
-        sheet.signatures = {
-            SIGNER_BOXES[k]: png for k, png in extra["signatures"].items() if k in SIGNER_BOXES
-        }
-        if extra["signing"] is not None:
-            sheet.signer_names["table_referee"] = extra["signing"]["user"]
-        sheet.voidings = _voidings(decision, labels, extra["history"], extra["log"], lang)
-        sheets.append(sheet)
     return sheets
-
-
-def _voidings(
-    decision: dict[str, Any],
-    labels: dict[str, tuple[str, str]],
-    history: list[dict[str, Any]],
-    log: list[dict[str, Any]],
-    lang: str,
-) -> list[Any]:
-    """Rulings voided in the case (e.g. by an upheld appeal), voided earlier versions and
-    corrections of the record, each with its reason."""
-    from .data import Voiding, all_rulings, offender_text
-
-    zh = lang == "zh"
-    out = []
-    for hand_no, r in all_rulings(decision):
-        if not r.get("voided"):
-            continue
-        label = labels.get(r.get("kind", ""), (r.get("kind", ""), r.get("kind", "")))
-        where = (
-            (f"第{hand_no}副" if hand_no else "赛前")
-            if zh
-            else (f"hand {hand_no}" if hand_no else "before play")
-        )
-        out.append(
-            Voiding(
-                f"{where} {label[0] if zh else label[1]} {offender_text(r, lang)}",
-                str(r.get("void_reason", "")),
-            )
-        )
-    for e in log:
-        info = json.loads(e["payload"]).get("info", {})
-        when = str(e["at"])[:16].replace("T", " ")
-        if e["action"] == "match.void":
-            v = info.get("version")
-            out.append(
-                Voiding(
-                    f"第{v}版记录" if zh else f"record version {v}",
-                    str(info.get("reason", "")),
-                    e["user_name"],
-                    when + " UTC",
-                )
-            )
-        elif e["action"] == "match.correct":
-            v = info.get("version")
-            corr = info.get("correction") or {}
-            signed = ("（已签字）" if zh else " (signed)") if corr.get("replaces_signed") else ""
-            out.append(
-                Voiding(
-                    f"第{v - 1}版记录{signed}，更正为第{v}版"
-                    if zh
-                    else f"record version {v - 1}{signed}, corrected as version {v}",
-                    str(corr.get("reason", "")),
-                    e["user_name"],
-                    when + " UTC",
-                )
-            )
-    return out
 
 
 def cmd_print_ruling(args: argparse.Namespace) -> int:
@@ -547,6 +423,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
+    from .build import stored_pairs
     from .data import RulingSlipData, event_header, infraction_labels, ruling_clause
 
     lang = _lang(args)
@@ -558,7 +435,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
             raise CommandError(f"--ruling: no ruling {args.ruling} in event {ev.id} ({ev.name})")
         rulebook = store.pinned_rulebook(ev.id)
         ruling = _ruling_in_lang(store, r, rulebook, lang)
-        pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+        pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
         appeals = [a for a in store.appeals(ev.id) if a["ruling_id"] == r["id"]]
         return ev, rulebook, r, ruling, pairs, appeals
 
@@ -588,7 +465,8 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .data import AppealFormData, event_header, infraction_labels, sanction_summary
+    from .build import stored_pairs
+    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
     a = store.appeal(appeal_id)
@@ -596,7 +474,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     rulebook = store.pinned_rulebook(ev.id)
     r = store.ruling(a["ruling_id"])
     ruling = _ruling_in_lang(store, r, rulebook, lang)
-    pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+    pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
     new_sanction = None
     if a["decision"] == "upheld":
         new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
@@ -612,11 +490,11 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         event=event_header(rulebook, ev.date, ev.name),
         ruling=ruling,
         by_side=a["by"],
-        filed_at=_local(a["filed_at"]),
+        filed_at=local_time(a["filed_at"]),
         grounds=a["grounds"],
         window_minutes=a["window_minutes"],
         window_from=a["window_from"],
-        window_start=_local(a["window_start"]),
+        window_start=local_time(a["window_start"]),
         fee_yuan=a["fee_yuan"],
         refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
         appeal_clause=cfg or None,
@@ -626,14 +504,14 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         appeal_no=f"#{a['id']}",
         by_pair=pairs.get(a["by"]),
         infraction_label=infraction_labels(rulebook).get(a["kind"], ("", "")),
-        ruled_at=_local(a["ruled_at"]),
+        ruled_at=local_time(a["ruled_at"]),
         receipt_no=a["receipt"],
         evidence=a["evidence"],
         late_accepted_by=a["late_accepted_by"],
         decision=a["decision"],
         decision_reasons=a["decision_reason"] if decided else None,
         new_sanction=new_sanction,
-        decided_at=_local(a["decided_at"]),
+        decided_at=local_time(a["decided_at"]),
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,

@@ -53,6 +53,19 @@ class Voiding:
     at: str | None = None
 
 
+@dataclass(frozen=True)
+class RecordStamp:
+    """Where a printed record sits in the event store, for a third party to check it:
+    the event's own id, the record's version, and the audit chain's head (entry number and
+    hash) when it was printed. A sheet printed from a case file has none."""
+
+    event_id: int
+    version: int
+    chain_seq: int
+    chain_hash: str
+    current: bool = True
+
+
 @dataclass
 class EventHeader:
     name_zh: str
@@ -85,10 +98,16 @@ class ScoresheetData:
     signer_names: dict[str, str] = field(default_factory=dict)
     voidings: list[Voiding] = field(default_factory=list)
     lang: str = "zh"
+    #: None: printed from a case file, not from the event record (it cannot be signed).
+    record: RecordStamp | None = None
+    #: When the players and the table referee signed this version (local time).
+    signed_at: datetime | None = None
+    #: Hands entered ahead of play with no result: a blank sheet has ``blank_hands`` rows.
+    blank_hands: int = 0
 
     @property
     def digest(self) -> str:
-        return record_digest(self.case, self.decision)
+        return record_digest(self.case, self.decision, self.pairs, self.round, self.table)
 
     def signer_name(self, key: str) -> str:
         if key in self.signer_names:
@@ -204,25 +223,152 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def record_digest(case: Mapping[str, Any], decision: Mapping[str, Any]) -> str:
-    """SHA-256 (hex) of ``{"case": case, "decision": decision}`` as canonical JSON."""
-    text = canonical_json({"case": case, "decision": decision})
+#: Keys of a decision that hold wording rendered in the language it was judged in; the
+#: rest (numbers, sides, rule ids, clause references) is the same in zh and en.
+RENDERED_KEYS = frozenset({"text", "instruction"})
+
+
+def language_free(value: Any) -> Any:
+    """``value`` without its rendered wording (:data:`RENDERED_KEYS`), at any depth: what
+    is hashed into the printed digest, so a sheet printed in zh and in en carry one digest."""
+    if isinstance(value, Mapping):
+        return {k: language_free(v) for k, v in value.items() if k not in RENDERED_KEYS}
+    if isinstance(value, list):
+        return [language_free(v) for v in value]
+    return value
+
+
+def record_digest(
+    case: Mapping[str, Any],
+    decision: Mapping[str, Any],
+    pairs: Mapping[str, PairInfo] | None = None,
+    round_no: int | None = None,
+    table_no: int | None = None,
+) -> str:
+    """SHA-256 (hex) of the canonical JSON of the case, the decision without its wording,
+    the pairs with their players (in seat order) and units, round and table."""
+    text = canonical_json(
+        {
+            "case": case,
+            "decision": language_free(decision),
+            "pairs": {
+                side: {"number": p.number, "players": list(p.players), "unit": p.unit}
+                for side, p in sorted((pairs or {}).items())
+            },
+            "round": round_no,
+            "table": table_no,
+        }
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+QR_PREFIX = "RA1"
+#: Hex digits of the chain head's hash carried in the QR: enough to tell entries apart;
+#: the whole hash is printed beside it.
+QR_HEAD_HEX = 16
+
+
 def qr_payload(data: ScoresheetData) -> str:
-    """ASCII only (the QR stays byte mode): event, round, table and the record digest."""
-    parts = ["referee-app:v1", f"event={_ascii(data.event.rulebook_id)}"]
+    """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
+    (fewer, larger modules): ``RA1:E<event>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
+    A sheet from a case file says ``CASE`` instead of the event's record."""
+    parts = [QR_PREFIX]
+    stamp = data.record
+    if stamp is None:
+        parts.append("CASE")
+    else:
+        parts.append(f"E{stamp.event_id}")
     if data.round is not None:
-        parts.append(f"round={data.round}")
+        parts.append(f"R{data.round}")
     if data.table is not None:
-        parts.append(f"table={data.table}")
-    parts.append(f"sha256={data.digest}")
-    return ";".join(parts)
+        parts.append(f"T{data.table}")
+    if stamp is not None:
+        parts.append(f"V{stamp.version}")
+        parts.append(f"H{stamp.chain_seq}-{stamp.chain_hash[:QR_HEAD_HEX].upper()}")
+    parts.append(f"D{data.digest.upper()}")
+    return ":".join(parts)
 
 
-def _ascii(text: str) -> str:
-    return text.encode("ascii", "replace").decode("ascii").replace(";", "_")
+@dataclass(frozen=True)
+class PaperCode:
+    """A scoresheet's QR text, read back (see :func:`qr_payload`)."""
+
+    event_id: int
+    round: int
+    table: int
+    version: int
+    chain_seq: int
+    chain_hash_prefix: str
+    digest: str
+
+
+class PaperCodeError(ValueError):
+    """The text is not a scoresheet's QR code from the event record; the message is one line."""
+
+
+def parse_paper_code(text: str) -> PaperCode:
+    """The fields of a QR text from :func:`qr_payload`; :class:`PaperCodeError` names what
+    is wrong (a sheet printed from a case file carries no event record to check)."""
+    raw = text.strip()
+    parts = raw.upper().split(":")
+    if not parts or parts[0] != QR_PREFIX:
+        raise PaperCodeError(f"not a referee-app scoresheet code (expected {QR_PREFIX}:…, got {raw[:40]!r})")
+    if "CASE" in parts:
+        raise PaperCodeError(
+            "this sheet was printed from a case file, not from the event record: nothing to check"
+        )
+    fields: dict[str, str] = {}
+    for part in parts[1:]:
+        if not part or part[0] not in "ERTVHD" or part[0] in fields:
+            raise PaperCodeError(f"unexpected part {part!r} in the code")
+        fields[part[0]] = part[1:]
+    missing = [k for k in "ERTVHD" if k not in fields]
+    if missing:
+        raise PaperCodeError(
+            f"the code lacks its {missing[0]} part (event, round, table, version, head, digest)"
+        )
+    try:
+        seq_text, head = fields["H"].split("-", 1)
+        code = PaperCode(
+            int(fields["E"]), int(fields["R"]), int(fields["T"]), int(fields["V"]), int(seq_text),
+            head.lower(), fields["D"].lower(),
+        )  # fmt: skip
+    except ValueError:
+        raise PaperCodeError(f"a number in the code is unreadable: {raw[:80]!r}") from None
+    hexits = code.digest + code.chain_hash_prefix
+    if len(code.digest) != 64 or any(c not in "0123456789abcdef" for c in hexits):
+        raise PaperCodeError("the digest in the code is not 64 hexadecimal digits")
+    return code
+
+
+# -- times: every form prints the station's local time and says which zone it is ----------
+def local_time(value: str | datetime | None) -> datetime | None:
+    """An ISO time from the store (UTC) or a datetime, as the station's local time."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if value.tzinfo is None:  # naive: already the station's local time
+        return value.astimezone()
+    return value.astimezone()
+
+
+def zone_name(at: datetime | None = None) -> str:
+    """``UTC+08:00`` for the station's zone (at ``at``, or now)."""
+    moment = (at or datetime.now()).astimezone()
+    offset = moment.utcoffset() or timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "−"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def local_text(value: str | datetime | None, zone: bool = False) -> str:
+    """``2026-11-30 15:20`` in local time (``… UTC+08:00`` with ``zone``); "" for None."""
+    at = local_time(value)
+    if at is None:
+        return ""
+    text = at.strftime("%Y-%m-%d %H:%M")
+    return f"{text} {zone_name(at)}" if zone else text
 
 
 def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -263,16 +409,26 @@ def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
     return out
 
 
-def event_header(rulebook: Any, date: str | None = None, name: str | None = None) -> EventHeader:
+def event_header(
+    rulebook: Any, date: str | None = None, name: str | None = None, organiser: str | None = None
+) -> EventHeader:
     """The form's header. ``name``: the event's own name in the store (it heads the form,
-    with the rulebook's event beneath it); without it, the rulebook's event name."""
+    with the rulebook's event beneath it); without it, the rulebook's event name. The
+    organiser line is the event's own: a stored event prints ``organiser`` (blank, to be
+    filled in by hand, when the store has none), never the organiser of the event the
+    rulebook was written for; a case file names the rulebook's event, so its organiser."""
     ev = rulebook.data["event"]
     org = ev.get("organiser") or {}
+    if name:
+        org_zh, org_en = organiser or "", ""
+    else:
+        org_zh = org.get("zh", "") if isinstance(org, Mapping) else str(org)
+        org_en = org.get("en", "") if isinstance(org, Mapping) else ""
     return EventHeader(
         name_zh=name or ev["name"]["zh"],
         name_en=ev["name"].get("en", "") if not name else ev["name"]["zh"] + " · " + ev["name"].get("en", ""),
-        organiser_zh=org.get("zh", "") if isinstance(org, Mapping) else str(org),
-        organiser_en=org.get("en", "") if isinstance(org, Mapping) else "",
+        organiser_zh=org_zh,
+        organiser_en=org_en,
         date=date,
         rulebook_id=rulebook.id,
         rulebook_sha256=rulebook.sha256,

@@ -67,13 +67,15 @@ def test_scoresheet_from_the_command_line(scoresheet_pdf: Path, tmp_path: Path) 
     for total in ("130", "25", "150", "80", "265"):
         assert total in text.split()
     assert "第3轮" in flat and "第5桌" in flat
-    # the record digest is the one of the case (without round/table/pairs) and its decision
-    case, _meta = split_case(__import__("json").loads(CASE.read_text("utf-8")))
+    # the record digest covers the case, its decision without wording, pairs, round, table
+    raw = __import__("json").loads(CASE.read_text("utf-8"))
+    case, meta = split_case(raw)
     from referee_app.core import judge
+    from referee_app.printing.data import pairs_from_meta
 
-    digest = record_digest(case, judge(case, lang="zh"))
+    digest = record_digest(case, judge(case, lang="en"), pairs_from_meta(meta["pairs"]), 3, 5)
     assert digest in text
-    assert f"sha256={digest}" in flat
+    assert f"D{digest.upper()}" in flat
     pages = _pages(text)
     assert (
         pages
