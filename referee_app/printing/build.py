@@ -201,3 +201,123 @@ def voidings(
                 )
             )
     return out
+
+
+_DECISIONS = {
+    "upheld": ("申诉成立", "upheld"),
+    "modified": ("部分成立，改判", "modified"),
+    "rejected": ("驳回，维持原判", "rejected"),
+    "withdrawn": ("申诉撤回", "withdrawn"),
+}
+
+
+def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: str) -> tuple[Any, Any]:
+    """(the event, the :class:`RulingSlipData` of a stored ruling): its time and number, the
+    offender's name and pair, the clause it applied, whether a later version replaced it,
+    and the appeal on it (decided: no invitation to appeal) or the appeal it decides."""
+    from .data import RulingSlipData, applied_clause
+
+    zh = lang == "zh"
+    ev = store.pick_event(event_id)
+    r = store.ruling(ruling_id)
+    if r["event_id"] != ev.id:
+        raise LookupError(f"--ruling: no ruling {ruling_id} in event {ev.id} ({ev.name})")
+    rulebook = store.pinned_rulebook(ev.id)
+    ruling = ruling_in_lang(store, r, rulebook, lang)
+    pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+    appeals = store.appeals(ev.id, r["round"])
+    referee = r.get("ruled_by")
+    decided_on_appeal = None
+    for a in appeals:
+        if a["new_match_id"] == r["match_id"]:
+            original = store.ruling(a["ruling_id"])
+            if (original["hand"], original["position"], original["kind"]) == (
+                r["hand"],
+                r["position"],
+                r["kind"],
+            ):
+                referee = original.get("ruled_by")  # the table referee ruled; the committee decided
+                committee = ("、" if zh else ", ").join(a["committee"])
+                verdict = _DECISIONS.get(a["decision"] or "", ("", ""))[0 if zh else 1]
+                at = local_text(a["decided_at"])
+                decided_on_appeal = (
+                    f"仲裁委员会裁决（申诉 #{a['id']}，{verdict}；{committee}；{at}）"
+                    if zh
+                    else f"Arbitration committee's decision (appeal #{a['id']}, {verdict}; {committee}; {at})"
+                )
+    outcome = None
+    for a in appeals:
+        if a["ruling_id"] == r["id"] and a["decision"]:
+            verdict = _DECISIONS.get(a["decision"], ("", ""))[0 if zh else 1]
+            outcome = (
+                f"已就本判罚申诉（#{a['id']}），仲裁委员会已裁决：{verdict}（{local_text(a['decided_at'])}）。"
+                if zh
+                else f"Appealed (#{a['id']}); the arbitration committee decided: {verdict} "
+                f"({local_text(a['decided_at'])})."
+            )
+    superseded = None
+    history = store.history(ev.id, r["round"], r["table"])
+    mine = next((h for h in history if h["id"] == r["match_id"]), None)
+    latest = history[-1] if history else None
+    if mine is not None and mine.get("void_reason"):
+        superseded = (
+            f"第{r['version']}版记录已作废：{mine['void_reason']}"
+            if zh
+            else f"record version {r['version']} was voided: {mine['void_reason']}"
+        )
+    elif latest is not None and int(latest["version"]) > int(r["version"]):
+        why = next(
+            (
+                f"申诉 #{a['id']}" if zh else f"appeal #{a['id']}"
+                for a in appeals
+                if a["ruling_id"] == r["id"] and a["new_match_id"]
+            ),
+            "",
+        )
+        superseded = (
+            f"第{r['version']}版记录已由第{latest['version']}版取代" + (f"（{why}）" if why else "")
+            if zh
+            else f"record version {r['version']} was replaced by version {latest['version']}"
+            + (f" ({why})" if why else "")
+        )
+    trick = (r.get("infraction") or {}).get("trick")
+    proposed = ruling.get("proposed")
+    data = RulingSlipData(
+        event=event_header(rulebook, ev.date, ev.name),
+        ruling=ruling,
+        round=r["round"],
+        table=r["table"],
+        hand=r["hand"],
+        trick=trick if isinstance(trick, int) else None,
+        pairs=pairs,
+        infraction_label=infraction_labels(rulebook).get(r["kind"], ("", "")),
+        clause=applied_clause(rulebook, ruling),
+        proposed_clause=applied_clause(rulebook, proposed) if isinstance(proposed, Mapping) else None,
+        appeal=rulebook.data.get("appeal"),
+        referee=referee,
+        lang=lang,
+        serial=f"{ev.id}-{r['id']:05d}",
+        ruled_at=local_time(r["ruled_at"]),
+        superseded_by=superseded,
+        appeal_outcome=outcome,
+        decided_on_appeal=decided_on_appeal,
+    )
+    return ev, data
+
+
+def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
+    """The stored ruling; judged again (same engine, same rulebook) for another language."""
+    version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
+    if not version or version[0]["lang"] == lang:
+        return dict(r["ruling"])
+    from ..core import judge
+
+    case, _meta = split_case(json.loads(version[0]["case_json"]))
+    decision = judge(case, lang=lang, rulebook=rulebook)
+    found = (
+        decision.get("before_play")
+        if r["hand"] is None
+        else (decision.get("hands") or [{}] * r["hand"])[r["hand"] - 1].get("rulings")
+    ) or []
+    pos = r.get("ruling_position")
+    return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])

@@ -117,6 +117,14 @@ def register(subparsers: Any) -> None:
     _common(kc)
     kc.set_defaults(func=_guard(cmd_key_create))
 
+    vq = subparsers.add_parser(
+        "verify-paper",
+        help="does the event store hold exactly the record a printed scoresheet's QR names?",
+    )
+    vq.add_argument("code", help="the text of the scoresheet's QR code (RA1:E…:R…:T…:V…:H…:D…)")
+    _common(vq)
+    vq.set_defaults(func=_guard(cmd_verify_paper))
+
     vp = subparsers.add_parser(
         "verify-pdf", help="is a signed PDF intact and signed by this event's certificate?"
     )
@@ -303,34 +311,6 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse
             raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
 
 
-def _ruling_in_lang(store: Any, r: dict[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
-    """The stored ruling; judged again (same engine, same rulebook) for another language."""
-    if lang == _match_lang(store, r):
-        return dict(r["ruling"])
-    from ..core import judge
-    from .data import split_case
-
-    version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
-    if not version:
-        return dict(r["ruling"])
-    case, _meta = split_case(json.loads(version[0]["case_json"]))
-    decision = judge(case, lang=lang, rulebook=rulebook)
-    found = (
-        decision.get("before_play")
-        if r["hand"] is None
-        else (decision.get("hands") or [{}] * r["hand"])[r["hand"] - 1].get("rulings")
-    ) or []
-    pos = r.get("ruling_position")
-    return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
-
-
-def _match_lang(store: Any, r: dict[str, Any]) -> str:
-    for h in store.history(r["event_id"], r["round"], r["table"]):
-        if h["id"] == r["match_id"]:
-            return str(h["lang"])
-    return ""
-
-
 # -- handlers -------------------------------------------------------------------------------
 def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
@@ -381,7 +361,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
     from ..core import load_rulebook
-    from .data import RulingSlipData, ruling_clause
+    from .data import RulingSlipData, applied_clause
 
     dec = sheet.decision
     if args.hand == 0:
@@ -413,9 +393,21 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
         trick=trick,
         pairs=sheet.pairs,
         infraction_label=sheet.infraction_labels.get(ruling.get("kind", ""), ("", "")),
-        clause=ruling_clause(rulebook, ruling),
+        clause=applied_clause(rulebook, ruling),
+        proposed_clause=(
+            applied_clause(rulebook, ruling["proposed"]) if isinstance(ruling.get("proposed"), dict) else None
+        ),
         appeal=rulebook.data.get("appeal"),
         lang=lang,
+        serial="-".join(
+            x
+            for x in (
+                f"R{sheet.round}" if sheet.round else "",
+                f"T{sheet.table}" if sheet.table else "",
+                f"H{args.hand}-{args.index}" if args.hand else f"B-{args.index}",
+            )
+            if x
+        ),
     )
     from .render import render_ruling
 
@@ -423,39 +415,20 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
-    from .build import stored_pairs
-    from .data import RulingSlipData, event_header, infraction_labels, ruling_clause
+    from .build import stored_ruling_slip
 
     lang = _lang(args)
 
-    def read(store: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any], dict[str, Any], list[Any]]:
-        ev = store.pick_event(getattr(args, "event", None))
-        r = store.ruling(args.ruling)
-        if r["event_id"] != ev.id:
-            raise CommandError(f"--ruling: no ruling {args.ruling} in event {ev.id} ({ev.name})")
-        rulebook = store.pinned_rulebook(ev.id)
-        ruling = _ruling_in_lang(store, r, rulebook, lang)
-        pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
-        appeals = [a for a in store.appeals(ev.id) if a["ruling_id"] == r["id"]]
-        return ev, rulebook, r, ruling, pairs, appeals
+    def read(store: Any) -> tuple[Any, Any]:
+        try:
+            return stored_ruling_slip(store, getattr(args, "event", None), args.ruling, lang)
+        except LookupError as exc:
+            raise CommandError(str(exc).strip("'\"")) from None
 
-    ev, rulebook, r, ruling, pairs, _appeals = _store_call(args, read)
+    ev, data = _store_call(args, read)
     args._event_id = ev.id
-    trick = (r.get("infraction") or {}).get("trick")
-    data = RulingSlipData(
-        event=event_header(rulebook, args.date or ev.date, ev.name),
-        ruling=ruling,
-        round=args.round or r["round"],
-        table=args.table or r["table"],
-        hand=r["hand"],
-        trick=trick if isinstance(trick, int) else None,
-        pairs=pairs,
-        infraction_label=infraction_labels(rulebook).get(r["kind"], ("", "")),
-        clause=ruling_clause(rulebook, ruling),
-        appeal=rulebook.data.get("appeal"),
-        referee=r.get("ruled_by"),
-        lang=lang,
-    )
+    if args.date:
+        data.event.date = args.date
     from .render import render_ruling
 
     return _write_pdf(args, lambda handle: render_ruling(data, handle))
@@ -465,7 +438,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .build import stored_pairs
+    from .build import ruling_in_lang, stored_pairs
     from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
@@ -473,7 +446,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     ev = store.pick_event(a["event_id"])
     rulebook = store.pinned_rulebook(ev.id)
     r = store.ruling(a["ruling_id"])
-    ruling = _ruling_in_lang(store, r, rulebook, lang)
+    ruling = ruling_in_lang(store, r, rulebook, lang)
     pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
     new_sanction = None
     if a["decision"] == "upheld":
@@ -482,7 +455,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         for row in store.rulings_of(a["new_match_id"]):
             other = store.ruling(row["id"])
             if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
-                new_sanction = sanction_summary(_ruling_in_lang(store, other, rulebook, lang), lang)
+                new_sanction = sanction_summary(ruling_in_lang(store, other, rulebook, lang), lang)
                 break
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
@@ -654,3 +627,63 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
     else:
         print(f"{args.file}: {result.message}")
     return 1
+
+
+def cmd_verify_paper(args: argparse.Namespace) -> int:
+    """Check a printed scoresheet's QR text against the event store: the store holds that
+    event, round, table and version, its record still gives the printed digest, it is the
+    current version, and the audit chain still holds the entry printed as its head.
+    Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
+    from .build import chain_entry_hash, stored_digest
+    from .data import PaperCodeError, parse_paper_code
+
+    zh = _lang(args) == "zh"
+    try:
+        code = parse_paper_code(args.code)
+    except PaperCodeError as exc:
+        raise CommandError(f"verify-paper: {exc}", 2) from None
+    where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
+
+    def read(store: Any) -> tuple[Any, str | None, int, str | None]:
+        ev = store.pick_event(code.event_id)
+        digest = stored_digest(store, ev.id, code.round, code.table, code.version)
+        history = store.history(ev.id, code.round, code.table)
+        live = [int(h["version"]) for h in history if not h.get("void_reason")]
+        current = max(live) if live else 0
+        return ev, digest, current, chain_entry_hash(store, code.chain_seq)
+
+    ev, digest, current, head = _store_call(args, read)
+    problems: list[str] = []
+    if digest is None:
+        problems.append(
+            f"事件记录中没有第{code.version}版" if zh else f"the store holds no version {code.version}"
+        )
+    elif digest != code.digest:
+        problems.append(
+            "记录内容与打印时不一致（打印后被改动）"
+            if zh
+            else "the record differs from the one printed (altered after printing)"
+        )
+    if head is None or not head.startswith(code.chain_hash_prefix):
+        problems.append(
+            f"审计链第{code.chain_seq}条与打印时不一致"
+            if zh
+            else f"audit chain entry #{code.chain_seq} differs from the one printed"
+        )
+    if problems:
+        print(f"{where}: " + ("；".join(problems) if zh else "; ".join(problems)))
+        return 1
+    if code.version != current:
+        print(
+            f"{where}: 记录与打印时一致，但已被第{current}版取代（{ev.name}）"
+            if zh
+            else f"{where}: the store holds version {code.version} as printed, "
+            f"but version {current} replaced it"
+        )
+        return 1
+    print(
+        f"{where}: 赛事记录中确有此版本，内容一致，为现行版本（{ev.name}）"
+        if zh
+        else f"{where}: the store holds this exact version, and it is the current one ({ev.name})"
+    )
+    return 0

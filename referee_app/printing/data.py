@@ -195,6 +195,22 @@ class RulingSlipData:
     referee: str | None = None
     signatures: dict[str, bytes] = field(default_factory=dict)
     lang: str = "zh"
+    #: The slip's number: ``<event>-<ruling id>`` from the store; where it stands in a case file.
+    serial: str | None = None
+    ruled_at: datetime | None = None
+    #: The clause the engine's proposal applied, when the ruling was overridden.
+    proposed_clause: dict[str, Any] | None = None
+    #: Set when a later version replaced this ruling (an appeal, a correction, a voiding):
+    #: what replaced it, printed across the slip so it is never taken for a live ruling.
+    superseded_by: str | None = None
+    #: An appeal against this ruling that has been decided: no invitation to appeal again.
+    appeal_outcome: str | None = None
+    #: This ruling is the arbitration committee's decision on an appeal (its number).
+    decided_on_appeal: str | None = None
+
+    def offender_players(self) -> str:
+        """The offender's name (or the side's two names) and the pair's number."""
+        return seat_player_text(self.pairs, self.ruling.get("seat"), self.ruling.get("side"), self.lang)
 
 
 @dataclass(frozen=True)
@@ -442,6 +458,52 @@ def infraction_labels(rulebook: Any) -> dict[str, tuple[str, str]]:
     }
 
 
+#: The seat each player of a pair sits in: the first player North (NS) or East (EW).
+SEAT_OF_PLAYER = {"NS": ("N", "S"), "EW": ("E", "W")}
+
+
+def seat_player(pairs: Mapping[str, PairInfo], seat: str | None) -> str:
+    """The player sitting at ``seat`` ("" when unknown)."""
+    for side, seats in SEAT_OF_PLAYER.items():
+        if seat in seats:
+            players = pairs.get(side, PairInfo()).players
+            i = seats.index(seat)
+            return players[i] if i < len(players) else ""
+    return ""
+
+
+def seat_player_text(pairs: Mapping[str, PairInfo], seat: str | None, side: str | None, lang: str) -> str:
+    """``赵六（7号对）`` for a seat; both names for a side; "" when the pairs are unknown."""
+    side = side or next((s for s, seats in SEAT_OF_PLAYER.items() if seat in seats), None)
+    pair = pairs.get(side or "")
+    if pair is None:
+        return ""
+    names = seat_player(pairs, seat) if seat else ("、" if lang == "zh" else ", ").join(pair.players)
+    number = ""
+    if pair.number:
+        number = f"（{pair.number}号对）" if lang == "zh" else f" (pair {pair.number})"
+    return f"{names}{number}" if names or number else ""
+
+
+def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The clause of the rule a ruling actually applied: the escalation step's clause for an
+    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book;
+    its proposal's clause is ``applied_clause(rulebook, ruling["proposed"])``."""
+    spec = rulebook.data["infractions"].get(ruling.get("kind"))
+    if not spec:
+        return None
+    if ruling.get("escalated"):
+        rule = next((r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {})
+        counter = rulebook.data.get("counters", {}).get(rule.get("counter") or ruling.get("kind"), {})
+        occurrence = int(ruling.get("occurrence") or 0)
+        steps = [st for st in counter.get("steps", []) if int(st.get("from_count", 0)) <= occurrence]
+        if steps:
+            step = max(steps, key=lambda st: int(st.get("from_count", 0)))
+            if step.get("clause"):
+                return dict(step["clause"])
+    return ruling_clause(rulebook, ruling)
+
+
 def ruling_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
     """The rulebook clause (ref, title, zh, en, assumed) a ruling applied, if it can be found."""
     spec = rulebook.data["infractions"].get(ruling.get("kind"))
@@ -498,8 +560,9 @@ def scoresheet_from_case(
     )
 
 
-def sanction_summary(ruling: Mapping[str, Any], lang: str) -> str:
-    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …"""
+def sanction_summary(ruling: Mapping[str, Any], lang: str, instruction: bool = True) -> str:
+    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …;
+    without the instruction to the players with ``instruction=False`` (the scoresheet)."""
     zh = lang == "zh"
     sides = SIDE_ZH if zh else SIDE_EN
     against = sides.get(ruling.get("against") or ruling.get("side") or "", "")
@@ -530,11 +593,11 @@ def sanction_summary(ruling: Mapping[str, Any], lang: str) -> str:
         parts.append(f"停赛{n}轮" if zh else f"suspended {n} round{'s' if n != 1 else ''}")
     if ruling.get("disqualified"):
         parts.append("取消比赛资格" if zh else "disqualified")
-    instruction = ruling.get("instruction")
-    if instruction:
-        if isinstance(instruction, Mapping):
-            instruction = instruction.get(lang) or instruction.get("zh") or ""
-        parts.append(str(instruction))
+    told = ruling.get("instruction") if instruction else None
+    if told:
+        if isinstance(told, Mapping):
+            told = told.get(lang) or told.get("zh") or ""
+        parts.append(str(told))
     if not parts:
         parts.append("不处罚" if zh else "no sanction")
     return "；".join(parts) if zh else "; ".join(parts)

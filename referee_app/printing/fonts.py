@@ -197,6 +197,13 @@ def cjk_paragraph(text: str, style: Any) -> Any:
     return _cjk_class(escape(" ".join(text.split("\n"))), style)
 
 
+def markup(text: str) -> str:
+    """``text`` escaped for a reportlab paragraph."""
+    from xml.sax.saxutils import escape
+
+    return escape(text)
+
+
 def cjk_paragraphs(text: str, style: Any) -> list[Any]:
     """One :func:`cjk_paragraph` per line of ``text`` (blank lines dropped)."""
     return [cjk_paragraph(p, style) for p in text.split("\n") if p.strip()] or [cjk_paragraph("", style)]
