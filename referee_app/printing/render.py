@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -53,7 +52,16 @@ from .data import (
     seat_player,
     zone_name,
 )
-from .fonts import FONT, FONT_MONO, cjk_paragraph, cjk_paragraphs, markup, register_fonts
+from .fonts import (
+    FONT,
+    FONT_MONO,
+    cjk_paragraph,
+    cjk_paragraphs,
+    font_runs,
+    markup,
+    needs_fallback,
+    register_fonts,
+)
 from .forms import FormTemplate, load_form
 
 Target = str | Path | IO[bytes]
@@ -114,8 +122,8 @@ def _lab(
 ) -> Paragraph:
     """A bilingual label: Chinese, English beneath (or beside when ``inline``)."""
     st = styles()
-    zh = escape(form.zh(key, **fields))
-    en = escape(form.en(key, **fields))
+    zh = markup(form.zh(key, **fields))
+    en = markup(form.en(key, **fields))
     sep = "  " if inline else "<br/>"
     return Paragraph(
         f'{zh}{sep}<font size="{EN_SIZE}" color="#5a5a5a">{en}</font>',
@@ -124,8 +132,8 @@ def _lab(
 
 
 def _heading(form: FormTemplate, key: str) -> Paragraph:
-    zh = escape(form.zh(key))
-    en = escape(form.en(key))
+    zh = markup(form.zh(key))
+    en = markup(form.en(key))
     return Paragraph(f'{zh}&nbsp;&nbsp;<font size="8" color="#5a5a5a">{en}</font>', styles().heading)
 
 
@@ -145,8 +153,8 @@ def _two(zh: str, en: str, style: ParagraphStyle | None = None) -> Paragraph:
     """Data shown in both languages (an event name, a side): Chinese, English beneath."""
     st = style or styles().cell
     if not en or en == zh:
-        return Paragraph(escape(zh), st)
-    return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
+        return Paragraph(markup(zh), st)
+    return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
 
 
 def _grid(
@@ -263,9 +271,7 @@ class NumberedCanvas(Canvas):
             self.translate(-width / 2, -self._pagesize[1] / 2)
         if page > 1 and info.get("running"):
             top = self._pagesize[1] - info.get("top_margin", 14 * mm) + 6
-            self.setFont(FONT, 7.5)
-            self.setFillColor(GREY)
-            self.drawString(margin, top, info["running"])
+            draw_text(self, margin, top, info["running"], FONT, 7.5, GREY)
             self.line(margin, top - 3, width - margin, top - 3)
         self.restoreState()
 
@@ -354,11 +360,13 @@ def draw_text(
     c.saveState()
     if color is not None:
         c.setFillColor(color)
-    c.setFont(font, size)
+    runs = font_runs(text) if font == FONT and needs_fallback(text) else [(font, text)]
     if right:
-        c.drawRightString(x, y, text)
-    else:
-        c.drawString(x, y, text)
+        x -= sum(c.stringWidth(run, f, size) for f, run in runs)
+    for f, run in runs:
+        c.setFont(f, size)
+        c.drawString(x, y, run)
+        x += c.stringWidth(run, f, size)
     c.restoreState()
 
 
@@ -1268,8 +1276,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         elif timing.on_time:
             status = [_lab(form, "on_time", inline=True)]
         else:
-            late_zh = escape(form.zh("late", minutes=timing.late_minutes))
-            late_en = escape(form.en("late", minutes=timing.late_minutes))
+            late_zh = markup(form.zh("late", minutes=timing.late_minutes))
+            late_en = markup(form.en("late", minutes=timing.late_minutes))
             status = [
                 Paragraph(
                     f'<font color="#8a1c1c">{late_zh}</font>&nbsp;&nbsp;'

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -20,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from ..core.standings import TIE_BREAK_LABELS, format_tiebreak
-from .fonts import FONT
+from .fonts import FONT, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
 
 Target = str | Path | IO[bytes]
@@ -69,13 +68,13 @@ class StandingsSheet:
 
 def _head(zh: str, en: str) -> Paragraph:
     return Paragraph(
-        f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', styles().label_c
+        f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', styles().label_c
     )
 
 
 def _order(zh: str, en: str) -> Paragraph:
     st = styles().cell
-    return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
+    return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
 
 
 class _PageCanvas(Canvas):
@@ -152,10 +151,10 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     doc = _sheet_doc(target, pagesize, f"{sheet.event_name} {TITLE[0]}")
     width = pagesize[0] - 2 * MARGIN
     story: list[Any] = [
-        Paragraph(escape(sheet.event_name), st.event),
+        Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
-        Paragraph(escape(" ".join(TITLE[0])), st.title),
-        Paragraph(escape(TITLE[1].upper()), st.title_en),
+        Paragraph(markup(" ".join(TITLE[0])), st.title),
+        Paragraph(markup(TITLE[1].upper()), st.title_en),
         Spacer(1, 4),
     ]
     order_zh = " → ".join(TIE_BREAK_LABELS[k][0] for k in sheet.tie_breaks)
@@ -235,10 +234,10 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
     width = A4[0] - 2 * MARGIN
     method = METHODS.get(sheet.method, (sheet.method, sheet.method))
     story: list[Any] = [
-        Paragraph(escape(sheet.event_name), st.event),
+        Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
-        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
-        Paragraph(escape(f"ROUND {sheet.round} PAIRING"), st.title_en),
+        Paragraph(markup(f"第 {sheet.round} 轮 对 阵 表"), st.title),
+        Paragraph(markup(f"ROUND {sheet.round} PAIRING"), st.title_en),
         Spacer(1, 4),
     ]
     info = [
