@@ -515,11 +515,11 @@ def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width:
     widths = [label_w, value_w] * per_row
     rows: list[list[Any]] = []
     extra: list[tuple[Any, ...]] = []
-    wide = ("organiser", "rulebook", "appeal_no")
+    wide = ("organiser", "rulebook") + (("appeal_no",) if per_row < 4 else ())
     short = [it for it in items if it[0] not in wide]
     ordered: list[list[tuple[str, Any]]] = [[it] for it in items if it[0] == "organiser"]
     ordered += [short[i : i + per_row] for i in range(0, len(short), per_row)]
-    ordered += [[it] for it in items if it[0] in wide[1:]]
+    ordered += [[it] for it in items if it[0] in wide and it[0] != "organiser"]
     for chunk in ordered:
         r = len(rows)
         row: list[Any] = []
@@ -946,6 +946,14 @@ def scoresheet_story(
     return story
 
 
+def _zone_line(form: FormTemplate) -> str:
+    """The time zone every time on a form is in (the station's)."""
+    zone = zone_name()
+    if "local_times" in form.labels:
+        return f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}"
+    return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
+
+
 def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
     """What the QR holds, in print, for a third party to check the sheet against the store:
     the event's id, the record's version, the audit chain's head, the record digest; the
@@ -1061,7 +1069,7 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
                 "margin": margin,
                 "footer_y": 9 * mm,
                 "top_margin": 12 * mm,
-                "footer_left": [f"No. {serial}"] if serial else None,
+                "footer_left": [f"No. {serial}" if serial else "", _zone_line(form)],
                 "watermark": (form.zh("superseded"), form.en("superseded")) if data.superseded_by else None,
             }
         ),
@@ -1207,12 +1215,13 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 "margin": margin,
                 "footer_y": 11 * mm,
                 "top_margin": 14 * mm,
+                "footer_left": ["", _zone_line(form)],
                 "running": f"{form.title.zh} {form.title.en} · {data.event.name_zh}"
                 + (f" · {data.appeal_no}" if data.appeal_no else "")
                 + "（续 cont.）",
             }
         ),
-        *_title_block(form, data.event),
+        *_title_block(form, data.event, compact=True),
         _header_table(
             form, data.event, {"round": data.round, "table": data.table, "appeal_no": data.appeal_no}, width
         ),
@@ -1388,8 +1397,9 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 extra=[("LINEABOVE", (0, 0), (-1, 0), 0, colors.white)],
             )
         )
-        story.append(KeepTogether(block))
-    if form.has("signatures"):
+    else:
+        block = []
+    if form.has("signatures"):  # kept with the decision: never a decision without its signers
         boxes: list[tuple[str, str, str, bytes | None]] = []
         if "committee" in form.signatures:
             members = list(data.committee) or ["", "", ""]
@@ -1411,14 +1421,12 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                     data.signatures.get("chief_referee"),
                 )
             )
-        story.append(
-            KeepTogether(
-                [
-                    _heading(form, "signatures"),
-                    SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
-                ]
-            )
-        )
+        block += [
+            _heading(form, "signatures"),
+            SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
+        ]
+    if block:
+        story.append(KeepTogether(block))
     doc = _doc(target, A4, margin, f"{form.title.zh} {form.title.en}", 14 * mm, 19 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
 

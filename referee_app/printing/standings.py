@@ -193,12 +193,13 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
             _pc(row["rank"]),
             _pc(pair),
             _p(names),
-            _p(sheet.units.get(pair, "")),
+            _p(sheet.units.get(pair, ""), st.small),
             _pc(row["match_points"]),
         ]
         cells += [_pc(format_tiebreak(k, row["tiebreaks"].get(k))) for k in keys]
         rows.append(cells)
-    fixed = [12 * mm, 12 * mm, 0.0, 26 * mm, 19 * mm]
+    # a 30-character unit takes two lines at most, never four
+    fixed = [12 * mm, 12 * mm, 0.0, 44 * mm, 19 * mm]
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
     fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
     story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))

@@ -169,3 +169,54 @@ def test_the_qr_scans_from_a_150_dpi_copy(tmp_path: Path) -> None:
         found += scan.stdout.split()
     expected = qr_payload(scoresheet_from_case(json.loads(CASE.read_text("utf-8")), "zh"))
     assert expected in found
+
+
+@requires_poppler
+def test_the_appeal_form_keeps_its_decision_and_signers_on_one_page(tmp_path: Path) -> None:
+    from referee_app.printing.render import render_appeal
+
+    from .helpers import appeal
+
+    data = appeal()
+    data.grounds = data.grounds[: len(data.grounds) // 3]  # grounds of an ordinary length
+    data.committee = [LONG_NAME, "吴十", "郑十一"]
+    out = tmp_path / "appeal.pdf"
+    render_appeal(data, out)
+    assert _pages(out) == 1
+    words = _words(out)
+    flat = "".join(w[4] for w in words)
+    assert "仲裁委员会裁决" in flat and "裁判长" in flat and "孙八" in flat
+    for i, a in enumerate(words):  # "Committee member" never runs into a name
+        for b in words[i + 1 :]:
+            overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+            overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+            assert not (overlap_x > 1.0 and overlap_y > 1.0), (a, b)
+    _render(out, tmp_path)
+
+
+@requires_poppler
+def test_the_standings_unit_column_takes_two_lines_at_most(tmp_path: Path) -> None:
+    from referee_app.printing.standings import StandingsSheet, render_standings
+
+    rows = [
+        {"rank": i + 1, "pair": str(i + 1), "match_points": 10 - i, "tiebreaks": {"opponents_score": 20 - i}}
+        for i in range(40)
+    ]
+    sheet = StandingsSheet(
+        event_name="测试杯",
+        rulebook_id="bhg-2011",
+        round=5,
+        seed=1,
+        tie_breaks=["match_points", "opponents_score"],
+        rows=rows,
+        players={str(i + 1): ["甲", "乙"] for i in range(40)},
+        units={str(i + 1): LONG_UNIT for i in range(40)},
+    )
+    out = tmp_path / "standings.pdf"
+    render_standings(sheet, out)
+    words = [w for w in _words(out) if w[4] and w[4][0] in LONG_UNIT]
+    # the unit's lines: no more than two distinct baselines per row of the table
+    lines_per_row = len({round(w[3]) for w in words}) / 40
+    assert lines_per_row <= 2.0, lines_per_row
+    assert _pages(out) <= 2  # 40 pairs: about 24 rows a page, not 11
+    _render(out, tmp_path)
