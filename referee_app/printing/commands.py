@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,12 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _sign_opts(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sign", action="store_true", help="sign the PDF with the event key (pyHanko)")
+    p.add_argument(
+        "--sign",
+        action="store_true",
+        help="sign the PDF with the event key (PAdES, pyHanko), with a visible signature block",
+    )
+    p.add_argument("--location", default=None, help="where it is signed (default: the event's name)")
     p.add_argument(
         "--key",
         default=None,
@@ -61,6 +66,13 @@ def register(subparsers: Any) -> None:
     )
     ss.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     ss.add_argument("--date", default=None, help="the date printed in the header (YYYY-MM-DD)")
+    ss.add_argument(
+        "--blank",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a blank sheet with N empty hand rows, to record the hands by hand",
+    )
     ss.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ss)
     _common(ss)
@@ -70,6 +82,7 @@ def register(subparsers: Any) -> None:
     rd.add_argument("--round", type=int, required=True)
     rd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     rd.add_argument("-o", "--output", required=True, help="the PDF to write")
+    rd.add_argument("--quiet", action="store_true", help="no progress on standard error")
     _sign_opts(rd)
     _common(rd)
     rd.set_defaults(func=_guard(cmd_print_round))
@@ -95,6 +108,34 @@ def register(subparsers: Any) -> None:
     _common(ap)
     ap.set_defaults(func=_guard(cmd_print_appeal))
 
+    sd = pr_sub.add_parser(
+        "standings",
+        help="the standings sheet (名次表): provisional or final, with the chief referee's sign-off",
+    )
+    sd.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
+    sd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    sd.add_argument(
+        "--final", action="store_true", help="print as the final standings (default: provisional)"
+    )
+    sd.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    sd.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(sd)
+    _common(sd)
+    sd.set_defaults(func=_guard(cmd_print_standings))
+
+    pg = pr_sub.add_parser(
+        "pairing", help="a round's pairing list (对阵表): as seated in the store, or else the proposal"
+    )
+    pg.add_argument("--round", type=int, required=True)
+    pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pg.add_argument(
+        "--seed", type=int, default=None, help="seed of a proposal's lots (default: the event's id)"
+    )
+    pg.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(pg)
+    _common(pg)
+    pg.set_defaults(func=_guard(cmd_print_pairing))
+
     key = subparsers.add_parser("key", help="the event's signing key")
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=type(key))
     kc = key_sub.add_parser("create", help="make a key and self-signed certificate (PKCS#12 + PEM)")
@@ -116,6 +157,14 @@ def register(subparsers: Any) -> None:
     add_role_option(kc)  # keeping a key in the store is the chief referee's, once PINs are set
     _common(kc)
     kc.set_defaults(func=_guard(cmd_key_create))
+
+    ke = key_sub.add_parser(
+        "export", help="write the event's certificate (PEM) for a third party to check signed PDFs"
+    )
+    ke.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    ke.add_argument("-o", "--output", required=True, help="the certificate file to write (CERT.pem)")
+    _common(ke)
+    ke.set_defaults(func=_guard(cmd_key_export))
 
     vq = subparsers.add_parser(
         "verify-paper",
@@ -215,8 +264,17 @@ def _passphrase(prompt_twice: bool = False) -> str:
     return value
 
 
-def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
-    """Render into a temporary file beside the output, sign it if asked, then move it in place."""
+def _write_pdf(
+    args: argparse.Namespace,
+    render: Callable[[Any], None],
+    forms: Sequence[Any] = (),
+    reason: str = "",
+) -> int:
+    """Render into a temporary file beside the output, sign it if asked, then move it in place.
+
+    With ``--sign`` each of ``forms`` gets the visible signature block (signer, time,
+    certificate fingerprint, ``reason``, location) before it is drawn; then pyHanko signs the
+    file (PAdES) with the same reason and location."""
     from .fonts import ResourceError
     from .forms import FormError
 
@@ -224,8 +282,22 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
     if out.parent and not out.parent.exists():
         raise CommandError(f"{out}: the folder {out.parent} does not exist")
     stored_key: bytes | None = None
-    if args.sign and not args.key:
-        stored_key = _stored_key(args)
+    passphrase = ""
+    location = getattr(args, "location", None) or ""
+    if args.sign:
+        from datetime import datetime
+
+        from .data import SignatureStamp
+
+        if args.key:
+            passphrase = _passphrase()
+            subject, fingerprint = _key_file_identity(args.key, passphrase)
+        else:
+            stored_key, subject, fingerprint = _stored_key(args)
+        location = location or getattr(args, "_event_name", "")
+        stamp = SignatureStamp(subject, fingerprint, datetime.now().astimezone(), reason, location)
+        for form in forms:
+            form.stamp = stamp
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         try:
@@ -240,9 +312,9 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
 
             try:
                 if stored_key is not None:
-                    _sign_with_stored_key(tmp, stored_key, _passphrase(), args)
+                    _sign_with_stored_key(tmp, stored_key, _passphrase(), reason, location)
                 else:
-                    sign_pdf(tmp, tmp, args.key, _passphrase())
+                    sign_pdf(tmp, tmp, args.key, passphrase, reason=reason, location=location)
             except SigningError as exc:
                 raise CommandError(_one_line(exc)) from None
         try:
@@ -254,6 +326,34 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
             tmp.unlink()
     print(f"{out}", file=sys.stderr)
     return 0
+
+
+def _key_file_identity(p12: str, passphrase: str) -> tuple[str, str]:
+    """(subject, SHA-256 fingerprint) of the certificate in a PKCS#12 key file."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    try:
+        _key, cert, _more = pkcs12.load_key_and_certificates(
+            Path(p12).read_bytes(), passphrase.encode("utf-8")
+        )
+    except OSError as exc:
+        raise CommandError(f"{p12}: cannot read the key: {exc.strerror or exc}") from None
+    except ValueError:
+        raise CommandError(f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)") from None
+    if cert is None:
+        raise CommandError(f"{p12}: the key file holds no certificate")
+    return cert.subject.rfc4514_string(), cert.fingerprint(hashes.SHA256()).hex()
+
+
+def _no_sign_from_case(args: argparse.Namespace) -> None:
+    """A sheet printed from a case file is not the event's record: it is never signed with
+    the event's key (it says "not from the event record" instead)."""
+    if getattr(args, "sign", False) and getattr(args, "case", None) is not None:
+        raise CommandError(
+            "--sign: a sheet printed from a case file is not the event's record and is not signed; "
+            "print it from the event store (--round R --table T, or --ruling ID) to sign it"
+        )
 
 
 # -- the event store --------------------------------------------------------------------------
@@ -271,8 +371,9 @@ def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
         raise CommandError(_one_line(exc), getattr(exc, "exit_code", 1)) from None
 
 
-def _stored_key(args: argparse.Namespace) -> bytes:
-    """The PKCS#12 of the event (``--event``, or the appeal's), kept in the event store."""
+def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
+    """(PKCS#12, certificate subject, fingerprint) of the event's key kept in the event store
+    (``--event``, or the event of what is printed)."""
     try:
         from ..store.errors import StoreError
         from ..store.service import Store
@@ -291,10 +392,10 @@ def _stored_key(args: argparse.Namespace) -> bytes:
             f"--sign needs --key FILE.p12: event {event_id} has no key in the event store "
             f"(make one: referee-app key create --event {event_id})"
         )
-    return bytes(key["p12"])
+    return bytes(key["p12"]), str(key["subject"]), str(key["sha256"])
 
 
-def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse.Namespace) -> None:
+def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, location: str) -> None:
     import tempfile
 
     from .signing import SigningError, sign_pdf
@@ -305,7 +406,7 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse
         with os.fdopen(fd, "wb") as handle:
             handle.write(p12)
         try:
-            sign_pdf(pdf, pdf, path, passphrase)
+            sign_pdf(pdf, pdf, path, passphrase, reason=reason, location=location)
         except SigningError as exc:
             # name the store's key, never the temporary file
             raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
@@ -314,6 +415,9 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse
 # -- handlers -------------------------------------------------------------------------------
 def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
+    _no_sign_from_case(args)
+    if args.blank is not None and not 1 <= args.blank <= 60:
+        raise CommandError(f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}")
     if args.case is not None:
         data = _scoresheet_from_file(args.case, args, lang)
     else:
@@ -323,9 +427,25 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
             )
         sheets = _store_sheets(args, lang, args.round, args.table)
         data = sheets[0]
+    if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
+        from .data import blank_sheet
+
+        data = blank_sheet(data, args.blank)
     from .render import render_scoresheet
 
-    return _write_pdf(args, lambda handle: render_scoresheet(data, handle))
+    reason = _record_reason(data, lang)
+    return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
+
+
+def _record_reason(data: Any, lang: str) -> str:
+    """The signature's reason: which record of the event this PDF is."""
+    stamp = data.record
+    version = f" v{stamp.version}" if stamp is not None else ""
+    return (
+        f"记分表 第{data.round}轮 第{data.table}桌{version}"
+        if lang == "zh"
+        else (f"Scoresheet round {data.round} table {data.table}{version}")
+    )
 
 
 def cmd_print_round(args: argparse.Namespace) -> int:
@@ -333,7 +453,29 @@ def cmd_print_round(args: argparse.Namespace) -> int:
     sheets = _store_sheets(args, lang, args.round, None)
     from .render import render_round
 
-    return _write_pdf(args, lambda handle: render_round(sheets, handle))
+    total = len(sheets)
+    quiet = getattr(args, "quiet", False)
+
+    def progress(done: int) -> None:
+        # one line per table on a log, one updated line on a terminal
+        if quiet:
+            return
+        text = (
+            f"第{args.round}轮 {done}/{total} 桌"
+            if lang == "zh"
+            else f"round {args.round}: {done}/{total} tables"
+        )
+        if sys.stderr.isatty():
+            print(f"\r{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    reason = (
+        f"记分表 第{args.round}轮（{total}桌）"
+        if lang == "zh"
+        else f"Scoresheets round {args.round} ({total} tables)"
+    )
+    return _write_pdf(args, lambda handle: render_round(sheets, handle, progress=progress), sheets, reason)
 
 
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
@@ -345,6 +487,7 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
         args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
     )
     args._event_id = ev.id
+    args._event_name = ev.name
     if not sheets:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
@@ -358,6 +501,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
         raise CommandError("print ruling: give --case CASE.json --hand N [--index I], or --ruling ID")
     if args.hand is None:
         raise CommandError("print ruling: --hand N is needed with --case (0 for a ruling before play)")
+    _no_sign_from_case(args)
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
     from ..core import load_rulebook
@@ -411,7 +555,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     )
     from .render import render_ruling
 
-    return _write_pdf(args, lambda handle: render_ruling(data, handle))
+    return _write_pdf(args, lambda handle: render_ruling(data, handle), [data])
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
@@ -427,11 +571,13 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
 
     ev, data = _store_call(args, read)
     args._event_id = ev.id
+    args._event_name = ev.name
     if args.date:
         data.event.date = args.date
     from .render import render_ruling
 
-    return _write_pdf(args, lambda handle: render_ruling(data, handle))
+    reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
+    return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
 
 
 def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
@@ -502,9 +648,11 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
             raise CommandError(f"--appeal: {exc}") from None
         raise
     args._event_id = ev.id
+    args._event_name = ev.name
     from .render import render_appeal
 
-    return _write_pdf(args, lambda handle: render_appeal(data, handle))
+    reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
+    return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
 
 
 def cmd_key_create(args: argparse.Namespace) -> int:
@@ -687,3 +835,107 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
         else f"{where}: the store holds this exact version, and it is the current one ({ev.name})"
     )
     return 0
+
+
+def cmd_key_export(args: argparse.Namespace) -> int:
+    """The event's certificate, as kept in the store, for a third party (``verify-pdf --cert``)."""
+
+    def read(store: Any) -> tuple[Any, Any]:
+        ev = store.pick_event(args.event)
+        return ev, store.event_key(ev.id)
+
+    ev, key = _store_call(args, read)
+    if key is None:
+        raise CommandError(
+            f"event {ev.id} has no signing key in the event store "
+            f"(make one: referee-app key create --event {ev.id})"
+        )
+    out = Path(args.output)
+    if out.exists():
+        raise CommandError(f"{out}: already exists")
+    try:
+        out.write_bytes(bytes(key["cert_pem"]))
+    except OSError as exc:
+        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    print(f"certificate {out}")
+    print(f"subject {key['subject']}")
+    print(f"sha256 {key['sha256']}")
+    return 0
+
+
+def cmd_print_standings(args: argparse.Namespace) -> int:
+    """The standings sheet from the store: provisional unless ``--final``; tied ranks marked."""
+    from ..core.standings import compute_standings
+    from ..desk_commands import load_event
+    from .build import chief_referee_name
+    from .standings import StandingsSheet, render_standings
+
+    if args.round is not None and args.round < 0:
+        raise CommandError(f"--round: expected 0 or more, got {args.round}")
+
+    def read(store: Any) -> tuple[Any, str]:
+        loaded = load_event(store, args.event)
+        return loaded, chief_referee_name(store.log(loaded.ev.id))
+
+    loaded, chief = _store_call(args, read)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    seed = loaded.ev.id if args.seed is None else args.seed
+    table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
+    sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+    sheet.final = bool(args.final)
+    sheet.chief_referee = chief
+    status = "最终" if args.final else "临时"
+    reason = (
+        f"{status}名次 第{table.round}轮后"
+        if _lang(args) == "zh"
+        else (f"{'Final' if args.final else 'Provisional'} standings after round {table.round}")
+    )
+    return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
+
+
+def cmd_print_pairing(args: argparse.Namespace) -> int:
+    """The pairing list of a round: the tables seated in the store (the published pairing);
+    before any table is seated, the proposal the pairing rules give, marked as not published."""
+    from ..core.pairing import pair_round
+    from ..desk_commands import load_event
+    from .standings import PairingSheet
+
+    if args.round < 1:
+        raise CommandError(f"--round: expected a round number ≥ 1, got {args.round}")
+
+    def read(store: Any) -> tuple[Any, list[dict[str, Any]]]:
+        loaded = load_event(store, args.event, before_round=args.round)
+        seated = [m for m in store.current_matches(loaded.ev.id) if int(m["round_no"]) == args.round]
+        return loaded, seated
+
+    loaded, seated = _store_call(args, read)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    players = {str(p["number"]): list(p["players"]) for p in loaded.pairs}
+    seed = loaded.ev.id if args.seed is None else args.seed
+    if seated:
+        tables = [(int(m["table_no"]), str(m["ns_number"]), str(m["ew_number"])) for m in seated]
+        playing = {p for _t, ns, ew in tables for p in (ns, ew)}
+        absent = [p for p in players if p not in playing]
+        sheet = PairingSheet(
+            loaded.ev.name, loaded.rulebook.id, args.round, "seated", seed, sorted(tables),
+            bye=absent[0] if len(absent) == 1 else None, players=players,
+        )  # fmt: skip
+    else:
+        from ..core.pairing import PairingError
+
+        knockout = loaded.rulebook.data["standings"]["format"] == "knockout"
+        try:
+            pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
+        except PairingError as exc:
+            raise CommandError(f"--round {args.round}: {_one_line(exc)}") from None
+        sheet = PairingSheet(
+            loaded.ev.name, loaded.rulebook.id, args.round, pairing.method, seed,
+            [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
+            published=False,
+        )  # fmt: skip
+    from .standings import render_pairing
+
+    reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
+    return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)

@@ -54,6 +54,18 @@ class Voiding:
 
 
 @dataclass(frozen=True)
+class SignatureStamp:
+    """What the page says about its digital signature, drawn before signing (pyHanko's own
+    stamp cannot draw Chinese): who signs, when, with which certificate, why and where."""
+
+    signer: str
+    fingerprint: str
+    at: datetime
+    reason: str
+    location: str
+
+
+@dataclass(frozen=True)
 class RecordStamp:
     """Where a printed record sits in the event store, for a third party to check it:
     the event's own id, the record's version, and the audit chain's head (entry number and
@@ -97,6 +109,8 @@ class ScoresheetData:
     signatures: dict[str, bytes] = field(default_factory=dict)
     signer_names: dict[str, str] = field(default_factory=dict)
     voidings: list[Voiding] = field(default_factory=list)
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
     #: None: printed from a case file, not from the event record (it cannot be signed).
     record: RecordStamp | None = None
@@ -160,6 +174,8 @@ class AppealFormData:
     signatures: dict[str, bytes] = field(default_factory=dict)
     #: As the store recorded it: ``refunded``, ``kept`` or ``none``; None: by ``decision``.
     fee_outcome: str | None = None
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
 
     def timing(self) -> Timing | None:
@@ -194,6 +210,8 @@ class RulingSlipData:
     appeal: dict[str, Any] | None = None
     referee: str | None = None
     signatures: dict[str, bytes] = field(default_factory=dict)
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
     #: The slip's number: ``<event>-<ruling id>`` from the store; where it stands in a case file.
     serial: str | None = None
@@ -385,6 +403,20 @@ def local_text(value: str | datetime | None, zone: bool = False) -> str:
         return ""
     text = at.strftime("%Y-%m-%d %H:%M")
     return f"{text} {zone_name(at)}" if zone else text
+
+
+def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
+    """The table's sheet with ``hands`` empty rows to record the hands by hand: its header,
+    pairs and seats, starting levels; nothing judged, no result, not a record to check."""
+    import dataclasses
+
+    case = {k: v for k, v in data.case.items() if k in ("event", "first_dealer", "levels")}
+    return dataclasses.replace(
+        data, case=case, decision={"hands": [], "result": None}, voidings=[], signatures={},
+        signed_at=None, record=None, blank_hands=hands, signer_names={
+            k: v for k, v in data.signer_names.items() if k == "chief_referee"
+        },
+    )  # fmt: skip
 
 
 def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

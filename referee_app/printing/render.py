@@ -200,6 +200,9 @@ class SheetMark(Flowable):
 
     def draw(self) -> None:
         self.canv._sheet = self.info  # type: ignore[attr-defined]
+        started = self.info.get("started")
+        if started is not None:  # a round's PDF reports each table as it is laid out
+            started()
 
 
 class NumberedCanvas(Canvas):
@@ -663,7 +666,11 @@ def scoresheet_story(
             {
                 "form": form,
                 "running": running,
-                "footer_left": [form.zh("integrity") + " " + form.en("integrity") + "  SHA-256", digest],
+                "footer_left": (
+                    [form.zh("integrity") + " " + form.en("integrity") + "  SHA-256", digest]
+                    if not data.blank_hands
+                    else ["", _zone_line(form)]
+                ),
                 "margin": 15 * mm,
                 "footer_y": 10 * mm,
                 "top_margin": 12 * mm,
@@ -769,7 +776,7 @@ def scoresheet_story(
     # infractions and rulings (voided ones struck through, with their mark)
     rulings = all_rulings(dec)
     facts = _facts(data.case)
-    if form.has("infractions") and (rulings or not data.blank_hands):
+    if form.has("infractions"):
         keys2 = ("when", "seat", "infraction", "sanction", "clause", "note")
         widths = [62, 112, 80, 0, 80, 66]
         widths[3] = width - sum(widths)
@@ -808,7 +815,10 @@ def scoresheet_story(
             if r.get("voided"):
                 row = [_struck(c) for c in row[:5]] + [row[5]]
             rows.append(row)
-        if not rulings:
+        if data.blank_hands:  # rows to write infractions in by hand
+            rows += [[""] * 6 for _ in range(3)]
+            extra = [("TOPPADDING", (0, 1), (-1, -1), 5), ("BOTTOMPADDING", (0, 1), (-1, -1), 5)]
+        elif not rulings:
             rows.append([_lab(form, "no_infractions", inline=True)] + [""] * 5)
             extra = [("SPAN", (0, 1), (-1, 1))]
         story.append(
@@ -863,12 +873,19 @@ def scoresheet_story(
     # result (the QR beside it), signatures, the record's lines: kept together, never a
     # heading alone at the foot of a page
     tail: list[Any] = []
-    qr = _qr(qr_payload(data)) if form.has("integrity") else None
+    blank = bool(data.blank_hands)
+    qr = _qr(qr_payload(data)) if form.has("integrity") and not blank else None
     rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
     if form.has("result"):
         res = dec.get("result")
-        if res is None:
+        if blank:  # to fill in by hand
+            keys4 = ("winner", "decided_by", "match_points", "final_levels")
+            rows = [[_lab(form, k, inline=True), ""] for k in keys4]
+            result_block.append(
+                _grid(rows, [96, rw - 96], label_cols=[0], extra=[("TOPPADDING", (0, 0), (-1, -1), 3)])
+            )
+        elif res is None:
             result_block.append(_grid([[_lab(form, "not_finished", inline=True)]], [rw]))
         else:
             winner = res.get("winner")
@@ -907,7 +924,7 @@ def scoresheet_story(
                 ],
             ]
             result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
-    if form.has("integrity"):
+    if form.has("integrity") and not blank:
         result_block += [Spacer(1, 3), *_record_lines(form, data)]
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
@@ -941,9 +958,47 @@ def scoresheet_story(
             signed = data.signatures.get(k)
             boxes.append((zh_label, en_label, data.signer_name(k), signed, when if signed else ""))
         tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2, box_height=37, gap=4))
+    if data.stamp is not None:
+        tail += [Spacer(1, 3), stamp_block(data.stamp, width)]
     if tail:
         story.append(KeepTogether(tail))
     return story
+
+
+def stamp_block(stamp: Any, width: float) -> Table:
+    """The visible signature: signer, time, certificate fingerprint, reason and location,
+    drawn into the page before pyHanko signs the file (its stamp font has no Chinese)."""
+    st = styles()
+    fp = stamp.fingerprint
+    fp_text = " ".join(fp[i : i + 8] for i in range(0, len(fp), 8))
+    lines = [
+        Paragraph(
+            f'电子签名 <font size="{EN_SIZE}" color="#5a5a5a">Digitally signed (PAdES)</font>　'
+            f"签署人 Signer：{markup(stamp.signer)}",
+            st.small,
+        ),
+        Paragraph(
+            f"时间 Time：{_dt(stamp.at)} {zone_name(stamp.at)}　理由 Reason：{markup(stamp.reason)}"
+            f"　地点 Location：{markup(stamp.location)}",
+            st.tiny,
+        ),
+        Paragraph(
+            f'证书指纹 Certificate SHA-256：<font name="{FONT_MONO}" size="6">{fp_text}</font>', st.tiny
+        ),
+    ]
+    t = Table([[lines]], colWidths=[width], hAlign="LEFT")
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 8),
+                ("BOX", (0, 0), (-1, -1), 1.2, MARK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 5),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return t
 
 
 def _zone_line(form: FormTemplate) -> str:
@@ -1031,21 +1086,39 @@ def render_scoresheet(data: ScoresheetData, target: Target, form: FormTemplate |
     render_round([data], target, form=form)
 
 
-def render_round(sheets: Sequence[ScoresheetData], target: Target, form: FormTemplate | None = None) -> None:
-    """Several scoresheets in one PDF, each starting on a new page and numbered on its own."""
+def render_round(
+    sheets: Sequence[ScoresheetData],
+    target: Target,
+    form: FormTemplate | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Several scoresheets in one PDF, each starting on a new page and numbered on its own.
+    ``progress(n)`` is called as the n-th sheet is laid out (the slow part), and once more
+    when the file is written."""
     form = form or load_form("scoresheet")
     styles()
     width = A4[0] - 30 * mm
     story: list[Any] = []
+    done = [0]
+
+    def started() -> None:
+        done[0] += 1
+        if progress is not None and done[0] < len(sheets):
+            progress(done[0])
+
     for i, data in enumerate(sheets):
         if i:
             story.append(PageBreak())
-        story += scoresheet_story(data, form, width)
+        part = scoresheet_story(data, form, width)
+        part[0].info["started"] = started
+        story += part
     title = f"{form.title.zh} {form.title.en}"
     if len(sheets) == 1 and sheets[0].round:
         title += f" · 第{sheets[0].round}轮 第{sheets[0].table}桌"
     doc = _doc(target, A4, 15 * mm, title, 12 * mm, 16.5 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
+    if progress is not None:
+        progress(len(sheets))
 
 
 # -- ruling slip ----------------------------------------------------------------------------
@@ -1193,6 +1266,8 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
                 [_heading(form, "signatures"), SignatureGrid(boxes, width, columns=2, box_height=54)]
             )
         )
+    if data.stamp is not None:
+        story += [Spacer(1, 4), stamp_block(data.stamp, width)]
     doc = _doc(target, A5, margin, f"{form.title.zh} {form.title.en}", 12 * mm, 18 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
 
@@ -1425,6 +1500,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
             _heading(form, "signatures"),
             SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
         ]
+    if data.stamp is not None:
+        block += [Spacer(1, 4), stamp_block(data.stamp, width)]
     if block:
         story.append(KeepTogether(block))
     doc = _doc(target, A4, margin, f"{form.title.zh} {form.title.en}", 14 * mm, 19 * mm)
