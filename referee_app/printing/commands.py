@@ -584,7 +584,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .build import ruling_in_lang, stored_pairs
+    from .build import chief_referee_name, ruling_in_lang, stored_pairs
     from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
@@ -631,6 +631,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         decision_reasons=a["decision_reason"] if decided else None,
         new_sanction=new_sanction,
         decided_at=local_time(a["decided_at"]),
+        chief_referee=chief_referee_name(store.log(ev.id)) or None,
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,
