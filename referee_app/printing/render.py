@@ -778,7 +778,7 @@ def scoresheet_story(
     facts = _facts(data.case)
     if form.has("infractions"):
         keys2 = ("when", "seat", "infraction", "sanction", "clause", "note")
-        widths = [62, 112, 80, 0, 80, 66]
+        widths = [58, 98, 96, 0, 92, 58]
         widths[3] = width - sum(widths)
         rows = [[_lab(form, k, center=True) for k in keys2]]
         counters: Counter[int | None] = Counter()
@@ -788,12 +788,13 @@ def scoresheet_story(
             counters[hand_no] += 1
             fact = facts.get((hand_no, idx), {})
             notes: list[str] = []
+            mark = form.zh if zh else form.en  # the notes in the sheet's language: one line each
             if r.get("assumed"):
-                notes.append(f"{form.zh('assumed')} {form.en('assumed')}")
+                notes.append(mark("assumed"))
             if r.get("overridden"):
-                notes.append(f"{form.zh('overridden')} {form.en('overridden')}")
+                notes.append(mark("overridden"))
             if r.get("voided"):
-                notes.append(f"{form.zh('voided')} {form.en('voided')}")
+                notes.append(mark("voided"))
             if r.get("escalated") and (r.get("occurrence") or 0) > 1:
                 notes.append(f"第{r['occurrence']}次" if zh else f"occurrence {r['occurrence']}")
             label = data.infraction_labels.get(r.get("kind", ""), (r.get("kind", ""), r.get("kind", "")))
@@ -1017,13 +1018,7 @@ def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
     stamp = data.record
     zone = zone_name(data.signed_at)
     digest = f'<font name="{FONT_MONO}" size="6.5">{data.digest}</font>'
-    out: list[Any] = [
-        Paragraph(
-            f'{markup(form.zh("digest"))} <font size="{EN_SIZE}" color="#5a5a5a">'
-            f"{markup(form.en('digest'))}</font><br/>{digest}",
-            st.small,
-        )
-    ]
+    out: list[Any] = [Paragraph(f"{markup(form.zh('digest'))}：{digest}", st.small)]
     if stamp is None:
         out.append(
             Paragraph(
@@ -1045,8 +1040,14 @@ def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
     out.append(
         Paragraph(
             f"{markup(form.zh('rulebook_digest'))} {markup(data.event.rulebook_id)}"
-            f' <font name="{FONT_MONO}" size="6">{markup(data.event.rulebook_sha256)}</font>'
-            f"　{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}",
+            f' <font name="{FONT_MONO}" size="6">{markup(data.event.rulebook_sha256)}</font>',
+            st.tiny,
+        )
+    )
+    out.append(
+        Paragraph(
+            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}"
+            f"　{markup(form.en('digest'))}",
             st.tiny,
         )
     )
