@@ -66,7 +66,7 @@ def test_scoresheet_from_the_command_line(scoresheet_pdf: Path, tmp_path: Path) 
     # defenders' totals of the five hands and the round's facts
     for total in ("130", "25", "150", "80", "265"):
         assert total in text.split()
-    assert "第3轮" in flat and "第5桌" in flat
+    assert "RA1:CASE:R3:T5:" in flat  # round and table, in the QR text printed under it
     # the record digest covers the case, its decision without wording, pairs, round, table
     raw = __import__("json").loads(CASE.read_text("utf-8"))
     case, meta = split_case(raw)
