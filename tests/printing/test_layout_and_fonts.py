@@ -220,3 +220,42 @@ def test_the_standings_unit_column_takes_two_lines_at_most(tmp_path: Path) -> No
     assert lines_per_row <= 2.0, lines_per_row
     assert _pages(out) <= 2  # 40 pairs: about 24 rows a page, not 11
     _render(out, tmp_path)
+
+
+HEADINGS = ("参赛对", "各副牌记录", "违例与判罚", "改判与作废", "本轮结果", "签字确认")
+
+
+@requires_poppler
+def test_no_heading_is_left_alone_at_the_foot_of_a_page(tmp_path: Path) -> None:
+    """Tables of 10 to 40 hands with a ruling every third hand: on every page, the last
+    line above the footer is never a section heading."""
+    from referee_app.printing.data import scoresheet_from_case
+    from referee_app.printing.render import render_round
+
+    sheets = []
+    for n in range(10, 41, 3):
+        hands = [{"defender_points": 80} for _ in range(n)]
+        for i in range(0, n, 3):
+            # a first delay in a hand is a warning: the levels stay put, the round goes on
+            hands[i]["infractions"] = [{"kind": "delay", "seat": "E", "what": "lead", "trick": 2}]
+        case = {
+            "event": "bhg-2011",
+            "round": 1,
+            "table": n,
+            "first_dealer": "E",
+            "hands": hands,
+            "finished": "time",
+        }
+        sheets.append(scoresheet_from_case(case, "zh"))
+    out = tmp_path / "tables.pdf"
+    render_round(sheets, out)
+    pages = _pages(out)
+    assert pages > len(sheets)  # some tables flow onto continuation pages
+    for page in range(1, pages + 1):
+        text = subprocess.run(
+            ["pdftotext", "-f", str(page), "-l", str(page), "-layout", str(out), "-"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        body = [ln for ln in lines if not re.match(r"(记录校验|第 \d+ 页|Page \d+|[0-9a-f]{64})", ln)]
+        assert body and not body[-1].startswith(HEADINGS), (page, body[-3:])
