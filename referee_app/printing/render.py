@@ -805,11 +805,12 @@ def scoresheet_story(
             name = seat_player(data.pairs, r.get("seat")) if r.get("seat") else ""
             if len(name) > 8:  # the whole name is in the pairs table, by its seat
                 name = name[:7] + "…"
+            text = st.cell if zh else st.small  # English runs longer: a size down keeps one line
             row = [
                 _when(form, hand_no, fact.get("trick"), lang),
-                _p(f"{who} {name}".strip()),
-                _p(label[0] if zh else label[1]),
-                _p(sanction_summary(r, lang, instruction=False)),
+                _p(f"{who} {name}".strip(), text),
+                _p(label[0] if zh else label[1], text),
+                _p(sanction_summary(r, lang, instruction=False), text),
                 _p(r.get("citation", "")),
                 _p("；".join(notes) if notes else "", st.note),
             ]
@@ -1046,8 +1047,7 @@ def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
     )
     out.append(
         Paragraph(
-            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}"
-            f"　{markup(form.en('digest'))}",
+            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}",
             st.tiny,
         )
     )
