@@ -109,6 +109,7 @@ def store_scoresheets(
             infraction_labels=labels,
             lang=lang,
             record=RecordStamp(ev.id, int(m["version"]), head[0], head[1]),
+            stored_decision=m["decision"],
         )
         signatures = store.signatures_of(ev.id, m["round"], m["table"], m["version"])
         sheet.signatures = {SIGNER_BOXES[k]: png for k, png in signatures.items() if k in SIGNER_BOXES}

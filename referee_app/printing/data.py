@@ -119,9 +119,14 @@ class ScoresheetData:
     #: Hands entered ahead of play with no result: a blank sheet has ``blank_hands`` rows.
     blank_hands: int = 0
 
+    #: The decision as the store keeps it, when ``decision`` was judged again only for its
+    #: wording in another language: the digest is taken of what the store holds.
+    stored_decision: dict[str, Any] | None = None
+
     @property
     def digest(self) -> str:
-        return record_digest(self.case, self.decision, self.pairs, self.round, self.table)
+        decision = self.stored_decision if self.stored_decision is not None else self.decision
+        return record_digest(self.case, decision, self.pairs, self.round, self.table)
 
     def signer_name(self, key: str) -> str:
         if key in self.signer_names:
@@ -413,7 +418,7 @@ def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
     case = {k: v for k, v in data.case.items() if k in ("event", "first_dealer", "levels")}
     return dataclasses.replace(
         data, case=case, decision={"hands": [], "result": None}, voidings=[], signatures={},
-        signed_at=None, record=None, blank_hands=hands, signer_names={
+        signed_at=None, record=None, blank_hands=hands, stored_decision=None, signer_names={
             k: v for k, v in data.signer_names.items() if k == "chief_referee"
         },
     )  # fmt: skip
