@@ -88,17 +88,28 @@ def test_standings_provisional_or_final_with_ties_and_sign_off(keyed_db: Path, t
     assert "最终名次FINAL" in flat and "电子签名" in flat and "临时" not in flat
 
 
-def test_tied_ranks_are_marked() -> None:
-    from referee_app.printing.standings import StandingsSheet, tied_pairs
+@requires_poppler
+def test_tied_ranks_are_marked(tmp_path: Path) -> None:
+    from referee_app.printing.standings import StandingsSheet, render_standings, tied_pairs
 
     rows = [
-        {"rank": 1, "pair": "3", "match_points": 4, "tiebreaks": {"opponents_score": 6, "lots": 1}},
-        {"rank": 2, "pair": "5", "match_points": 2, "tiebreaks": {"opponents_score": 4, "lots": 1}},
-        {"rank": 3, "pair": "1", "match_points": 2, "tiebreaks": {"opponents_score": 4, "lots": 2}},
-        {"rank": 4, "pair": "2", "match_points": 2, "tiebreaks": {"opponents_score": 3, "lots": 1}},
+        {"rank": 1, "pair": "3", "match_points": 4, "tiebreaks": {"opponents_score": 6, "lots": {"draw": 1}}},
+        {"rank": 2, "pair": "5", "match_points": 2, "tiebreaks": {"opponents_score": 4, "lots": {"draw": 1}}},
+        {"rank": 3, "pair": "1", "match_points": 2, "tiebreaks": {"opponents_score": 4, "lots": {"draw": 2}}},
+        {"rank": 4, "pair": "2", "match_points": 2, "tiebreaks": {"opponents_score": 3, "lots": {"draw": 1}}},
     ]
     sheet = StandingsSheet("测试杯", "bhg-2011", 2, 7, ["match_points", "opponents_score", "lots"], rows)
     assert tied_pairs(sheet) == {"5", "1"}
+    out = tmp_path / "standings.pdf"
+    render_standings(sheet, out)
+    lines = [line.split() for line in pdftotext(out, layout=True).splitlines()]
+    ranks = {
+        cells[1]: cells[0]
+        for cells in lines
+        if len(cells) > 2 and re.fullmatch(r"\d=?", cells[0]) and cells[1] in {"3", "5", "1", "2"}
+    }
+    assert ranks == {"3": "1", "5": "2=", "1": "3=", "2": "4"}
+    assert "名次并列" in _flat(pdftotext(out)) and "抽签种子7" in _flat(pdftotext(out))
 
 
 @requires_poppler
