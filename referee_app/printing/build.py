@@ -49,9 +49,13 @@ def chain_entry_hash(store: Any, seq: int) -> str | None:
     return store._read(run)  # type: ignore[no-any-return]
 
 
-def stored_pairs(store: Any, event_id: int, numbers: Mapping[str, Any]) -> dict[str, PairInfo]:
-    """The pairs at a table by side, with their players (first player North or East) and unit."""
-    known = {str(p["number"]): p for p in store.list_pairs(event_id)}
+def stored_pairs(
+    store: Any, event_id: int, numbers: Mapping[str, Any], known: Mapping[str, Any] | None = None
+) -> dict[str, PairInfo]:
+    """The pairs at a table by side, with their players (first player North or East) and unit.
+    ``known``: the event's pairs by number, read once for a whole round."""
+    if known is None:
+        known = {str(p["number"]): p for p in store.list_pairs(event_id)}
     out = {}
     for side, number in numbers.items():
         p = known.get(str(number))
@@ -83,6 +87,7 @@ def store_scoresheets(
     head = chain_head(store)
     event_log = store.log(ev.id)
     chief = chief_referee_name(event_log)
+    known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
     records = sorted(
         (
             m
@@ -105,7 +110,7 @@ def store_scoresheets(
             decision=decision,
             round=m["round"],
             table=m["table"],
-            pairs=stored_pairs(store, ev.id, m.get("pairs") or {}),
+            pairs=stored_pairs(store, ev.id, m.get("pairs") or {}, known),
             infraction_labels=labels,
             lang=lang,
             record=RecordStamp(ev.id, int(m["version"]), head[0], head[1]),
