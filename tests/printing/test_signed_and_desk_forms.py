@@ -5,6 +5,8 @@ command line, progress for a round."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,24 @@ def test_print_round_reports_its_progress(keyed_db: Path, tmp_path: Path) -> Non
     assert "round 3: 1/1 tables" in proc.stderr
     proc = run_cli("--db", str(keyed_db), "print", "round", "--round", "3", "--quiet", "-o", str(out))
     assert proc.returncode == 0 and "tables" not in proc.stderr
+
+
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbarimg (zbar-tools) not installed")
+def test_a_signed_sheets_scanned_qr_confirms_the_record(keyed_db: Path, tmp_path: Path) -> None:
+    """The issue's "done when": the QR of a signed scoresheet, scanned from a 150 dpi copy,
+    passed to verify-paper, confirms the record."""
+    out = tmp_path / "signed.pdf"
+    proc = run_cli(
+        "--db", str(keyed_db), "print", "scoresheet", "--round", "3", "--table", "5", "-o", str(out), "--sign",
+        env=ENV,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-png", str(out), str(tmp_path / "copy")], check=True)
+    codes = []
+    for png in sorted(tmp_path.glob("copy*.png")):
+        scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+        codes += [c for c in scan.stdout.split() if c.startswith("RA1:")]
+    assert len(codes) == 1 and ":V1:" in codes[0]
+    proc = run_cli("--db", str(keyed_db), "--lang", "zh", "verify-paper", codes[0])
+    assert proc.returncode == 0 and "确有此版本" in proc.stdout, proc.stdout + proc.stderr
