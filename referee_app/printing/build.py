@@ -82,7 +82,7 @@ def store_scoresheets(
     tables in order; an empty list when nothing is recorded there."""
     ev = store.pick_event(event_id)
     rulebook = store.pinned_rulebook(ev.id)
-    header = event_header(rulebook, ev.date, ev.name)
+    header = event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None))
     labels = infraction_labels(rulebook)
     head = chain_head(store)
     event_log = store.log(ev.id)
@@ -289,7 +289,7 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
     trick = (r.get("infraction") or {}).get("trick")
     proposed = ruling.get("proposed")
     data = RulingSlipData(
-        event=event_header(rulebook, ev.date, ev.name),
+        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
         ruling=ruling,
         round=r["round"],
         table=r["table"],

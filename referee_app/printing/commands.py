@@ -606,7 +606,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
     data = AppealFormData(
-        event=event_header(rulebook, ev.date, ev.name),
+        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
         ruling=ruling,
         by_side=a["by"],
         filed_at=local_time(a["filed_at"]),

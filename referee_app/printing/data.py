@@ -468,8 +468,9 @@ def event_header(
     """The form's header. ``name``: the event's own name in the store (it heads the form,
     with the rulebook's event beneath it); without it, the rulebook's event name. The
     organiser line is the event's own: a stored event prints ``organiser`` (blank, to be
-    filled in by hand, when the store has none), never the organiser of the event the
-    rulebook was written for; a case file names the rulebook's event, so its organiser."""
+    filled in by hand, when the store has none: its events have no organiser field yet),
+    never the organiser of the event the rulebook was written for; a case file names the
+    rulebook's event, so its organiser."""
     ev = rulebook.data["event"]
     org = ev.get("organiser") or {}
     if name:
