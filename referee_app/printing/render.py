@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -155,6 +155,13 @@ def _two(zh: str, en: str, style: ParagraphStyle | None = None) -> Paragraph:
     if not en or en == zh:
         return Paragraph(markup(zh), st)
     return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
+
+
+def _lab_text(zh: str, en: str) -> Paragraph:
+    """A short bilingual value on one line (``南北方 NS``)."""
+    return Paragraph(
+        f'{markup(zh)} <font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', styles().cell_c
+    )
 
 
 def _grid(
@@ -469,19 +476,30 @@ def _qr(payload: str) -> QRFlowable:
 def _title_block(form: FormTemplate, ev: Any, compact: bool = False) -> list[Any]:
     st = styles()
     spaced = " ".join(form.title.zh) if len(form.title.zh) <= 4 else form.title.zh
-    if compact:  # one line for the event, one for the form: room for a table's hands
-        return [
-            Paragraph(
-                f'{markup(ev.name_zh)}&nbsp;&nbsp;<font size="8" color="#5a5a5a">{markup(ev.name_en)}</font>',
-                st.event,
-            ),
-            Paragraph(
-                f'<font size="17">{markup(form.title.zh)}</font>&nbsp;&nbsp;'
-                f'<font size="8" color="#5a5a5a">{markup(form.title.en.upper())}</font>',
-                ParagraphStyle("title_c", parent=st.title, fontSize=17, leading=21),
-            ),
-            Spacer(1, 3),
-        ]
+    if compact:  # the form's title beside the event's name: room for a table's hands
+        event = Paragraph(
+            f'{markup(ev.name_zh)}<br/><font size="7" color="#5a5a5a">{markup(ev.name_en)}</font>',
+            ParagraphStyle("event_l", parent=st.event, alignment=TA_LEFT, fontSize=12, leading=14),
+        )
+        title = Paragraph(
+            f"{markup(form.title.zh)}<br/>"
+            f'<font size="7" color="#5a5a5a">{markup(form.title.en.upper())}</font>',
+            ParagraphStyle("title_r", parent=st.title, alignment=TA_RIGHT, fontSize=17, leading=19),
+        )
+        head = Table([[event, title]], colWidths=["72%", "28%"], hAlign="LEFT")
+        head.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, 8),
+                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                ]
+            )
+        )
+        return [head]
     out: list[Any] = [Paragraph(markup(ev.name_zh), st.event)]
     if ev.name_en:
         out.append(Paragraph(markup(ev.name_en), st.event_en))
@@ -701,7 +719,7 @@ def scoresheet_story(
                 seated.append(f"{SEAT_ZH[seat] if zh else seat} {name}".strip())
             rows.append(
                 [
-                    _two(SIDE_ZH[side], SIDE_EN[side], st.cell_c),
+                    _lab_text(SIDE_ZH[side], side),
                     _pc(pair.number or ""),
                     _p("　".join(seated) if zh else " · ".join(seated)),
                     _p(pair.unit or ""),
@@ -976,12 +994,8 @@ def stamp_block(stamp: Any, width: float) -> Table:
     lines = [
         Paragraph(
             f'电子签名 <font size="{EN_SIZE}" color="#5a5a5a">Digitally signed (PAdES)</font>　'
-            f"签署人 Signer：{markup(stamp.signer)}",
-            st.small,
-        ),
-        Paragraph(
-            f"时间 Time：{_dt(stamp.at)} {zone_name(stamp.at)}　理由 Reason：{markup(stamp.reason)}"
-            f"　地点 Location：{markup(stamp.location)}",
+            f"{markup(stamp.signer)}　{_dt(stamp.at)} {zone_name(stamp.at)}"
+            f"　理由 Reason：{markup(stamp.reason)}　地点 Location：{markup(stamp.location)}",
             st.tiny,
         ),
         Paragraph(
