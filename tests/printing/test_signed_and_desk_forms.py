@@ -166,3 +166,27 @@ def test_a_signed_sheets_scanned_qr_confirms_the_record(keyed_db: Path, tmp_path
     assert len(codes) == 1 and ":V1:" in codes[0]
     proc = run_cli("--db", str(keyed_db), "--lang", "zh", "verify-paper", codes[0])
     assert proc.returncode == 0 and "确有此版本" in proc.stdout, proc.stdout + proc.stderr
+
+
+@requires_poppler
+def test_a_signed_twelve_hand_sheet_from_the_store_is_one_page(keyed_db: Path, tmp_path: Path) -> None:
+    import json
+
+    from .test_layout_and_fonts import _pages, _twelve_hands
+
+    case = json.loads(_twelve_hands(tmp_path).read_text("utf-8"))
+    case.update(round=5, table=1, pairs={"NS": "12", "EW": "7"})
+    path = tmp_path / "twelve-store.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    proc = run_cli("--db", str(keyed_db), "record", str(path))
+    assert proc.returncode == 0, proc.stderr
+    for lang in ("zh", "en"):
+        out = tmp_path / f"signed-{lang}.pdf"
+        proc = run_cli(
+            "--db", str(keyed_db), "--lang", lang, "print", "scoresheet", "--round", "5", "--table", "1",
+            "-o", str(out), "--sign", env=ENV,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert _pages(out) == 1, lang
+        flat = _flat(pdftotext(out))
+        assert "电子签名" in flat and "签字确认" in flat and "RA1:E1:R5:T1:V1:" in flat
