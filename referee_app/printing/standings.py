@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -73,13 +74,13 @@ class StandingsSheet:
 
 def _head(zh: str, en: str) -> Paragraph:
     return Paragraph(
-        f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', styles().label_c
+        f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', styles().label_c
     )
 
 
 def _order(zh: str, en: str) -> Paragraph:
     st = styles().cell
-    return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
+    return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
 
 
 class _PageCanvas(Canvas):
@@ -159,9 +160,9 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     story: list[Any] = [
         Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
-        Paragraph(markup(" ".join(TITLE[0])), st.title),
+        Paragraph(escape(" ".join(TITLE[0])), st.title),
         Paragraph(
-            f"{markup(TITLE[1].upper())} · "
+            f"{escape(TITLE[1].upper())} · "
             f'<font color="{"#111111" if sheet.final else "#8a1c1c"}">{status[0]} {status[1]}</font>',
             st.title_en,
         ),
@@ -295,9 +296,9 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
     story: list[Any] = [
         Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
-        Paragraph(markup(f"第 {sheet.round} 轮 对 阵 表"), st.title),
+        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
         Paragraph(
-            markup(f"ROUND {sheet.round} PAIRING")
+            escape(f"ROUND {sheet.round} PAIRING")
             + (
                 ""
                 if sheet.published
