@@ -216,6 +216,9 @@ class MainWindow(QMainWindow):
         self.menu_desk.addAction(self.act_appeals)
         self.menu_desk.addAction(self.act_standings)
         self.menu_desk.addAction(self.act_pairing)
+        from .preview import install_print_round
+
+        install_print_round(self)  # Ctrl+Shift+P: a whole round's scoresheets
         for act in (
             self.act_import,
             self.act_hall,

@@ -1,46 +1,58 @@
-"""Previewing and printing a PDF in the app (QtPdf), e.g. a table's scoresheet (记分表)."""
+"""Previewing and printing a PDF in the app (QtPdf), e.g. a table's scoresheet (记分表), or a
+whole round's scoresheets.
+
+Printing renders each page at no more than :data:`MAX_PRINT_DPI` (a page at a printer's
+1200 dpi is hundreds of MB and seconds of work) in a worker thread, with a progress dialog
+the referee can cancel; the window keeps answering meanwhile. QPainter may paint on a
+QPrinter outside the GUI thread; the worker loads its own QPdfDocument."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QSize, Qt, QThread, Signal
+from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..session import Session, TableRecord
 from .i18n import Language
 
 
+def scoresheet_data(session: Session, record: TableRecord) -> Any:
+    """The table's scoresheet data, from the builder the command line uses too."""
+    from ..printing.build import store_scoresheets
+
+    _ev, sheets = store_scoresheets(session.store, session.event.id, record.round, record.table, session.lang)
+    if not sheets:
+        raise LookupError(f"round {record.round} table {record.table}: nothing recorded")
+    return sheets[0]
+
+
 def scoresheet_pdf(
     session: Session, record: TableRecord, signatures: dict[str, bytes] | None = None
 ) -> bytes:
-    """The table's scoresheet as the referee desk prints it (the printing layer renders it)."""
-    from ..printing.data import SIGNER_BOXES, PairInfo, ScoresheetData, event_header, infraction_labels
+    """The table's scoresheet as the referee desk prints it. The signatures come from the
+    store with the record (``signatures`` is accepted for older callers and not needed)."""
     from ..printing.render import render_scoresheet
 
-    units = {p["number"]: p.get("unit") for p in session.pairs()}
-    header = event_header(session.rulebook, session.event.date, session.event.name)
-    data = ScoresheetData(
-        event=header,
-        case=record.case,
-        decision=record.decision,
-        round=record.round,
-        table=record.table,
-        pairs={
-            side: PairInfo(number, list(record.players.get(side, [])), units.get(number))
-            for side, number in record.pairs.items()
-        },
-        infraction_labels=infraction_labels(session.rulebook),
-        signatures={SIGNER_BOXES[k]: png for k, png in (signatures or {}).items()},
-        lang=session.lang,
-    )
     out = io.BytesIO()
-    render_scoresheet(data, out)
+    render_scoresheet(scoresheet_data(session, record), out)
     return out.getvalue()
 
 
@@ -101,16 +113,190 @@ class PdfPreview(QDialog):
             return
         self.print_to(printer)
 
-    def print_to(self, printer: QPrinter) -> None:
-        painter = QPainter(printer)
-        for page in range(self.document.pageCount()):
-            if page:
-                printer.newPage()
-            target = painter.viewport()
-            size = QSize(target.width(), target.height())
-            image = self.document.render(page, size)
-            painter.drawImage(target, image)
-        painter.end()
+    def print_to(self, printer: QPrinter) -> PrintJob:
+        """Print every page through ``printer`` in a worker, with a progress dialog; returns
+        the finished job (``pages_done``, ``dpi``, ``thread_id`` say what it did)."""
+        job = PrintJob(self.pdf, printer)
+        run_with_progress(self, self.language, job, self.language.tr("printing_pages"))
+        return job
+
+
+#: Pages are drawn for the printer at no more than this resolution.
+MAX_PRINT_DPI = 300
+
+
+class PrintJob(QThread):
+    """Render the PDF's pages at ≤ :data:`MAX_PRINT_DPI` and paint them on the printer."""
+
+    progressed = Signal(int, int)
+
+    def __init__(self, pdf: bytes, printer: QPrinter, dpi: int = MAX_PRINT_DPI) -> None:
+        super().__init__()
+        self.pdf = pdf
+        self.printer = printer
+        self.dpi = min(dpi, printer.resolution())
+        self.pages_done = 0
+        self.largest: QSize = QSize()
+        self.thread_id: int | None = None
+        self.error: str | None = None
+
+    def run(self) -> None:
+        import threading
+
+        self.thread_id = threading.get_ident()
+        data = QByteArray(self.pdf)
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        document = QPdfDocument()
+        document.load(buffer)
+        pages = document.pageCount()
+        # the PDF's pages carry their own margins: paint them on the whole sheet of paper
+        self.printer.setFullPage(True)
+        painter = QPainter()
+        if not painter.begin(self.printer):
+            self.error = "the printer cannot be opened"
+            return
+        try:
+            for page in range(pages):
+                if self.isInterruptionRequested():
+                    break
+                if page:
+                    self.printer.newPage()
+                points = document.pagePointSize(page)
+                size = QSize(round(points.width() / 72 * self.dpi), round(points.height() / 72 * self.dpi))
+                image = document.render(page, size)
+                if image.width() > self.largest.width():
+                    self.largest = image.size()
+                painter.drawImage(painter.viewport(), image)
+                self.pages_done = page + 1
+                self.progressed.emit(page + 1, pages)
+        finally:
+            painter.end()
+
+
+class BuildJob(QThread):
+    """Make a PDF in a worker (``build(progress)`` returns its bytes), reporting progress."""
+
+    progressed = Signal(int, int)
+
+    def __init__(self, build: Callable[[Callable[[int], None]], bytes], total: int) -> None:
+        super().__init__()
+        self.build = build
+        self.total = total
+        self.result: bytes | None = None
+        self.error: str | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.build(lambda done: self.progressed.emit(done, self.total))
+        except Exception as exc:  # noqa: BLE001 - said in one line in the window
+            from ..core.errors import one_line
+
+            self.error = one_line(exc)
+
+
+def run_with_progress(parent: QWidget, language: Language, job: PrintJob | BuildJob, label: str) -> None:
+    """Start ``job`` and wait for it with a progress dialog (Cancel asks it to stop); the
+    event loop keeps running, so the window still repaints and answers."""
+    dialog = QProgressDialog(label, language.tr("cancel"), 0, 0, parent)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(300)
+    parent.progress_dialog = dialog  # type: ignore[attr-defined]
+
+    def step(done: int, total: int) -> None:
+        dialog.setMaximum(total)
+        dialog.setValue(done)
+        dialog.setLabelText(f"{label} {done}/{total}")
+
+    job.progressed.connect(step)
+    dialog.canceled.connect(job.requestInterruption)
+    loop = QEventLoop()
+    job.finished.connect(loop.quit)
+    job.start()
+    if not job.isFinished():
+        loop.exec()
+    job.wait()
+    dialog.close()
+    parent.progress_dialog = None  # type: ignore[attr-defined]
+
+
+def round_pdf(session: Session, round_no: int, progress: Callable[[int], None] | None = None) -> bytes:
+    """Every table's scoresheet of a round in one PDF, from the builder the command line uses."""
+    from ..printing.build import store_scoresheets
+    from ..printing.render import render_round
+
+    _ev, sheets = store_scoresheets(session.store, session.event.id, round_no, None, session.lang)
+    if not sheets:
+        raise LookupError(f"round {round_no}: nothing recorded")
+    out = io.BytesIO()
+    render_round(sheets, out, progress=progress)
+    return out.getvalue()
+
+
+def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
+    """The window's "print a round": ask which round, lay out every table's scoresheet in a
+    worker with progress (a 100-table round takes seconds), then preview it to print or save."""
+    session = getattr(window, "session", None)
+    if session is None:
+        return None
+    language = window.language
+    rounds = session.rounds()
+    if not rounds:
+        QMessageBox.information(window, language.tr("print_round"), language.tr("no_rounds_yet"))
+        return None
+    if round_no is None:
+        round_no, ok = QInputDialog.getInt(
+            window,
+            language.tr("print_round"),
+            language.tr("which_round"),
+            rounds[-1],
+            min(rounds),
+            max(rounds),
+        )
+        if not ok:
+            return None
+    from ..printing.build import store_scoresheets
+
+    _ev, sheets = store_scoresheets(session.store, session.event.id, round_no, None, session.lang)
+    if not sheets:
+        QMessageBox.information(window, language.tr("print_round"), language.tr("no_rounds_yet"))
+        return None
+
+    def build(progress: Callable[[int], None]) -> bytes:
+        from ..printing.render import render_round
+
+        out = io.BytesIO()
+        render_round(sheets, out, progress=progress)
+        return out.getvalue()
+
+    job = BuildJob(build, len(sheets))
+    run_with_progress(window, language, job, language.tr("building_round"))
+    if job.result is None:
+        QMessageBox.warning(window, language.tr("print_round"), job.error or "")
+        return None
+    return show_pdf(
+        window,
+        language,
+        job.result,
+        language.tr("round_sheets_title", round=round_no),
+        f"scoresheets-r{round_no}.pdf",
+    )
+
+
+def install_print_round(window: Any) -> QAction:
+    """Add "Print a round…" (Ctrl+Shift+P) to the window's desk menu; it names itself in
+    the interface language."""
+    action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+P"))
+    action.triggered.connect(lambda: print_round(window))
+    window.menu_desk.addAction(action)
+    window.act_print_round = action
+
+    def name(*_lang: Any) -> None:
+        action.setText(window.language.tr("print_round"))
+
+    window.language.changed.connect(name)
+    name()
+    return action
 
 
 def show_pdf(parent: QWidget, language: Language, pdf: bytes, title: str, suggested_name: str) -> PdfPreview:

@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,12 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _sign_opts(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sign", action="store_true", help="sign the PDF with the event key (pyHanko)")
+    p.add_argument(
+        "--sign",
+        action="store_true",
+        help="sign the PDF with the event key (PAdES, pyHanko), with a visible signature block",
+    )
+    p.add_argument("--location", default=None, help="where it is signed (default: the event's name)")
     p.add_argument(
         "--key",
         default=None,
@@ -61,6 +66,13 @@ def register(subparsers: Any) -> None:
     )
     ss.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     ss.add_argument("--date", default=None, help="the date printed in the header (YYYY-MM-DD)")
+    ss.add_argument(
+        "--blank",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a blank sheet with N empty hand rows, to record the hands by hand",
+    )
     ss.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ss)
     _common(ss)
@@ -70,6 +82,7 @@ def register(subparsers: Any) -> None:
     rd.add_argument("--round", type=int, required=True)
     rd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     rd.add_argument("-o", "--output", required=True, help="the PDF to write")
+    rd.add_argument("--quiet", action="store_true", help="no progress on standard error")
     _sign_opts(rd)
     _common(rd)
     rd.set_defaults(func=_guard(cmd_print_round))
@@ -95,6 +108,34 @@ def register(subparsers: Any) -> None:
     _common(ap)
     ap.set_defaults(func=_guard(cmd_print_appeal))
 
+    sd = pr_sub.add_parser(
+        "standings",
+        help="the standings sheet (名次表): provisional or final, with the chief referee's sign-off",
+    )
+    sd.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
+    sd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    sd.add_argument(
+        "--final", action="store_true", help="print as the final standings (default: provisional)"
+    )
+    sd.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    sd.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(sd)
+    _common(sd)
+    sd.set_defaults(func=_guard(cmd_print_standings))
+
+    pg = pr_sub.add_parser(
+        "pairing", help="a round's pairing list (对阵表): as seated in the store, or else the proposal"
+    )
+    pg.add_argument("--round", type=int, required=True)
+    pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pg.add_argument(
+        "--seed", type=int, default=None, help="seed of a proposal's lots (default: the event's id)"
+    )
+    pg.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(pg)
+    _common(pg)
+    pg.set_defaults(func=_guard(cmd_print_pairing))
+
     key = subparsers.add_parser("key", help="the event's signing key")
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=type(key))
     kc = key_sub.add_parser("create", help="make a key and self-signed certificate (PKCS#12 + PEM)")
@@ -116,6 +157,22 @@ def register(subparsers: Any) -> None:
     add_role_option(kc)  # keeping a key in the store is the chief referee's, once PINs are set
     _common(kc)
     kc.set_defaults(func=_guard(cmd_key_create))
+
+    ke = key_sub.add_parser(
+        "export", help="write the event's certificate (PEM) for a third party to check signed PDFs"
+    )
+    ke.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    ke.add_argument("-o", "--output", required=True, help="the certificate file to write (CERT.pem)")
+    _common(ke)
+    ke.set_defaults(func=_guard(cmd_key_export))
+
+    vq = subparsers.add_parser(
+        "verify-paper",
+        help="does the event store hold exactly the record a printed scoresheet's QR names?",
+    )
+    vq.add_argument("code", help="the text of the scoresheet's QR code (RA1:E…:R…:T…:V…:H…:D…)")
+    _common(vq)
+    vq.set_defaults(func=_guard(cmd_verify_paper))
 
     vp = subparsers.add_parser(
         "verify-pdf", help="is a signed PDF intact and signed by this event's certificate?"
@@ -207,8 +264,17 @@ def _passphrase(prompt_twice: bool = False) -> str:
     return value
 
 
-def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
-    """Render into a temporary file beside the output, sign it if asked, then move it in place."""
+def _write_pdf(
+    args: argparse.Namespace,
+    render: Callable[[Any], None],
+    forms: Sequence[Any] = (),
+    reason: str = "",
+) -> int:
+    """Render into a temporary file beside the output, sign it if asked, then move it in place.
+
+    With ``--sign`` each of ``forms`` gets the visible signature block (signer, time,
+    certificate fingerprint, ``reason``, location) before it is drawn; then pyHanko signs the
+    file (PAdES) with the same reason and location."""
     from .fonts import ResourceError
     from .forms import FormError
 
@@ -216,8 +282,22 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
     if out.parent and not out.parent.exists():
         raise CommandError(f"{out}: the folder {out.parent} does not exist")
     stored_key: bytes | None = None
-    if args.sign and not args.key:
-        stored_key = _stored_key(args)
+    passphrase = ""
+    location = getattr(args, "location", None) or ""
+    if args.sign:
+        from datetime import datetime
+
+        from .data import SignatureStamp
+
+        if args.key:
+            passphrase = _passphrase()
+            subject, fingerprint = _key_file_identity(args.key, passphrase)
+        else:
+            stored_key, subject, fingerprint = _stored_key(args)
+        location = location or getattr(args, "_event_name", "")
+        stamp = SignatureStamp(subject, fingerprint, datetime.now().astimezone(), reason, location)
+        for form in forms:
+            form.stamp = stamp
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         try:
@@ -232,9 +312,9 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
 
             try:
                 if stored_key is not None:
-                    _sign_with_stored_key(tmp, stored_key, _passphrase(), args)
+                    _sign_with_stored_key(tmp, stored_key, _passphrase(), reason, location)
                 else:
-                    sign_pdf(tmp, tmp, args.key, _passphrase())
+                    sign_pdf(tmp, tmp, args.key, passphrase, reason=reason, location=location)
             except SigningError as exc:
                 raise CommandError(_one_line(exc)) from None
         try:
@@ -246,6 +326,34 @@ def _write_pdf(args: argparse.Namespace, render: Callable[[Any], None]) -> int:
             tmp.unlink()
     print(f"{out}", file=sys.stderr)
     return 0
+
+
+def _key_file_identity(p12: str, passphrase: str) -> tuple[str, str]:
+    """(subject, SHA-256 fingerprint) of the certificate in a PKCS#12 key file."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    try:
+        _key, cert, _more = pkcs12.load_key_and_certificates(
+            Path(p12).read_bytes(), passphrase.encode("utf-8")
+        )
+    except OSError as exc:
+        raise CommandError(f"{p12}: cannot read the key: {exc.strerror or exc}") from None
+    except ValueError:
+        raise CommandError(f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)") from None
+    if cert is None:
+        raise CommandError(f"{p12}: the key file holds no certificate")
+    return cert.subject.rfc4514_string(), cert.fingerprint(hashes.SHA256()).hex()
+
+
+def _no_sign_from_case(args: argparse.Namespace) -> None:
+    """A sheet printed from a case file is not the event's record: it is never signed with
+    the event's key (it says "not from the event record" instead)."""
+    if getattr(args, "sign", False) and getattr(args, "case", None) is not None:
+        raise CommandError(
+            "--sign: a sheet printed from a case file is not the event's record and is not signed; "
+            "print it from the event store (--round R --table T, or --ruling ID) to sign it"
+        )
 
 
 # -- the event store --------------------------------------------------------------------------
@@ -263,8 +371,9 @@ def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
         raise CommandError(_one_line(exc), getattr(exc, "exit_code", 1)) from None
 
 
-def _stored_key(args: argparse.Namespace) -> bytes:
-    """The PKCS#12 of the event (``--event``, or the appeal's), kept in the event store."""
+def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
+    """(PKCS#12, certificate subject, fingerprint) of the event's key kept in the event store
+    (``--event``, or the event of what is printed)."""
     try:
         from ..store.errors import StoreError
         from ..store.service import Store
@@ -283,10 +392,10 @@ def _stored_key(args: argparse.Namespace) -> bytes:
             f"--sign needs --key FILE.p12: event {event_id} has no key in the event store "
             f"(make one: referee-app key create --event {event_id})"
         )
-    return bytes(key["p12"])
+    return bytes(key["p12"]), str(key["subject"]), str(key["sha256"])
 
 
-def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse.Namespace) -> None:
+def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, location: str) -> None:
     import tempfile
 
     from .signing import SigningError, sign_pdf
@@ -297,63 +406,18 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, args: argparse
         with os.fdopen(fd, "wb") as handle:
             handle.write(p12)
         try:
-            sign_pdf(pdf, pdf, path, passphrase)
+            sign_pdf(pdf, pdf, path, passphrase, reason=reason, location=location)
         except SigningError as exc:
             # name the store's key, never the temporary file
             raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
 
 
-def _pairs_info(store: Any, event_id: int, numbers: dict[str, Any]) -> dict[str, Any]:
-    from .data import PairInfo
-
-    known = {str(p["number"]): p for p in store.list_pairs(event_id)}
-    out = {}
-    for side, number in numbers.items():
-        p = known.get(str(number))
-        out[side] = PairInfo(str(number), list(p["players"]) if p else [], p["unit"] if p else None)
-    return out
-
-
-def _local(text: str | None) -> Any:
-    """An ISO time from the store (UTC) as the station's local time, or None."""
-    from datetime import datetime
-
-    if not text:
-        return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone()
-
-
-def _ruling_in_lang(store: Any, r: dict[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
-    """The stored ruling; judged again (same engine, same rulebook) for another language."""
-    if lang == _match_lang(store, r):
-        return dict(r["ruling"])
-    from ..core import judge
-    from .data import split_case
-
-    version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
-    if not version:
-        return dict(r["ruling"])
-    case, _meta = split_case(json.loads(version[0]["case_json"]))
-    decision = judge(case, lang=lang, rulebook=rulebook)
-    found = (
-        decision.get("before_play")
-        if r["hand"] is None
-        else (decision.get("hands") or [{}] * r["hand"])[r["hand"] - 1].get("rulings")
-    ) or []
-    pos = r.get("ruling_position")
-    return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
-
-
-def _match_lang(store: Any, r: dict[str, Any]) -> str:
-    for h in store.history(r["event_id"], r["round"], r["table"]):
-        if h["id"] == r["match_id"]:
-            return str(h["lang"])
-    return ""
-
-
 # -- handlers -------------------------------------------------------------------------------
 def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
+    _no_sign_from_case(args)
+    if args.blank is not None and not 1 <= args.blank <= 60:
+        raise CommandError(f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}")
     if args.case is not None:
         data = _scoresheet_from_file(args.case, args, lang)
     else:
@@ -363,9 +427,25 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
             )
         sheets = _store_sheets(args, lang, args.round, args.table)
         data = sheets[0]
+    if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
+        from .data import blank_sheet
+
+        data = blank_sheet(data, args.blank)
     from .render import render_scoresheet
 
-    return _write_pdf(args, lambda handle: render_scoresheet(data, handle))
+    reason = _record_reason(data, lang)
+    return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
+
+
+def _record_reason(data: Any, lang: str) -> str:
+    """The signature's reason: which record of the event this PDF is."""
+    stamp = data.record
+    version = f" v{stamp.version}" if stamp is not None else ""
+    return (
+        f"记分表 第{data.round}轮 第{data.table}桌{version}"
+        if lang == "zh"
+        else (f"Scoresheet round {data.round} table {data.table}{version}")
+    )
 
 
 def cmd_print_round(args: argparse.Namespace) -> int:
@@ -373,126 +453,45 @@ def cmd_print_round(args: argparse.Namespace) -> int:
     sheets = _store_sheets(args, lang, args.round, None)
     from .render import render_round
 
-    return _write_pdf(args, lambda handle: render_round(sheets, handle))
+    total = len(sheets)
+    quiet = getattr(args, "quiet", False)
+
+    def progress(done: int) -> None:
+        # one line per table on a log, one updated line on a terminal
+        if quiet:
+            return
+        text = (
+            f"第{args.round}轮 {done}/{total} 桌"
+            if lang == "zh"
+            else f"round {args.round}: {done}/{total} tables"
+        )
+        if sys.stderr.isatty():
+            print(f"\r{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    reason = (
+        f"记分表 第{args.round}轮（{total}桌）"
+        if lang == "zh"
+        else f"Scoresheets round {args.round} ({total} tables)"
+    )
+    return _write_pdf(args, lambda handle: render_round(sheets, handle, progress=progress), sheets, reason)
 
 
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
-    """Scoresheet data for a round (or one table) from the event store's current matches,
-    with the signatures of each version and its voidings and corrections."""
-    from .data import SIGNER_BOXES, ScoresheetData, event_header, infraction_labels, split_case
+    """Scoresheet data for a round (or one table) from the event store (the builder the
+    window uses too: :func:`.build.store_scoresheets`)."""
+    from .build import store_scoresheets
 
-    def read(store: Any) -> tuple[Any, Any, list[dict[str, Any]], list[dict[str, Any]]]:
-        ev = store.pick_event(getattr(args, "event", None))
-        rulebook = store.pinned_rulebook(ev.id)
-        records = [
-            m
-            for m in store.export(ev.id)
-            if m["round"] == round_no and (table_no is None or m["table"] == table_no)
-        ]
-        extras = []
-        for m in records:
-            extras.append(
-                {
-                    "pairs": _pairs_info(store, ev.id, m.get("pairs") or {}),
-                    "signatures": store.signatures_of(ev.id, m["round"], m["table"], m["version"]),
-                    "signing": store.signing_of(m["match_id"]),
-                    "history": store.history(ev.id, m["round"], m["table"]),
-                    "log": store.log(ev.id, m["round"], m["table"]),
-                }
-            )
-        return ev, rulebook, records, extras
-
-    ev, rulebook, records, extras = _store_call(args, read)
+    ev, sheets = _store_call(
+        args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
+    )
     args._event_id = ev.id
-    if not records:
+    args._event_name = ev.name
+    if not sheets:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
-    header = event_header(rulebook, ev.date, ev.name)
-    labels = infraction_labels(rulebook)
-    sheets = []
-    for m, extra in sorted(zip(records, extras, strict=True), key=lambda x: x[0]["table"]):
-        case, _meta = split_case(m["case"])  # the store keeps round/table/pairs in the case
-        decision = m["decision"]
-        if m.get("lang") != lang:  # re-judge for the texts in the wanted language; same engine
-            from ..core import judge
-
-            decision = judge(case, lang=lang, rulebook=rulebook)
-        sheet = ScoresheetData(
-            event=header,
-            case=case,
-            decision=decision,
-            round=m["round"],
-            table=m["table"],
-            pairs=extra["pairs"],
-            infraction_labels=labels,
-            lang=lang,
-        )
-        sheet.signatures = {
-            SIGNER_BOXES[k]: png for k, png in extra["signatures"].items() if k in SIGNER_BOXES
-        }
-        if extra["signing"] is not None:
-            sheet.signer_names["table_referee"] = extra["signing"]["user"]
-        sheet.voidings = _voidings(decision, labels, extra["history"], extra["log"], lang)
-        sheets.append(sheet)
     return sheets
-
-
-def _voidings(
-    decision: dict[str, Any],
-    labels: dict[str, tuple[str, str]],
-    history: list[dict[str, Any]],
-    log: list[dict[str, Any]],
-    lang: str,
-) -> list[Any]:
-    """Rulings voided in the case (e.g. by an upheld appeal), voided earlier versions and
-    corrections of the record, each with its reason."""
-    from .data import Voiding, all_rulings, offender_text
-
-    zh = lang == "zh"
-    out = []
-    for hand_no, r in all_rulings(decision):
-        if not r.get("voided"):
-            continue
-        label = labels.get(r.get("kind", ""), (r.get("kind", ""), r.get("kind", "")))
-        where = (
-            (f"第{hand_no}副" if hand_no else "赛前")
-            if zh
-            else (f"hand {hand_no}" if hand_no else "before play")
-        )
-        out.append(
-            Voiding(
-                f"{where} {label[0] if zh else label[1]} {offender_text(r, lang)}",
-                str(r.get("void_reason", "")),
-            )
-        )
-    for e in log:
-        info = json.loads(e["payload"]).get("info", {})
-        when = str(e["at"])[:16].replace("T", " ")
-        if e["action"] == "match.void":
-            v = info.get("version")
-            out.append(
-                Voiding(
-                    f"第{v}版记录" if zh else f"record version {v}",
-                    str(info.get("reason", "")),
-                    e["user_name"],
-                    when + " UTC",
-                )
-            )
-        elif e["action"] == "match.correct":
-            v = info.get("version")
-            corr = info.get("correction") or {}
-            signed = ("（已签字）" if zh else " (signed)") if corr.get("replaces_signed") else ""
-            out.append(
-                Voiding(
-                    f"第{v - 1}版记录{signed}，更正为第{v}版"
-                    if zh
-                    else f"record version {v - 1}{signed}, corrected as version {v}",
-                    str(corr.get("reason", "")),
-                    e["user_name"],
-                    when + " UTC",
-                )
-            )
-    return out
 
 
 def cmd_print_ruling(args: argparse.Namespace) -> int:
@@ -502,10 +501,11 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
         raise CommandError("print ruling: give --case CASE.json --hand N [--index I], or --ruling ID")
     if args.hand is None:
         raise CommandError("print ruling: --hand N is needed with --case (0 for a ruling before play)")
+    _no_sign_from_case(args)
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
     from ..core import load_rulebook
-    from .data import RulingSlipData, ruling_clause
+    from .data import RulingSlipData, applied_clause
 
     dec = sheet.decision
     if args.hand == 0:
@@ -537,66 +537,63 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
         trick=trick,
         pairs=sheet.pairs,
         infraction_label=sheet.infraction_labels.get(ruling.get("kind", ""), ("", "")),
-        clause=ruling_clause(rulebook, ruling),
+        clause=applied_clause(rulebook, ruling),
+        proposed_clause=(
+            applied_clause(rulebook, ruling["proposed"]) if isinstance(ruling.get("proposed"), dict) else None
+        ),
         appeal=rulebook.data.get("appeal"),
         lang=lang,
+        serial="-".join(
+            x
+            for x in (
+                f"R{sheet.round}" if sheet.round else "",
+                f"T{sheet.table}" if sheet.table else "",
+                f"H{args.hand}-{args.index}" if args.hand else f"B-{args.index}",
+            )
+            if x
+        ),
     )
     from .render import render_ruling
 
-    return _write_pdf(args, lambda handle: render_ruling(data, handle))
+    return _write_pdf(args, lambda handle: render_ruling(data, handle), [data])
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
-    from .data import RulingSlipData, event_header, infraction_labels, ruling_clause
+    from .build import stored_ruling_slip
 
     lang = _lang(args)
 
-    def read(store: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any], dict[str, Any], list[Any]]:
-        ev = store.pick_event(getattr(args, "event", None))
-        r = store.ruling(args.ruling)
-        if r["event_id"] != ev.id:
-            raise CommandError(f"--ruling: no ruling {args.ruling} in event {ev.id} ({ev.name})")
-        rulebook = store.pinned_rulebook(ev.id)
-        ruling = _ruling_in_lang(store, r, rulebook, lang)
-        pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
-        appeals = [a for a in store.appeals(ev.id) if a["ruling_id"] == r["id"]]
-        return ev, rulebook, r, ruling, pairs, appeals
+    def read(store: Any) -> tuple[Any, Any]:
+        try:
+            return stored_ruling_slip(store, getattr(args, "event", None), args.ruling, lang)
+        except LookupError as exc:
+            raise CommandError(str(exc).strip("'\"")) from None
 
-    ev, rulebook, r, ruling, pairs, _appeals = _store_call(args, read)
+    ev, data = _store_call(args, read)
     args._event_id = ev.id
-    trick = (r.get("infraction") or {}).get("trick")
-    data = RulingSlipData(
-        event=event_header(rulebook, args.date or ev.date, ev.name),
-        ruling=ruling,
-        round=args.round or r["round"],
-        table=args.table or r["table"],
-        hand=r["hand"],
-        trick=trick if isinstance(trick, int) else None,
-        pairs=pairs,
-        infraction_label=infraction_labels(rulebook).get(r["kind"], ("", "")),
-        clause=ruling_clause(rulebook, ruling),
-        appeal=rulebook.data.get("appeal"),
-        referee=r.get("ruled_by"),
-        lang=lang,
-    )
+    args._event_name = ev.name
+    if args.date:
+        data.event.date = args.date
     from .render import render_ruling
 
-    return _write_pdf(args, lambda handle: render_ruling(data, handle))
+    reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
+    return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
 
 
 def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .data import AppealFormData, event_header, infraction_labels, sanction_summary
+    from .build import chief_referee_name, ruling_in_lang, stored_pairs
+    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
     a = store.appeal(appeal_id)
     ev = store.pick_event(a["event_id"])
     rulebook = store.pinned_rulebook(ev.id)
     r = store.ruling(a["ruling_id"])
-    ruling = _ruling_in_lang(store, r, rulebook, lang)
-    pairs = _pairs_info(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+    ruling = ruling_in_lang(store, r, rulebook, lang)
+    pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
     new_sanction = None
     if a["decision"] == "upheld":
         new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
@@ -604,19 +601,19 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         for row in store.rulings_of(a["new_match_id"]):
             other = store.ruling(row["id"])
             if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
-                new_sanction = sanction_summary(_ruling_in_lang(store, other, rulebook, lang), lang)
+                new_sanction = sanction_summary(ruling_in_lang(store, other, rulebook, lang), lang)
                 break
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
     data = AppealFormData(
-        event=event_header(rulebook, ev.date, ev.name),
+        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
         ruling=ruling,
         by_side=a["by"],
-        filed_at=_local(a["filed_at"]),
+        filed_at=local_time(a["filed_at"]),
         grounds=a["grounds"],
         window_minutes=a["window_minutes"],
         window_from=a["window_from"],
-        window_start=_local(a["window_start"]),
+        window_start=local_time(a["window_start"]),
         fee_yuan=a["fee_yuan"],
         refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
         appeal_clause=cfg or None,
@@ -626,14 +623,15 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         appeal_no=f"#{a['id']}",
         by_pair=pairs.get(a["by"]),
         infraction_label=infraction_labels(rulebook).get(a["kind"], ("", "")),
-        ruled_at=_local(a["ruled_at"]),
+        ruled_at=local_time(a["ruled_at"]),
         receipt_no=a["receipt"],
         evidence=a["evidence"],
         late_accepted_by=a["late_accepted_by"],
         decision=a["decision"],
         decision_reasons=a["decision_reason"] if decided else None,
         new_sanction=new_sanction,
-        decided_at=_local(a["decided_at"]),
+        decided_at=local_time(a["decided_at"]),
+        chief_referee=chief_referee_name(store.log(ev.id)) or None,
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,
@@ -651,9 +649,11 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
             raise CommandError(f"--appeal: {exc}") from None
         raise
     args._event_id = ev.id
+    args._event_name = ev.name
     from .render import render_appeal
 
-    return _write_pdf(args, lambda handle: render_appeal(data, handle))
+    reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
+    return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
 
 
 def cmd_key_create(args: argparse.Namespace) -> int:
@@ -776,3 +776,167 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
     else:
         print(f"{args.file}: {result.message}")
     return 1
+
+
+def cmd_verify_paper(args: argparse.Namespace) -> int:
+    """Check a printed scoresheet's QR text against the event store: the store holds that
+    event, round, table and version, its record still gives the printed digest, it is the
+    current version, and the audit chain still holds the entry printed as its head.
+    Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
+    from .build import chain_entry_hash, stored_digest
+    from .data import PaperCodeError, parse_paper_code
+
+    zh = _lang(args) == "zh"
+    try:
+        code = parse_paper_code(args.code)
+    except PaperCodeError as exc:
+        raise CommandError(f"verify-paper: {exc}", 2) from None
+    where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
+
+    def read(store: Any) -> tuple[Any, str | None, int, str | None]:
+        ev = store.pick_event(code.event_id)
+        digest = stored_digest(store, ev.id, code.round, code.table, code.version)
+        history = store.history(ev.id, code.round, code.table)
+        live = [int(h["version"]) for h in history if not h.get("void_reason")]
+        current = max(live) if live else 0
+        return ev, digest, current, chain_entry_hash(store, code.chain_seq)
+
+    ev, digest, current, head = _store_call(args, read)
+    problems: list[str] = []
+    if digest is None:
+        problems.append(
+            f"事件记录中没有第{code.version}版" if zh else f"the store holds no version {code.version}"
+        )
+    elif digest != code.digest:
+        problems.append(
+            "记录内容与打印时不一致（打印后被改动）"
+            if zh
+            else "the record differs from the one printed (altered after printing)"
+        )
+    if head is None or not head.startswith(code.chain_hash_prefix):
+        problems.append(
+            f"审计链第{code.chain_seq}条与打印时不一致"
+            if zh
+            else f"audit chain entry #{code.chain_seq} differs from the one printed"
+        )
+    if problems:
+        print(f"{where}: " + ("；".join(problems) if zh else "; ".join(problems)))
+        return 1
+    if code.version != current:
+        print(
+            f"{where}: 记录与打印时一致，但已被第{current}版取代（{ev.name}）"
+            if zh
+            else f"{where}: the store holds version {code.version} as printed, "
+            f"but version {current} replaced it"
+        )
+        return 1
+    print(
+        f"{where}: 赛事记录中确有此版本，内容一致，为现行版本（{ev.name}）"
+        if zh
+        else f"{where}: the store holds this exact version, and it is the current one ({ev.name})"
+    )
+    return 0
+
+
+def cmd_key_export(args: argparse.Namespace) -> int:
+    """The event's certificate, as kept in the store, for a third party (``verify-pdf --cert``)."""
+
+    def read(store: Any) -> tuple[Any, Any]:
+        ev = store.pick_event(args.event)
+        return ev, store.event_key(ev.id)
+
+    ev, key = _store_call(args, read)
+    if key is None:
+        raise CommandError(
+            f"event {ev.id} has no signing key in the event store "
+            f"(make one: referee-app key create --event {ev.id})"
+        )
+    out = Path(args.output)
+    if out.exists():
+        raise CommandError(f"{out}: already exists")
+    try:
+        out.write_bytes(bytes(key["cert_pem"]))
+    except OSError as exc:
+        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    print(f"certificate {out}")
+    print(f"subject {key['subject']}")
+    print(f"sha256 {key['sha256']}")
+    return 0
+
+
+def cmd_print_standings(args: argparse.Namespace) -> int:
+    """The standings sheet from the store: provisional unless ``--final``; tied ranks marked."""
+    from ..core.standings import compute_standings
+    from ..desk_commands import load_event
+    from .build import chief_referee_name
+    from .standings import StandingsSheet, render_standings
+
+    if args.round is not None and args.round < 0:
+        raise CommandError(f"--round: expected 0 or more, got {args.round}")
+
+    def read(store: Any) -> tuple[Any, str]:
+        loaded = load_event(store, args.event)
+        return loaded, chief_referee_name(store.log(loaded.ev.id))
+
+    loaded, chief = _store_call(args, read)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    seed = loaded.ev.id if args.seed is None else args.seed
+    table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
+    sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+    sheet.final = bool(args.final)
+    sheet.chief_referee = chief
+    status = "最终" if args.final else "临时"
+    reason = (
+        f"{status}名次 第{table.round}轮后"
+        if _lang(args) == "zh"
+        else (f"{'Final' if args.final else 'Provisional'} standings after round {table.round}")
+    )
+    return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
+
+
+def cmd_print_pairing(args: argparse.Namespace) -> int:
+    """The pairing list of a round: the tables seated in the store (the published pairing);
+    before any table is seated, the proposal the pairing rules give, marked as not published."""
+    from ..core.pairing import pair_round
+    from ..desk_commands import load_event
+    from .standings import PairingSheet
+
+    if args.round < 1:
+        raise CommandError(f"--round: expected a round number ≥ 1, got {args.round}")
+
+    def read(store: Any) -> tuple[Any, list[dict[str, Any]]]:
+        loaded = load_event(store, args.event, before_round=args.round)
+        seated = [m for m in store.current_matches(loaded.ev.id) if int(m["round_no"]) == args.round]
+        return loaded, seated
+
+    loaded, seated = _store_call(args, read)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    players = {str(p["number"]): list(p["players"]) for p in loaded.pairs}
+    seed = loaded.ev.id if args.seed is None else args.seed
+    if seated:
+        tables = [(int(m["table_no"]), str(m["ns_number"]), str(m["ew_number"])) for m in seated]
+        playing = {p for _t, ns, ew in tables for p in (ns, ew)}
+        absent = [p for p in players if p not in playing]
+        sheet = PairingSheet(
+            loaded.ev.name, loaded.rulebook.id, args.round, "seated", seed, sorted(tables),
+            bye=absent[0] if len(absent) == 1 else None, players=players,
+        )  # fmt: skip
+    else:
+        from ..core.pairing import PairingError
+
+        knockout = loaded.rulebook.data["standings"]["format"] == "knockout"
+        try:
+            pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
+        except PairingError as exc:
+            raise CommandError(f"--round {args.round}: {_one_line(exc)}") from None
+        sheet = PairingSheet(
+            loaded.ev.name, loaded.rulebook.id, args.round, pairing.method, seed,
+            [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
+            published=False,
+        )  # fmt: skip
+    from .standings import render_pairing
+
+    reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
+    return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)

@@ -53,6 +53,31 @@ class Voiding:
     at: str | None = None
 
 
+@dataclass(frozen=True)
+class SignatureStamp:
+    """What the page says about its digital signature, drawn before signing (pyHanko's own
+    stamp cannot draw Chinese): who signs, when, with which certificate, why and where."""
+
+    signer: str
+    fingerprint: str
+    at: datetime
+    reason: str
+    location: str
+
+
+@dataclass(frozen=True)
+class RecordStamp:
+    """Where a printed record sits in the event store, for a third party to check it:
+    the event's own id, the record's version, and the audit chain's head (entry number and
+    hash) when it was printed. A sheet printed from a case file has none."""
+
+    event_id: int
+    version: int
+    chain_seq: int
+    chain_hash: str
+    current: bool = True
+
+
 @dataclass
 class EventHeader:
     name_zh: str
@@ -84,11 +109,24 @@ class ScoresheetData:
     signatures: dict[str, bytes] = field(default_factory=dict)
     signer_names: dict[str, str] = field(default_factory=dict)
     voidings: list[Voiding] = field(default_factory=list)
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
+    #: None: printed from a case file, not from the event record (it cannot be signed).
+    record: RecordStamp | None = None
+    #: When the players and the table referee signed this version (local time).
+    signed_at: datetime | None = None
+    #: Hands entered ahead of play with no result: a blank sheet has ``blank_hands`` rows.
+    blank_hands: int = 0
+
+    #: The decision as the store keeps it, when ``decision`` was judged again only for its
+    #: wording in another language: the digest is taken of what the store holds.
+    stored_decision: dict[str, Any] | None = None
 
     @property
     def digest(self) -> str:
-        return record_digest(self.case, self.decision)
+        decision = self.stored_decision if self.stored_decision is not None else self.decision
+        return record_digest(self.case, decision, self.pairs, self.round, self.table)
 
     def signer_name(self, key: str) -> str:
         if key in self.signer_names:
@@ -141,6 +179,8 @@ class AppealFormData:
     signatures: dict[str, bytes] = field(default_factory=dict)
     #: As the store recorded it: ``refunded``, ``kept`` or ``none``; None: by ``decision``.
     fee_outcome: str | None = None
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
 
     def timing(self) -> Timing | None:
@@ -175,7 +215,25 @@ class RulingSlipData:
     appeal: dict[str, Any] | None = None
     referee: str | None = None
     signatures: dict[str, bytes] = field(default_factory=dict)
+    #: Set when the PDF is to be signed: the visible signature block.
+    stamp: SignatureStamp | None = None
     lang: str = "zh"
+    #: The slip's number: ``<event>-<ruling id>`` from the store; where it stands in a case file.
+    serial: str | None = None
+    ruled_at: datetime | None = None
+    #: The clause the engine's proposal applied, when the ruling was overridden.
+    proposed_clause: dict[str, Any] | None = None
+    #: Set when a later version replaced this ruling (an appeal, a correction, a voiding):
+    #: what replaced it, printed across the slip so it is never taken for a live ruling.
+    superseded_by: str | None = None
+    #: An appeal against this ruling that has been decided: no invitation to appeal again.
+    appeal_outcome: str | None = None
+    #: This ruling is the arbitration committee's decision on an appeal (its number).
+    decided_on_appeal: str | None = None
+
+    def offender_players(self) -> str:
+        """The offender's name (or the side's two names) and the pair's number."""
+        return seat_player_text(self.pairs, self.ruling.get("seat"), self.ruling.get("side"), self.lang)
 
 
 @dataclass(frozen=True)
@@ -204,25 +262,166 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def record_digest(case: Mapping[str, Any], decision: Mapping[str, Any]) -> str:
-    """SHA-256 (hex) of ``{"case": case, "decision": decision}`` as canonical JSON."""
-    text = canonical_json({"case": case, "decision": decision})
+#: Keys of a decision that hold wording rendered in the language it was judged in; the
+#: rest (numbers, sides, rule ids, clause references) is the same in zh and en.
+RENDERED_KEYS = frozenset({"text", "instruction"})
+
+
+def language_free(value: Any) -> Any:
+    """``value`` without its rendered wording (:data:`RENDERED_KEYS`), at any depth: what
+    is hashed into the printed digest, so a sheet printed in zh and in en carry one digest."""
+    if isinstance(value, Mapping):
+        return {k: language_free(v) for k, v in value.items() if k not in RENDERED_KEYS}
+    if isinstance(value, list):
+        return [language_free(v) for v in value]
+    return value
+
+
+def record_digest(
+    case: Mapping[str, Any],
+    decision: Mapping[str, Any],
+    pairs: Mapping[str, PairInfo] | None = None,
+    round_no: int | None = None,
+    table_no: int | None = None,
+) -> str:
+    """SHA-256 (hex) of the canonical JSON of the case, the decision without its wording,
+    the pairs with their players (in seat order) and units, round and table."""
+    text = canonical_json(
+        {
+            "case": case,
+            "decision": language_free(decision),
+            "pairs": {
+                side: {"number": p.number, "players": list(p.players), "unit": p.unit}
+                for side, p in sorted((pairs or {}).items())
+            },
+            "round": round_no,
+            "table": table_no,
+        }
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+QR_PREFIX = "RA1"
+#: Hex digits of the chain head's hash carried in the QR: enough to tell entries apart;
+#: the whole hash is printed beside it.
+QR_HEAD_HEX = 16
+
+
 def qr_payload(data: ScoresheetData) -> str:
-    """ASCII only (the QR stays byte mode): event, round, table and the record digest."""
-    parts = ["referee-app:v1", f"event={_ascii(data.event.rulebook_id)}"]
+    """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
+    (fewer, larger modules): ``RA1:E<event>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
+    A sheet from a case file says ``CASE`` instead of the event's record."""
+    parts = [QR_PREFIX]
+    stamp = data.record
+    if stamp is None:
+        parts.append("CASE")
+    else:
+        parts.append(f"E{stamp.event_id}")
     if data.round is not None:
-        parts.append(f"round={data.round}")
+        parts.append(f"R{data.round}")
     if data.table is not None:
-        parts.append(f"table={data.table}")
-    parts.append(f"sha256={data.digest}")
-    return ";".join(parts)
+        parts.append(f"T{data.table}")
+    if stamp is not None:
+        parts.append(f"V{stamp.version}")
+        parts.append(f"H{stamp.chain_seq}-{stamp.chain_hash[:QR_HEAD_HEX].upper()}")
+    parts.append(f"D{data.digest.upper()}")
+    return ":".join(parts)
 
 
-def _ascii(text: str) -> str:
-    return text.encode("ascii", "replace").decode("ascii").replace(";", "_")
+@dataclass(frozen=True)
+class PaperCode:
+    """A scoresheet's QR text, read back (see :func:`qr_payload`)."""
+
+    event_id: int
+    round: int
+    table: int
+    version: int
+    chain_seq: int
+    chain_hash_prefix: str
+    digest: str
+
+
+class PaperCodeError(ValueError):
+    """The text is not a scoresheet's QR code from the event record; the message is one line."""
+
+
+def parse_paper_code(text: str) -> PaperCode:
+    """The fields of a QR text from :func:`qr_payload`; :class:`PaperCodeError` names what
+    is wrong (a sheet printed from a case file carries no event record to check)."""
+    raw = text.strip()
+    parts = raw.upper().split(":")
+    if not parts or parts[0] != QR_PREFIX:
+        raise PaperCodeError(f"not a referee-app scoresheet code (expected {QR_PREFIX}:…, got {raw[:40]!r})")
+    if "CASE" in parts:
+        raise PaperCodeError(
+            "this sheet was printed from a case file, not from the event record: nothing to check"
+        )
+    fields: dict[str, str] = {}
+    for part in parts[1:]:
+        if not part or part[0] not in "ERTVHD" or part[0] in fields:
+            raise PaperCodeError(f"unexpected part {part!r} in the code")
+        fields[part[0]] = part[1:]
+    missing = [k for k in "ERTVHD" if k not in fields]
+    if missing:
+        raise PaperCodeError(
+            f"the code lacks its {missing[0]} part (event, round, table, version, head, digest)"
+        )
+    try:
+        seq_text, head = fields["H"].split("-", 1)
+        code = PaperCode(
+            int(fields["E"]), int(fields["R"]), int(fields["T"]), int(fields["V"]), int(seq_text),
+            head.lower(), fields["D"].lower(),
+        )  # fmt: skip
+    except ValueError:
+        raise PaperCodeError(f"a number in the code is unreadable: {raw[:80]!r}") from None
+    hexits = code.digest + code.chain_hash_prefix
+    if len(code.digest) != 64 or any(c not in "0123456789abcdef" for c in hexits):
+        raise PaperCodeError("the digest in the code is not 64 hexadecimal digits")
+    return code
+
+
+# -- times: every form prints the station's local time and says which zone it is ----------
+def local_time(value: str | datetime | None) -> datetime | None:
+    """An ISO time from the store (UTC) or a datetime, as the station's local time."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if value.tzinfo is None:  # naive: already the station's local time
+        return value.astimezone()
+    return value.astimezone()
+
+
+def zone_name(at: datetime | None = None) -> str:
+    """``UTC+08:00`` for the station's zone (at ``at``, or now)."""
+    moment = (at or datetime.now()).astimezone()
+    offset = moment.utcoffset() or timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "−"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def local_text(value: str | datetime | None, zone: bool = False) -> str:
+    """``2026-11-30 15:20`` in local time (``… UTC+08:00`` with ``zone``); "" for None."""
+    at = local_time(value)
+    if at is None:
+        return ""
+    text = at.strftime("%Y-%m-%d %H:%M")
+    return f"{text} {zone_name(at)}" if zone else text
+
+
+def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
+    """The table's sheet with ``hands`` empty rows to record the hands by hand: its header,
+    pairs and seats, starting levels; nothing judged, no result, not a record to check."""
+    import dataclasses
+
+    case = {k: v for k, v in data.case.items() if k in ("event", "first_dealer", "levels")}
+    return dataclasses.replace(
+        data, case=case, decision={"hands": [], "result": None}, voidings=[], signatures={},
+        signed_at=None, record=None, blank_hands=hands, stored_decision=None, signer_names={
+            k: v for k, v in data.signer_names.items() if k == "chief_referee"
+        },
+    )  # fmt: skip
 
 
 def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -263,16 +462,27 @@ def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
     return out
 
 
-def event_header(rulebook: Any, date: str | None = None, name: str | None = None) -> EventHeader:
+def event_header(
+    rulebook: Any, date: str | None = None, name: str | None = None, organiser: str | None = None
+) -> EventHeader:
     """The form's header. ``name``: the event's own name in the store (it heads the form,
-    with the rulebook's event beneath it); without it, the rulebook's event name."""
+    with the rulebook's event beneath it); without it, the rulebook's event name. The
+    organiser line is the event's own: a stored event prints ``organiser`` (blank, to be
+    filled in by hand, when the store has none: its events have no organiser field yet),
+    never the organiser of the event the rulebook was written for; a case file names the
+    rulebook's event, so its organiser."""
     ev = rulebook.data["event"]
     org = ev.get("organiser") or {}
+    if name:
+        org_zh, org_en = organiser or "", ""
+    else:
+        org_zh = org.get("zh", "") if isinstance(org, Mapping) else str(org)
+        org_en = org.get("en", "") if isinstance(org, Mapping) else ""
     return EventHeader(
         name_zh=name or ev["name"]["zh"],
         name_en=ev["name"].get("en", "") if not name else ev["name"]["zh"] + " · " + ev["name"].get("en", ""),
-        organiser_zh=org.get("zh", "") if isinstance(org, Mapping) else str(org),
-        organiser_en=org.get("en", "") if isinstance(org, Mapping) else "",
+        organiser_zh=org_zh,
+        organiser_en=org_en,
         date=date,
         rulebook_id=rulebook.id,
         rulebook_sha256=rulebook.sha256,
@@ -284,6 +494,52 @@ def infraction_labels(rulebook: Any) -> dict[str, tuple[str, str]]:
         kind: (spec["label"]["zh"], spec["label"]["en"])
         for kind, spec in rulebook.data["infractions"].items()
     }
+
+
+#: The seat each player of a pair sits in: the first player North (NS) or East (EW).
+SEAT_OF_PLAYER = {"NS": ("N", "S"), "EW": ("E", "W")}
+
+
+def seat_player(pairs: Mapping[str, PairInfo], seat: str | None) -> str:
+    """The player sitting at ``seat`` ("" when unknown)."""
+    for side, seats in SEAT_OF_PLAYER.items():
+        if seat in seats:
+            players = pairs.get(side, PairInfo()).players
+            i = seats.index(seat)
+            return players[i] if i < len(players) else ""
+    return ""
+
+
+def seat_player_text(pairs: Mapping[str, PairInfo], seat: str | None, side: str | None, lang: str) -> str:
+    """``赵六（7号对）`` for a seat; both names for a side; "" when the pairs are unknown."""
+    side = side or next((s for s, seats in SEAT_OF_PLAYER.items() if seat in seats), None)
+    pair = pairs.get(side or "")
+    if pair is None:
+        return ""
+    names = seat_player(pairs, seat) if seat else ("、" if lang == "zh" else ", ").join(pair.players)
+    number = ""
+    if pair.number:
+        number = f"（{pair.number}号对）" if lang == "zh" else f" (pair {pair.number})"
+    return f"{names}{number}" if names or number else ""
+
+
+def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The clause of the rule a ruling actually applied: the escalation step's clause for an
+    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book;
+    its proposal's clause is ``applied_clause(rulebook, ruling["proposed"])``."""
+    spec = rulebook.data["infractions"].get(ruling.get("kind"))
+    if not spec:
+        return None
+    if ruling.get("escalated"):
+        rule = next((r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {})
+        counter = rulebook.data.get("counters", {}).get(rule.get("counter") or ruling.get("kind"), {})
+        occurrence = int(ruling.get("occurrence") or 0)
+        steps = [st for st in counter.get("steps", []) if int(st.get("from_count", 0)) <= occurrence]
+        if steps:
+            step = max(steps, key=lambda st: int(st.get("from_count", 0)))
+            if step.get("clause"):
+                return dict(step["clause"])
+    return ruling_clause(rulebook, ruling)
 
 
 def ruling_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -342,8 +598,9 @@ def scoresheet_from_case(
     )
 
 
-def sanction_summary(ruling: Mapping[str, Any], lang: str) -> str:
-    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …"""
+def sanction_summary(ruling: Mapping[str, Any], lang: str, instruction: bool = True) -> str:
+    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …;
+    without the instruction to the players with ``instruction=False`` (the scoresheet)."""
     zh = lang == "zh"
     sides = SIDE_ZH if zh else SIDE_EN
     against = sides.get(ruling.get("against") or ruling.get("side") or "", "")
@@ -374,11 +631,11 @@ def sanction_summary(ruling: Mapping[str, Any], lang: str) -> str:
         parts.append(f"停赛{n}轮" if zh else f"suspended {n} round{'s' if n != 1 else ''}")
     if ruling.get("disqualified"):
         parts.append("取消比赛资格" if zh else "disqualified")
-    instruction = ruling.get("instruction")
-    if instruction:
-        if isinstance(instruction, Mapping):
-            instruction = instruction.get(lang) or instruction.get("zh") or ""
-        parts.append(str(instruction))
+    told = ruling.get("instruction") if instruction else None
+    if told:
+        if isinstance(told, Mapping):
+            told = told.get(lang) or told.get("zh") or ""
+        parts.append(str(told))
     if not parts:
         parts.append("不处罚" if zh else "no sanction")
     return "；".join(parts) if zh else "; ".join(parts)

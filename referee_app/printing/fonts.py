@@ -67,6 +67,9 @@ def register_fonts() -> str:
         pdfmetrics.registerFont(TTFont(FONT_MONO, str(path), subfontIndex=1))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
         raise ResourceError(f"{path}: cannot load the font: {exc}") from None
+    from reportlab.pdfbase import ttfonts
+
+    ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # characters beyond U+FFFF extract right
     # One face: bold and italic map to it, so <b> in a paragraph cannot fall back to Helvetica.
     rl_fonts.addMapping(FONT, 0, 0, FONT)
     rl_fonts.addMapping(FONT, 1, 0, FONT)
@@ -192,9 +195,146 @@ def cjk_paragraph(text: str, style: Any) -> Any:
     global _cjk_class
     if _cjk_class is None:
         _cjk_class = make_cjk_paragraph_class()
+    return _cjk_class(markup(" ".join(text.split("\n"))), style)
+
+
+# -- characters the main font lacks (CJK extensions: 𠮷, 䶮 …) ---------------------------------
+#: TrueType fonts tried, in order, for a character WenQuanYi Micro Hei lacks: those named in
+#: ``REFEREE_APP_FALLBACK_FONTS`` (paths separated by the system's path separator), TrueType
+#: files under ``resources/fonts/fallback/``, then the system's: Debian's fonts-hanazono
+#: (HanaMinA/HanaMinB, GlyphWiki's Hanazono Mincho, Hanazono Font License or OFL-1.1),
+#: Windows' SimSun-ExtB. reportlab draws TrueType outlines only (no CFF/OpenType-PS).
+SYSTEM_FALLBACKS = (
+    "/usr/share/fonts/truetype/hanazono/HanaMinA.ttf",
+    "/usr/share/fonts/truetype/hanazono/HanaMinB.ttf",
+    "C:/Windows/Fonts/simsunb.ttf",
+)
+FALLBACK_ENV = "REFEREE_APP_FALLBACK_FONTS"
+
+
+class MissingGlyphError(ResourceError):
+    """A character no available font can draw: the form is refused, never printed blank."""
+
+
+def fallback_paths() -> list[Path]:
+    paths = [Path(x) for x in os.environ.get(FALLBACK_ENV, "").split(os.pathsep) if x.strip()]
+    bundled = resources_dir() / "fonts" / "fallback"
+    if bundled.is_dir():
+        paths += sorted(bundled.glob("*.ttf"))
+    paths += [Path(x) for x in SYSTEM_FALLBACKS]
+    return [x for x in paths if x.is_file()]
+
+
+_main_chars: frozenset[int] | None = None
+_fallbacks: list[tuple[str, frozenset[int]]] | None = None
+_chosen: dict[str, str | None] = {}
+
+
+def _covered(ch: str) -> bool:
+    """The main font draws ``ch`` (or it is a control character nothing needs to draw)."""
+    global _main_chars
+    if ch in "\n\r\t" or ord(ch) < 0x20:
+        return True
+    if _main_chars is None:
+        register_fonts()
+        from reportlab.pdfbase import pdfmetrics
+
+        _main_chars = frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
+    return ord(ch) in _main_chars
+
+
+def fallback_font(ch: str) -> str | None:
+    """The registered name of a fallback font that draws ``ch``, or None."""
+    global _fallbacks
+    if ch in _chosen:
+        return _chosen[ch]
+    if _fallbacks is None:
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+
+        _fallbacks = []
+        for i, path in enumerate(fallback_paths()):
+            name = f"Fallback{i}"
+            try:
+                font = TTFont(name, str(path))
+            except Exception:  # noqa: BLE001 - an unreadable font is skipped, the next one tried
+                continue
+            pdfmetrics.registerFont(font)
+            _fallbacks.append((name, frozenset(font.face.charToGlyph)))
+    found = next((name for name, chars in _fallbacks if ord(ch) in chars), None)
+    _chosen[ch] = found
+    return found
+
+
+def font_runs(text: str) -> list[tuple[str, str]]:
+    """``text`` cut into (font name, run) pieces: the main font, or a fallback font for the
+    characters it lacks. :class:`MissingGlyphError` names a character no font can draw."""
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        font = FONT if _covered(ch) else fallback_font(ch)
+        if font is None:
+            raise MissingGlyphError(
+                f"{ch} (U+{ord(ch):04X}) in {text[:60]!r}: no font on this station can print this "
+                f"character; install a TrueType font that has it (Debian: fonts-hanazono) or name "
+                f"one in {FALLBACK_ENV}"
+            )
+        if runs and runs[-1][0] == font:
+            runs[-1] = (font, runs[-1][1] + ch)
+        else:
+            runs.append((font, ch))
+    return runs
+
+
+def needs_fallback(text: str) -> bool:
+    return not all(_covered(ch) for ch in text)
+
+
+def markup(text: str) -> str:
+    """``text`` escaped for a reportlab paragraph, with the characters the main font lacks
+    set in a fallback font (never left blank)."""
     from xml.sax.saxutils import escape
 
-    return _cjk_class(escape(" ".join(text.split("\n"))), style)
+    if not needs_fallback(text):
+        return escape(text)
+    return "".join(
+        escape(run) if font == FONT else f'<font name="{font}">{escape(run)}</font>'
+        for font, run in font_runs(text)
+    )
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap, with characters beyond U+FFFF written as UTF-16
+    surrogate pairs (reportlab writes 5 hex digits, and 𠮷 extracts as ₻)."""
+
+    def utf16(v: int) -> str:
+        if v > 0xFFFF:
+            v -= 0x10000
+            return f"{0xD800 + (v >> 10):04X}{0xDC00 + (v & 0x3FF):04X}"
+        return f"{v:04X}"
+
+    cmap = [
+        "/CIDInit /ProcSet findresource begin",
+        "12 dict begin",
+        "begincmap",
+        "/CIDSystemInfo",
+        f"<< /Registry ({fontname})",
+        f"/Ordering ({fontname})",
+        "/Supplement 0",
+        ">> def",
+        f"/CMapName /{fontname} def",
+        "/CMapType 2 def",
+        "1 begincodespacerange",
+        f"<00> <{len(subset) - 1:02X}>",
+        "endcodespacerange",
+        f"{len(subset)} beginbfchar",
+        *[f"<{i:02X}> <{utf16(v)}>" for i, v in enumerate(subset)],
+        "endbfchar",
+        "endcmap",
+        "CMapName currentdict /CMap defineresource pop",
+        "end",
+        "end",
+    ]
+    return "\n".join(cmap)
 
 
 def cjk_paragraphs(text: str, style: Any) -> list[Any]:

@@ -25,7 +25,7 @@ _COMMON_LABELS = {"event", "organiser", "date", "round", "table", "page"}
 
 SPEC: dict[str, dict[str, Any]] = {
     "scoresheet": {
-        "header": {"organiser", "date", "round", "table", "rulebook"},
+        "header": {"organiser", "date", "round", "table", "rulebook", "version"},
         "boxes": {"pairs", "hands", "infractions", "corrections", "result", "signatures", "integrity"},
         "signatures": {
             "ns_player_1",
@@ -43,7 +43,8 @@ SPEC: dict[str, dict[str, Any]] = {
             "assumed overridden voided no_infractions corrections proposed ruled reason by "
             "no_corrections result winner draw match_points final_levels level_difference decided_by "
             "not_finished forfeit signatures ns_player_1 ns_player_2 ew_player_1 ew_player_2 "
-            "table_referee chief_referee integrity digest rulebook_digest".split()
+            "table_referee chief_referee integrity digest rulebook_digest shift version "
+            "not_from_record record chain_head local_times".split()
         ),
     },
     "appeal": {
@@ -67,7 +68,7 @@ SPEC: dict[str, dict[str, Any]] = {
         | set(
             "hand before_play infraction seat sanction occurrence ruling_text clause assumed "
             "correction proposed reason appeal_note appeal_text signatures table_referee "
-            "offender".split()
+            "offender serial ruled_at superseded by_referee appeal_final".split()
         ),
     },
 }
@@ -75,6 +76,7 @@ SPEC: dict[str, dict[str, Any]] = {
 # Labels that are format strings, and the fields each may use.
 PLACEHOLDERS: dict[str, set[str]] = {
     "page": {"page", "pages"},
+    "local_times": {"zone"},
     "hand_trick": {"hand", "trick"},
     "hand_only": {"hand"},
     "window_round_end": {"minutes"},

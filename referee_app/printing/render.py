@@ -15,10 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -50,8 +49,19 @@ from .data import (
     offender_text,
     qr_payload,
     sanction_summary,
+    seat_player,
+    zone_name,
 )
-from .fonts import FONT, FONT_MONO, cjk_paragraph, cjk_paragraphs, register_fonts
+from .fonts import (
+    FONT,
+    FONT_MONO,
+    cjk_paragraph,
+    cjk_paragraphs,
+    font_runs,
+    markup,
+    needs_fallback,
+    register_fonts,
+)
 from .forms import FormTemplate, load_form
 
 Target = str | Path | IO[bytes]
@@ -83,7 +93,7 @@ class _Styles:
         self.grounds = ParagraphStyle("grounds", parent=base, fontSize=10, leading=16, firstLineIndent=20)
         self.mono = ParagraphStyle("mono", parent=base, fontName=FONT_MONO, fontSize=7, leading=8.5)
         self.heading = ParagraphStyle(
-            "heading", parent=base, fontSize=10.5, leading=13, spaceBefore=6, spaceAfter=3
+            "heading", parent=base, fontSize=10.5, leading=13, spaceBefore=4, spaceAfter=2
         )
         self.title = ParagraphStyle("title", parent=base, fontSize=21, leading=26, alignment=TA_CENTER)
         self.title_en = ParagraphStyle(
@@ -112,8 +122,8 @@ def _lab(
 ) -> Paragraph:
     """A bilingual label: Chinese, English beneath (or beside when ``inline``)."""
     st = styles()
-    zh = escape(form.zh(key, **fields))
-    en = escape(form.en(key, **fields))
+    zh = markup(form.zh(key, **fields))
+    en = markup(form.en(key, **fields))
     sep = "  " if inline else "<br/>"
     return Paragraph(
         f'{zh}{sep}<font size="{EN_SIZE}" color="#5a5a5a">{en}</font>',
@@ -122,8 +132,8 @@ def _lab(
 
 
 def _heading(form: FormTemplate, key: str) -> Paragraph:
-    zh = escape(form.zh(key))
-    en = escape(form.en(key))
+    zh = markup(form.zh(key))
+    en = markup(form.en(key))
     return Paragraph(f'{zh}&nbsp;&nbsp;<font size="8" color="#5a5a5a">{en}</font>', styles().heading)
 
 
@@ -143,8 +153,15 @@ def _two(zh: str, en: str, style: ParagraphStyle | None = None) -> Paragraph:
     """Data shown in both languages (an event name, a side): Chinese, English beneath."""
     st = style or styles().cell
     if not en or en == zh:
-        return Paragraph(escape(zh), st)
-    return Paragraph(f'{escape(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{escape(en)}</font>', st)
+        return Paragraph(markup(zh), st)
+    return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
+
+
+def _lab_text(zh: str, en: str) -> Paragraph:
+    """A short bilingual value on one line (``南北方 NS``)."""
+    return Paragraph(
+        f'{markup(zh)} <font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', styles().cell_c
+    )
 
 
 def _grid(
@@ -164,8 +181,8 @@ def _grid(
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LEFTPADDING", (0, 0), (-1, -1), 3.5),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
     ]
     if header:
         cmds.append(("BACKGROUND", (0, 0), (-1, 0), HEAD))
@@ -190,6 +207,9 @@ class SheetMark(Flowable):
 
     def draw(self) -> None:
         self.canv._sheet = self.info  # type: ignore[attr-defined]
+        started = self.info.get("started")
+        if started is not None:  # a round's PDF reports each table as it is laid out
+            started()
 
 
 class NumberedCanvas(Canvas):
@@ -246,30 +266,43 @@ class NumberedCanvas(Canvas):
                 self.setFont(FONT_MONO, 6.5)
                 self.setFillColor(GREY)
                 self.drawString(margin, y - 8, left[1])
+        mark = info.get("watermark")
+        if mark:
+            self.setFillColor(MARK)
+            self.setFillAlpha(0.22)
+            self.translate(width / 2, self._pagesize[1] / 2)
+            self.rotate(35)
+            self.setFont(FONT, 54)
+            self.drawCentredString(0, 10, mark[0])
+            self.setFont(FONT, 26)
+            self.drawCentredString(0, -26, mark[1].upper())
+            self.setFillAlpha(1)
+            self.rotate(-35)
+            self.translate(-width / 2, -self._pagesize[1] / 2)
         if page > 1 and info.get("running"):
             top = self._pagesize[1] - info.get("top_margin", 14 * mm) + 6
-            self.setFont(FONT, 7.5)
-            self.setFillColor(GREY)
-            self.drawString(margin, top, info["running"])
+            draw_text(self, margin, top, info["running"], FONT, 7.5, GREY)
             self.line(margin, top - 3, width - margin, top - 3)
         self.restoreState()
 
 
 # -- custom flowables -----------------------------------------------------------------------
 class SignatureGrid(Flowable):
-    """Boxes to sign in: role (zh, en) at the top, printed name, the signature drawn in when
-    its PNG is given (``mask="auto"`` keeps a transparent background transparent)."""
+    """Boxes to sign in: the role (zh, en) on the top line, the printed name on its own
+    line beneath (so a long name never runs into the role), the signature drawn in when its
+    PNG is given (``mask="auto"`` keeps a transparent background transparent), and the
+    time it was signed, or a blank to fill in by hand."""
 
     def __init__(
         self,
-        boxes: Sequence[tuple[str, str, str, bytes | None]],
+        boxes: Sequence[tuple[Any, ...]],
         width: float,
         columns: int = 3,
         box_height: float = 50,
         gap: float = 5,
     ) -> None:
         super().__init__()
-        self.boxes = list(boxes)
+        self.boxes = [tuple(b) + ("",) * (5 - len(b)) for b in boxes]
         self.columns = max(1, min(columns, len(self.boxes) or 1))
         self.box_w = (width - gap * (self.columns - 1)) / self.columns
         self.box_h = box_height
@@ -283,41 +316,41 @@ class SignatureGrid(Flowable):
 
     def draw(self) -> None:
         c = self.canv
-        for i, (zh, en, name, png) in enumerate(self.boxes):
+        inner = self.box_w - 8
+        for i, (zh, en, name, png, when) in enumerate(self.boxes):
             row, col = divmod(i, self.columns)
             x = col * (self.box_w + self.gap)
             y = self.height - (row + 1) * self.box_h - row * self.gap
             c.setStrokeColor(RULE)
             c.setLineWidth(0.8)
             c.rect(x, y, self.box_w, self.box_h)
-            c.setFillColor(INK)
-            c.setFont(FONT, 8)
-            c.drawString(x + 4, y + self.box_h - 10, zh)
-            zw = c.stringWidth(zh, FONT, 8)
-            c.setFont(FONT, EN_SIZE)
-            c.setFillColor(GREY)
-            c.drawString(x + 4 + zw + 4, y + self.box_h - 10, en)
-            # signing line and date
+            top = y + self.box_h - 9
+            zh_fit = _fit(c, zh, FONT, 7.5, inner)
+            draw_text(c, x + 4, top, zh_fit, FONT, 7.5, INK)
+            zw = c.stringWidth(zh_fit, FONT, 7.5)
+            room = inner - zw - 4
+            if room > 20:
+                draw_text(
+                    c, x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), FONT, EN_SIZE - 0.5, GREY
+                )
+            if name:
+                draw_text(c, x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), FONT, 8.5, INK)
+            # signing line and time
             c.setLineWidth(0.4)
             c.setStrokeColor(GREY)
-            c.line(x + 4, y + 13, x + self.box_w - 4, y + 13)
-            c.setFont(FONT, 6)
-            c.drawString(x + 4, y + 4, "签字 Signature")
-            c.drawRightString(x + self.box_w - 4, y + 4, "时间 Time ____:____")
-            if name:
-                c.setFillColor(INK)
-                c.setFont(FONT, 8.5)
-                c.drawRightString(
-                    x + self.box_w - 4, y + self.box_h - 10, _fit(c, name, FONT, 8.5, self.box_w / 2)
-                )
+            c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
+            draw_text(c, x + 4, y + 4, "签字 Signature", FONT, 6, GREY)
+            stamp = f"时间 Time {when}" if when else "时间 Time ____:____"
+            draw_text(c, x + self.box_w - 4, y + 4, stamp, FONT, 6, INK if when else GREY, right=True)
             if png:
-                area_h = self.box_h - 14 - 15
+                low = y + 14
+                area_h = max(8.0, (top - 13 if name else top - 3) - low)
                 try:
                     img = ImageReader(io.BytesIO(png))
                     c.drawImage(
                         img,
                         x + 6,
-                        y + 15,
+                        low,
                         width=self.box_w - 12,
                         height=area_h,
                         mask="auto",
@@ -325,9 +358,26 @@ class SignatureGrid(Flowable):
                         anchor="c",
                     )
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
-                    c.setFont(FONT, 7)
-                    c.setFillColor(MARK)
-                    c.drawString(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）")
+                    draw_text(
+                        c, x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", FONT, 7, MARK
+                    )
+
+
+def draw_text(
+    c: Canvas, x: float, y: float, text: str, font: str, size: float, color: Any = None, right: bool = False
+) -> None:
+    """Draw one line of text on the canvas (right-aligned at ``x`` with ``right``)."""
+    c.saveState()
+    if color is not None:
+        c.setFillColor(color)
+    runs = font_runs(text) if font == FONT and needs_fallback(text) else [(font, text)]
+    if right:
+        x -= sum(c.stringWidth(run, f, size) for f, run in runs)
+    for f, run in runs:
+        c.setFont(f, size)
+        c.drawString(x, y, run)
+        x += c.stringWidth(run, f, size)
+    c.restoreState()
 
 
 class CheckRow(Flowable):
@@ -413,21 +463,50 @@ class QRFlowable(Flowable):
         c.restoreState()
 
 
-def _qr(payload: str, size: float) -> QRFlowable:
-    return QRFlowable(payload, size)
+#: The QR's module: 0.75 mm is 4.4 dots at 150 dpi, so a copy or a phone photo still scans.
+QR_MODULE = 0.75 * mm
+
+
+def _qr(payload: str) -> QRFlowable:
+    probe = QRFlowable(payload, 1, quiet=2)
+    return QRFlowable(payload, (probe.modules + 4) * QR_MODULE, quiet=2)
 
 
 # -- shared blocks --------------------------------------------------------------------------
-def _title_block(form: FormTemplate, ev: Any) -> list[Any]:
+def _title_block(form: FormTemplate, ev: Any, compact: bool = False) -> list[Any]:
     st = styles()
     spaced = " ".join(form.title.zh) if len(form.title.zh) <= 4 else form.title.zh
-    out: list[Any] = [Paragraph(escape(ev.name_zh), st.event)]
+    if compact:  # the form's title beside the event's name: room for a table's hands
+        event = Paragraph(
+            f'{markup(ev.name_zh)}<br/><font size="7" color="#5a5a5a">{markup(ev.name_en)}</font>',
+            ParagraphStyle("event_l", parent=st.event, alignment=TA_LEFT, fontSize=12, leading=14),
+        )
+        title = Paragraph(
+            f"{markup(form.title.zh)}<br/>"
+            f'<font size="7" color="#5a5a5a">{markup(form.title.en.upper())}</font>',
+            ParagraphStyle("title_r", parent=st.title, alignment=TA_RIGHT, fontSize=17, leading=19),
+        )
+        head = Table([[event, title]], colWidths=["72%", "28%"], hAlign="LEFT")
+        head.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, 8),
+                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                ]
+            )
+        )
+        return [head]
+    out: list[Any] = [Paragraph(markup(ev.name_zh), st.event)]
     if ev.name_en:
-        out.append(Paragraph(escape(ev.name_en), st.event_en))
+        out.append(Paragraph(markup(ev.name_en), st.event_en))
     out += [
         Spacer(1, 3),
-        Paragraph(escape(spaced), st.title),
-        Paragraph(escape(form.title.en.upper()), st.title_en),
+        Paragraph(markup(spaced), st.title),
+        Paragraph(markup(form.title.en.upper()), st.title_en),
         Spacer(1, 5),
     ]
     return out
@@ -451,17 +530,17 @@ def _header_values(form: FormTemplate, ev: Any, values: Mapping[str, Any]) -> li
 def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width: float) -> Table:
     """Organiser and rulebook each on a full row; the other fields three to a row."""
     items = _header_values(form, ev, values)
-    label_w = 58.0
-    per_row = 3
+    label_w = 56.0
+    per_row = 4 if width > 450 else 3  # A4: four short fields a row; the A5 slip: three
     value_w = (width - per_row * label_w) / per_row
     widths = [label_w, value_w] * per_row
     rows: list[list[Any]] = []
     extra: list[tuple[Any, ...]] = []
-    wide = ("organiser", "rulebook", "appeal_no")
+    wide = ("organiser", "rulebook") + (("appeal_no",) if per_row < 4 else ())
     short = [it for it in items if it[0] not in wide]
     ordered: list[list[tuple[str, Any]]] = [[it] for it in items if it[0] == "organiser"]
     ordered += [short[i : i + per_row] for i in range(0, len(short), per_row)]
-    ordered += [[it] for it in items if it[0] in wide[1:]]
+    ordered += [[it] for it in items if it[0] in wide and it[0] != "organiser"]
     for chunk in ordered:
         r = len(rows)
         row: list[Any] = []
@@ -476,11 +555,15 @@ def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width:
     return _grid(rows, widths, extra=extra)
 
 
-def _levels(levels: Mapping[str, Any] | None, lang: str) -> str:
+def _dt(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value else ""
+
+
+def _levels(levels: Mapping[str, Any] | None) -> str:
+    """``3 / 2``: North-South's level, then East-West's (the column heads say so)."""
     if not levels:
         return ""
-    names = {"NS": "南北", "EW": "东西"} if lang == "zh" else {"NS": "NS", "EW": "EW"}
-    return "\n".join(f"{names[s]} {levels.get(s, '')}" for s in SIDES)
+    return f"{levels.get('NS', '')} / {levels.get('EW', '')}"
 
 
 def _signed(n: int) -> str:
@@ -531,10 +614,50 @@ _DECIDED_BY = {
 }
 
 
+def _hand_outcome(hand: Mapping[str, Any], lang: str) -> str:
+    """The hand's outcome, short, from its language-free fields: who lost the hand, who
+    deals next (keeps or takes the deal) and by how many levels, A passed."""
+    zh = lang == "zh"
+    names = SIDE_ZH if zh else {"NS": "NS", "EW": "EW"}
+    parts: list[str] = []
+    lost = hand.get("lost_by")
+    if lost in SIDES:
+        parts.append(f"{names[lost]}判负" if zh else f"{names[lost]} lose the hand")
+    elif lost == "both":
+        parts.append("双方判负" if zh else "both sides lose the hand")
+    nxt = hand.get("next_dealer")
+    side = "NS" if nxt in ("N", "S") else ("EW" if nxt in ("E", "W") else None)
+    if side:
+        keep = side == hand.get("dealer_side")
+        gain = int((hand.get("gains") or {}).get(side) or 0)
+        if zh:
+            parts.append(f"{names[side]}{'连庄' if keep else '上庄'}" + (f"，升{gain}级" if gain else ""))
+        else:
+            parts.append(
+                f"{names[side]} {'keep' if keep else 'take'} the deal" + (f" +{gain}" if gain else "")
+            )
+    elif hand.get("in_progress"):
+        parts.append("未打完" if zh else "in progress")
+    if hand.get("passed_a"):
+        parts.append("过A" if zh else "passed A")
+    return ("，" if zh else "; ").join(parts)
+
+
+def _struck(cell: Any) -> Any:
+    """A paragraph's text struck through (a voided ruling stays legible, and visibly void)."""
+    if isinstance(cell, Paragraph):
+        return Paragraph(f"<strike>{cell.text}</strike>", cell.style)
+    return cell
+
+
 def scoresheet_story(
     data: ScoresheetData, form: FormTemplate | None = None, width: float | None = None
 ) -> list[Any]:
-    """The flowables of one table's scoresheet (starting with its :class:`SheetMark`)."""
+    """The flowables of one table's scoresheet (starting with its :class:`SheetMark`).
+
+    A table of up to 12 hands fits one A4 page with its result and signatures; a longer
+    one flows onto continuation pages under a running header, the result, signatures and
+    record block kept together."""
     form = form or load_form("scoresheet")
     st = styles()
     width = width or (A4[0] - 30 * mm)
@@ -542,140 +665,196 @@ def scoresheet_story(
     zh = lang == "zh"
     dec = data.decision
     digest = data.digest
-    where_zh = "".join(
-        p for p in (f"第{data.round}轮" if data.round else "", f" 第{data.table}桌" if data.table else "")
+    stamp = data.record
+    where_zh = " ".join(
+        p for p in (f"第{data.round}轮" if data.round else "", f"第{data.table}桌" if data.table else "") if p
     )
     where_en = ", ".join(
-        p for p in (f"round {data.round}" if data.round else "", f"table {data.table}" if data.table else "")
+        p
+        for p in (f"round {data.round}" if data.round else "", f"table {data.table}" if data.table else "")
+        if p
     )
-    running = f"{form.title.zh} {form.title.en} · {data.event.name_zh} · {where_zh} {where_en}（续 cont.）"
+    where = f"{where_zh} {where_en}" if where_zh else "案例文件 case file"
+    version = ""
+    if stamp is not None:
+        version = f" · 第{stamp.version}版 version {stamp.version}"
+    running = f"{form.title.zh} {form.title.en} · {data.event.name_zh} · {where}{version}（续 cont.）"
     story: list[Any] = [
         SheetMark(
             {
                 "form": form,
                 "running": running,
-                "footer_left": [form.zh("integrity") + " " + form.en("integrity") + "  SHA-256", digest],
+                "footer_left": (
+                    [form.zh("integrity") + " " + form.en("integrity") + "  SHA-256", digest]
+                    if not data.blank_hands
+                    else ["", _zone_line(form)]
+                ),
                 "margin": 15 * mm,
-                "footer_y": 11 * mm,
-                "top_margin": 14 * mm,
+                "footer_y": 10 * mm,
+                "top_margin": 12 * mm,
             }
         )
     ]
-    story += _title_block(form, data.event)
-    story.append(_header_table(form, data.event, {"round": data.round, "table": data.table}, width))
+    story += _title_block(form, data.event, compact=True)
+    values: dict[str, Any] = {"round": data.round, "table": data.table}
+    if stamp is not None:
+        values["version"] = f"第{stamp.version}版" if zh else f"version {stamp.version}"
+    else:
+        values["version"] = "—"
+    story.append(_header_table(form, data.event, values, width))
 
-    # pairs
+    # pairs, with each player at a seat (the first player North or East)
     if form.has("pairs"):
         story.append(_heading(form, "pairs"))
         start = dec.get("hands")[0]["levels_before"] if dec.get("hands") else data.case.get("levels") or {}
         rows: list[list[Any]] = [
             [_lab(form, k, center=True) for k in ("side", "pair_no", "players", "unit", "start_levels")]
         ]
+        seats = {"NS": ("N", "S"), "EW": ("E", "W")}
         for side in SIDES:
             pair = data.pairs.get(side, PairInfo())
+            seated = []
+            for i, seat in enumerate(seats[side]):
+                name = pair.players[i] if i < len(pair.players) else ""
+                seated.append(f"{SEAT_ZH[seat] if zh else seat} {name}".strip())
             rows.append(
                 [
-                    _two(SIDE_ZH[side], SIDE_EN[side], st.cell_c),
+                    _lab_text(SIDE_ZH[side], side),
                     _pc(pair.number or ""),
-                    _p("、".join(pair.players) if zh else ", ".join(pair.players)),
+                    _p("　".join(seated) if zh else " · ".join(seated)),
                     _p(pair.unit or ""),
                     _pc((start or {}).get(side, "2")),
                 ]
             )
-        story.append(_grid(rows, [70, 50, 175, width - 70 - 50 - 175 - 70, 70], header=True))
+        story.append(_grid(rows, [62, 40, 190, width - 62 - 40 - 190 - 56, 56], header=True))
 
-    # hands
+    # hands: the columns add up — points + bottom + penalties + the hand-loss shift = total
     hands = dec.get("hands") or []
+    case_hands = data.case.get("hands") or []
+
+    def shift_of(i: int, hand: Mapping[str, Any]) -> int:
+        ch = case_hands[i] if i < len(case_hands) else {}
+        parts = int(ch.get("defender_points") or 0) + int(hand.get("bottom_points") or 0)
+        parts += int(hand.get("penalty_points") or 0)
+        total = hand.get("defender_total")
+        return int(total) - parts if isinstance(total, int) else 0
+
+    shifts = [shift_of(i, h) for i, h in enumerate(hands)]
     if form.has("hands"):
         story.append(_heading(form, "hands"))
-        keys = (
+        keys = [
             "hand_no", "dealer", "levels_before", "redeclarations", "defender_points",
-            "bottom", "penalties", "total", "outcome", "levels_after",
-        )  # fmt: skip
-        widths = [24, 38, 50, 32, 42, 54, 36, 36, 0, 50]
-        widths[8] = width - sum(widths)
+            "bottom", "penalties", "shift", "total", "outcome", "levels_after",
+        ]  # fmt: skip
+        widths = [22, 32, 48, 30, 42, 54, 32, 40, 32, 0, 48]
+        if not any(shifts):
+            i = keys.index("shift")
+            del keys[i], widths[i]
+        widths[keys.index("outcome")] = width - sum(widths)
         rows = [[_lab(form, k, center=True) for k in keys]]
-        case_hands = data.case.get("hands") or []
+        blank = data.blank_hands if not hands else 0
         for i, hand in enumerate(hands):
             ch = case_hands[i] if i < len(case_hands) else {}
             dealer = hand.get("dealer") or ""
             mult = hand.get("bottom_multiplier") or 0
             raw_bottom = (ch.get("bottom") or {}).get("points", 0)
             bottom = f"{raw_bottom}×{mult}={hand.get('bottom_points', 0)}" if mult else "—"
-            outcome = hand.get("text") or ""
+            outcome = _hand_outcome(hand, lang)
             if hand.get("assumed"):
-                outcome += f"（{form.zh('assumed')} {form.en('assumed')}）"
-            rows.append(
-                [
-                    _pc(hand.get("number")),
-                    _pc(
-                        f"{SEAT_ZH.get(dealer, dealer)} {dealer}" if zh else f"{SEAT_EN.get(dealer, dealer)}"
-                    ),
-                    _pc(_levels(hand.get("levels_before"), lang)),
-                    _pc(ch.get("redeclarations", 0)),
-                    _pc(ch.get("defender_points", "")),
-                    _pc(bottom),
-                    _pc(_signed(hand.get("penalty_points") or 0)),
-                    _pc(hand.get("defender_total", "")),
-                    _p(outcome),
-                    _pc(_levels(hand.get("levels_after"), lang)),
-                ]
-            )
-        if not hands:
-            rows.append([_lab(form, "no_hands", inline=True)] + [""] * 9)
-            extra: list[tuple[Any, ...]] = [("SPAN", (0, 1), (-1, 1))]
-        else:
-            extra = []
+                outcome += f"（{form.zh('assumed')}）" if zh else f" ({form.en('assumed')})"
+            cells = {
+                "hand_no": _pc(hand.get("number")),
+                "dealer": _pc(
+                    f"{SEAT_ZH.get(dealer, dealer)} {dealer}" if zh else SEAT_EN.get(dealer, dealer)
+                ),
+                "levels_before": _pc(_levels(hand.get("levels_before"))),
+                "redeclarations": _pc(ch.get("redeclarations", 0)),
+                "defender_points": _pc(ch.get("defender_points", "")),
+                "bottom": _pc(bottom),
+                "penalties": _pc(_signed(hand.get("penalty_points") or 0)),
+                "shift": _pc(_signed(shifts[i]) if shifts[i] else ""),
+                "total": _pc(hand.get("defender_total", "")),
+                "outcome": _p(outcome, st.small),
+                "levels_after": _pc(_levels(hand.get("levels_after"))),
+            }  # fmt: skip
+            rows.append([cells[k] for k in keys])
+        for n in range(blank):
+            rows.append([_pc(n + 1)] + [""] * (len(keys) - 1))
+        extra: list[tuple[Any, ...]] = []
+        if not hands and not blank:
+            rows.append([_lab(form, "no_hands", inline=True)] + [""] * (len(keys) - 1))
+            extra = [("SPAN", (0, 1), (-1, 1))]
+        if blank:
+            extra = [
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white]),
+                ("TOPPADDING", (0, 1), (-1, -1), 7),
+            ]
         story.append(_grid(rows, widths, header=True, repeat=1, extra=extra))
 
-    # infractions and rulings
+    # infractions and rulings (voided ones struck through, with their mark)
     rulings = all_rulings(dec)
-    tricks = _tricks(data.case)
+    facts = _facts(data.case)
     if form.has("infractions"):
-        story.append(CondPageBreak(80))
-        story.append(_heading(form, "infractions"))
-        keys = ("when", "seat", "infraction", "sanction", "clause", "note")
-        widths = [68, 68, 92, 0, 92, 84]
+        keys2 = ("when", "seat", "infraction", "sanction", "clause", "note")
+        widths = [58, 98, 96, 0, 92, 58]
         widths[3] = width - sum(widths)
-        rows = [[_lab(form, k, center=True) for k in keys]]
+        rows = [[_lab(form, k, center=True) for k in keys2]]
         counters: Counter[int | None] = Counter()
+        extra = []
         for hand_no, r in rulings:
             idx = counters[hand_no]
             counters[hand_no] += 1
+            fact = facts.get((hand_no, idx), {})
             notes: list[str] = []
+            mark = form.zh if zh else form.en  # the notes in the sheet's language: one line each
             if r.get("assumed"):
-                notes.append(f"{form.zh('assumed')} {form.en('assumed')}")
+                notes.append(mark("assumed"))
             if r.get("overridden"):
-                notes.append(f"{form.zh('overridden')} {form.en('overridden')}")
+                notes.append(mark("overridden"))
             if r.get("voided"):
-                notes.append(f"{form.zh('voided')} {form.en('voided')}")
+                notes.append(mark("voided"))
             if r.get("escalated") and (r.get("occurrence") or 0) > 1:
                 notes.append(f"第{r['occurrence']}次" if zh else f"occurrence {r['occurrence']}")
             label = data.infraction_labels.get(r.get("kind", ""), (r.get("kind", ""), r.get("kind", "")))
-            rows.append(
-                [
-                    _when(form, hand_no, tricks.get((hand_no, idx)), lang),
-                    _p(offender_text(r, lang)),
-                    _two(label[0], label[1]) if zh else _p(label[1]),
-                    _p(sanction_summary(r, lang)),
-                    _p(r.get("citation", "")),
-                    _p("；".join(notes) if notes else "", st.note),
-                ]
-            )
-        extra = []
-        if not rulings:
+            minutes = fact.get("minutes")
+            if isinstance(minutes, int) and not isinstance(minutes, bool):
+                label = (f"{label[0]}（{minutes}分钟）", f"{label[1]} ({minutes} min)")
+            who = offender_text(r, lang)
+            name = seat_player(data.pairs, r.get("seat")) if r.get("seat") else ""
+            if len(name) > 8:  # the whole name is in the pairs table, by its seat
+                name = name[:7] + "…"
+            text = st.cell if zh else st.small  # English runs longer: a size down keeps one line
+            row = [
+                _when(form, hand_no, fact.get("trick"), lang),
+                _p(f"{who} {name}".strip(), text),
+                _p(label[0] if zh else label[1], text),
+                _p(sanction_summary(r, lang, instruction=False), text),
+                _p(r.get("citation", "")),
+                _p("；".join(notes) if notes else "", st.note),
+            ]
+            if r.get("voided"):
+                row = [_struck(c) for c in row[:5]] + [row[5]]
+            rows.append(row)
+        if data.blank_hands:  # rows to write infractions in by hand
+            rows += [[""] * 6 for _ in range(3)]
+            extra = [("TOPPADDING", (0, 1), (-1, -1), 5), ("BOTTOMPADDING", (0, 1), (-1, -1), 5)]
+        elif not rulings:
             rows.append([_lab(form, "no_infractions", inline=True)] + [""] * 5)
             extra = [("SPAN", (0, 1), (-1, 1))]
-        story.append(_grid(rows, widths, header=True, repeat=1, extra=extra))
+        story.append(
+            KeepTogether([_heading(form, "infractions"), _grid(rows[:2], widths, header=True, extra=extra)])
+            if len(rows) <= 2
+            else CondPageBreak(60)
+        )
+        if len(rows) > 2:
+            story += [_heading(form, "infractions"), _grid(rows, widths, header=True, repeat=1, extra=extra)]
 
-    # overrides and voidings
+    # overrides and voidings: printed only when there are any
     if form.has("corrections"):
-        story.append(CondPageBreak(70))
-        story.append(_heading(form, "corrections"))
-        keys = ("when", "infraction", "proposed", "ruled", "reason")
-        widths = [68, 92, 100, 100, 0]
+        keys3 = ("when", "infraction", "proposed", "ruled", "reason")
+        widths = [64, 92, 100, 100, 0]
         widths[4] = width - sum(widths)
-        rows = [[_lab(form, k, center=True) for k in keys]]
+        rows = [[_lab(form, k, center=True) for k in keys3]]
         counters = Counter()
         for hand_no, r in rulings:
             idx = counters[hand_no]
@@ -686,7 +865,7 @@ def scoresheet_story(
             proposed = r.get("proposed") or {}
             rows.append(
                 [
-                    _when(form, hand_no, tricks.get((hand_no, idx)), lang),
+                    _when(form, hand_no, facts.get((hand_no, idx), {}).get("trick"), lang),
                     _two(label[0], label[1]) if zh else _p(label[1]),
                     _p(sanction_summary(proposed, lang) if proposed else ""),
                     _p(sanction_summary(r, lang)),
@@ -704,19 +883,30 @@ def scoresheet_story(
                     _p(v.reason + (f"（{form.zh('by')}：{by}）" if by else "")),
                 ]
             )
-        extra = []
-        if len(rows) == 1:
-            rows.append([_lab(form, "no_corrections", inline=True)] + [""] * 4)
-            extra = [("SPAN", (0, 1), (-1, 1))]
-        story.append(_grid(rows, widths, header=True, repeat=1, extra=extra))
+        if len(rows) > 1:
+            story += [
+                CondPageBreak(60),
+                _heading(form, "corrections"),
+                _grid(rows, widths, header=True, repeat=1),
+            ]
 
-    # result
+    # result (the QR beside it), signatures, the record's lines: kept together, never a
+    # heading alone at the foot of a page
+    tail: list[Any] = []
+    blank = bool(data.blank_hands)
+    qr = _qr(qr_payload(data)) if form.has("integrity") and not blank else None
+    rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
     if form.has("result"):
-        block: list[Any] = [_heading(form, "result")]
         res = dec.get("result")
-        if res is None:
-            block.append(_grid([[_lab(form, "not_finished", inline=True)]], [width]))
+        if blank:  # to fill in by hand
+            keys4 = ("winner", "decided_by", "match_points", "final_levels")
+            rows = [[_lab(form, k, inline=True), ""] for k in keys4]
+            result_block.append(
+                _grid(rows, [96, rw - 96], label_cols=[0], extra=[("TOPPADDING", (0, 0), (-1, -1), 3)])
+            )
+        elif res is None:
+            result_block.append(_grid([[_lab(form, "not_finished", inline=True)]], [rw]))
         else:
             winner = res.get("winner")
             if winner:
@@ -734,82 +924,149 @@ def scoresheet_story(
             decided_text = decided[0] if zh else decided[1]
             if res.get("citation"):
                 decided_text += f"（{res['citation']}）"
-            half = width / 2
-            lw = 70
+            lw = 96
+            final = res.get("levels") or {}
             rows = [
-                [_lab(form, "winner"), _p(wtext), _lab(form, "decided_by"), _p(decided_text)],
+                [_lab(form, "winner", inline=True), _p(wtext)],
+                [_lab(form, "decided_by", inline=True), _p(decided_text)],
                 [
-                    _lab(form, "match_points"),
+                    _lab(form, "match_points", inline=True),
                     _p(f"{names['NS']} {mp.get('NS', '')}{sep}{names['EW']} {mp.get('EW', '')}"),
-                    _lab(form, "final_levels"),
-                    _p(_levels(res.get("levels"), lang).replace("\n", "  ")),
                 ],
                 [
-                    _lab(form, "level_difference"),
-                    _p(f"{names['NS']} {_signed(ld.get('NS', 0))}  {names['EW']} {_signed(ld.get('EW', 0))}"),
-                    "",
-                    "",
+                    _lab(form, "final_levels", inline=True),
+                    _p(
+                        f"{names['NS']} {final.get('NS', '')}  {names['EW']} {final.get('EW', '')}"
+                        f"　（{form.zh('level_difference') if zh else form.en('level_difference')}"
+                        f" {names['NS']} {_signed(ld.get('NS', 0))}"
+                        f"  {names['EW']} {_signed(ld.get('EW', 0))}）"
+                    ),
                 ],
             ]
-            block.append(
-                _grid(
-                    rows,
-                    [lw, half - lw, lw, half - lw],
-                    extra=[
-                        ("SPAN", (1, 2), (3, 2)),
-                        ("BACKGROUND", (0, 0), (0, -1), LIGHT),
-                        ("BACKGROUND", (2, 0), (2, 1), LIGHT),
-                    ],
-                )
-            )
-        result_block = block
-
-    # signatures and integrity
-    tail: list[Any] = list(result_block) if form.has("result") else []
-    if form.has("signatures"):
-        tail.append(_heading(form, "signatures"))
-        boxes = [
-            (form.zh(k), form.en(k), data.signer_name(k), data.signatures.get(k)) for k in form.signatures
-        ]
-        tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2))
-    if form.has("integrity"):
-        tail.append(Spacer(1, 6))
-        payload = qr_payload(data)
-        text = [
-            _lab(form, "digest"),
-            Paragraph(f'<font name="{FONT_MONO}">{digest}</font>', st.small),
-            Spacer(1, 3),
-            _lab(form, "rulebook_digest"),
-            Paragraph(
-                f'{escape(data.event.rulebook_id)}  <font name="{FONT_MONO}" size="6.5">'
-                f"{escape(data.event.rulebook_sha256)}</font>",
-                st.small,
-            ),
-            Spacer(1, 3),
-            Paragraph(
-                f'<font name="{FONT_MONO}" size="6" color="#5a5a5a">QR: {escape(payload)}</font>', st.tiny
-            ),
-        ]
-        qr_size = 60
-        t = Table(
-            [[_qr(payload, qr_size), text]], colWidths=[qr_size + 10, width - qr_size - 10], hAlign="LEFT"
-        )
-        t.setStyle(
+            result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
+    if form.has("integrity") and not blank:
+        result_block += [Spacer(1, 3), *_record_lines(form, data)]
+    if result_block or qr is not None:
+        tail.append(_heading(form, "result"))
+        cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
+        holder = Table([cells], colWidths=[rw, qr.width + 6] if qr is not None else [rw], hAlign="LEFT")
+        holder.setStyle(
             TableStyle(
                 [
                     ("FONT", (0, 0), (-1, -1), FONT, 8),
-                    ("BOX", (0, 0), (-1, -1), 0.8, RULE),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("LEFTPADDING", (0, 0), (0, 0), 5),
-                    ("TOPPADDING", (0, 0), (-1, -1), 4),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                    ("LEFTPADDING", (1, 0), (1, 0), 6),
                 ]
             )
         )
-        tail.append(t)
+        tail.append(holder)
+    if form.has("signatures"):
+        tail.append(_heading(form, "signatures"))
+        when = _dt(data.signed_at)
+        seat_of = {"ns_player_1": "N", "ns_player_2": "S", "ew_player_1": "E", "ew_player_2": "W"}
+        boxes = []
+        for k in form.signatures:
+            zh_label, en_label = form.zh(k), form.en(k)
+            if k in seat_of:
+                seat = seat_of[k]
+                zh_label = f"{zh_label}（{SEAT_ZH[seat]}）"
+                en_label = f"{en_label} ({SEAT_EN[seat]})"
+            signed = data.signatures.get(k)
+            boxes.append((zh_label, en_label, data.signer_name(k), signed, when if signed else ""))
+        tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2, box_height=37, gap=4))
+    if data.stamp is not None:
+        tail += [Spacer(1, 3), stamp_block(data.stamp, width)]
     if tail:
         story.append(KeepTogether(tail))
     return story
+
+
+def stamp_block(stamp: Any, width: float) -> Table:
+    """The visible signature: signer, time, certificate fingerprint, reason and location,
+    drawn into the page before pyHanko signs the file (its stamp font has no Chinese)."""
+    st = styles()
+    fp = stamp.fingerprint
+    fp_text = " ".join(fp[i : i + 8] for i in range(0, len(fp), 8))
+    lines = [
+        Paragraph(
+            f'电子签名 <font size="{EN_SIZE}" color="#5a5a5a">Digitally signed (PAdES)</font>　'
+            f"{markup(stamp.signer)}　{_dt(stamp.at)} {zone_name(stamp.at)}"
+            f"　理由 Reason：{markup(stamp.reason)}　地点 Location：{markup(stamp.location)}",
+            st.tiny,
+        ),
+        Paragraph(
+            f'证书指纹 Certificate SHA-256：<font name="{FONT_MONO}" size="6">{fp_text}</font>', st.tiny
+        ),
+    ]
+    t = Table([[lines]], colWidths=[width], hAlign="LEFT")
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 8),
+                ("BOX", (0, 0), (-1, -1), 1.2, MARK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 5),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return t
+
+
+def _zone_line(form: FormTemplate) -> str:
+    """The time zone every time on a form is in (the station's)."""
+    zone = zone_name()
+    if "local_times" in form.labels:
+        return f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}"
+    return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
+
+
+def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
+    """What the QR holds, in print, for a third party to check the sheet against the store:
+    the event's id, the record's version, the audit chain's head, the record digest; the
+    time zone of every time on the sheet; or the mark of a sheet not from the event record."""
+    st = styles()
+    stamp = data.record
+    zone = zone_name(data.signed_at)
+    digest = f'<font name="{FONT_MONO}" size="6.5">{data.digest}</font>'
+    out: list[Any] = [Paragraph(f"{markup(form.zh('digest'))}：{digest}", st.small)]
+    if stamp is None:
+        out.append(
+            Paragraph(
+                f'<font color="#8a1c1c">{markup(form.zh("not_from_record"))}&nbsp;&nbsp;'
+                f'<font size="{EN_SIZE}">{markup(form.en("not_from_record"))}</font></font>',
+                st.label,
+            )
+        )
+    else:
+        out.append(
+            Paragraph(
+                f"{markup(form.zh('record'))} {markup(form.en('record'))}：E{stamp.event_id}"
+                f" · 第{stamp.version}版 version {stamp.version}"
+                f" · {markup(form.zh('chain_head'))} {markup(form.en('chain_head'))} #{stamp.chain_seq}"
+                f' <font name="{FONT_MONO}" size="6">{stamp.chain_hash}</font>',
+                st.small,
+            )
+        )
+    out.append(
+        Paragraph(
+            f"{markup(form.zh('rulebook_digest'))} {markup(data.event.rulebook_id)}"
+            f' <font name="{FONT_MONO}" size="6">{markup(data.event.rulebook_sha256)}</font>',
+            st.tiny,
+        )
+    )
+    out.append(
+        Paragraph(
+            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}",
+            st.tiny,
+        )
+    )
+    out.append(Paragraph(f'<font name="{FONT_MONO}" size="6">QR {markup(qr_payload(data))}</font>', st.tiny))
+    return out
 
 
 def _when(form: FormTemplate, hand: int | None, trick: int | None, lang: str) -> Any:
@@ -826,13 +1083,16 @@ def _when(form: FormTemplate, hand: int | None, trick: int | None, lang: str) ->
     return _pc(text)
 
 
-def _tricks(case: Mapping[str, Any]) -> dict[tuple[int | None, int], int]:
-    """(hand number or None, index of the infraction) → its trick, from the case."""
-    out: dict[tuple[int | None, int], int] = {}
+def _facts(case: Mapping[str, Any]) -> dict[tuple[int | None, int], dict[str, Any]]:
+    """(hand number or None before play, index of the infraction) → the facts entered."""
+    out: dict[tuple[int | None, int], dict[str, Any]] = {}
+    for j, inf in enumerate(case.get("before_play") or []):
+        if isinstance(inf, Mapping):
+            out[(None, j)] = dict(inf)
     for i, hand in enumerate(case.get("hands") or [], start=1):
         for j, inf in enumerate(hand.get("infractions") or []):
-            if isinstance(inf, Mapping) and isinstance(inf.get("trick"), int):
-                out[(i, j)] = inf["trick"]
+            if isinstance(inf, Mapping):
+                out[(i, j)] = dict(inf)
     return out
 
 
@@ -841,26 +1101,47 @@ def render_scoresheet(data: ScoresheetData, target: Target, form: FormTemplate |
     render_round([data], target, form=form)
 
 
-def render_round(sheets: Sequence[ScoresheetData], target: Target, form: FormTemplate | None = None) -> None:
-    """Several scoresheets in one PDF, each starting on a new page and numbered on its own."""
+def render_round(
+    sheets: Sequence[ScoresheetData],
+    target: Target,
+    form: FormTemplate | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Several scoresheets in one PDF, each starting on a new page and numbered on its own.
+    ``progress(n)`` is called as the n-th sheet is laid out (the slow part), and once more
+    when the file is written."""
     form = form or load_form("scoresheet")
     styles()
     width = A4[0] - 30 * mm
     story: list[Any] = []
+    done = [0]
+
+    def started() -> None:
+        done[0] += 1
+        if progress is not None and done[0] < len(sheets):
+            progress(done[0])
+
     for i, data in enumerate(sheets):
         if i:
             story.append(PageBreak())
-        story += scoresheet_story(data, form, width)
+        part = scoresheet_story(data, form, width)
+        part[0].info["started"] = started
+        story += part
     title = f"{form.title.zh} {form.title.en}"
     if len(sheets) == 1 and sheets[0].round:
         title += f" · 第{sheets[0].round}轮 第{sheets[0].table}桌"
-    doc = _doc(target, A4, 15 * mm, title, 14 * mm, 22 * mm)
+    doc = _doc(target, A4, 15 * mm, title, 12 * mm, 16.5 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
+    if progress is not None:
+        progress(len(sheets))
 
 
 # -- ruling slip ----------------------------------------------------------------------------
 def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | None = None) -> None:
-    """One ruling (判罚单) on an A5 page."""
+    """One ruling (判罚单) on an A5 page: what was ruled, when, against whom, under which
+    clause. An overridden ruling shows the proposal it replaced and the reason once; a
+    ruling replaced later is marked superseded across the page; a decided appeal replaces
+    the invitation to appeal."""
     form = form or load_form("ruling")
     st = styles()
     lang = data.lang
@@ -868,14 +1149,41 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
     margin = 12 * mm
     width = A5[0] - 2 * margin
     r = data.ruling
+    serial = data.serial or ""
     story: list[Any] = [
-        SheetMark({"form": form, "margin": margin, "footer_y": 9 * mm, "top_margin": 12 * mm}),
+        SheetMark(
+            {
+                "form": form,
+                "margin": margin,
+                "footer_y": 9 * mm,
+                "top_margin": 12 * mm,
+                "footer_left": [f"No. {serial}" if serial else "", _zone_line(form)],
+                "watermark": (form.zh("superseded"), form.en("superseded")) if data.superseded_by else None,
+            }
+        ),
         *_title_block(form, data.event),
         _header_table(form, data.event, {"round": data.round, "table": data.table}, width),
-        Spacer(1, 8),
+        Spacer(1, 6),
     ]
     lw = 66
+    half = width / 2
     rows: list[list[Any]] = []
+    extra: list[tuple[Any, ...]] = [("BACKGROUND", (2, 0), (2, 0), LIGHT)]
+    if data.superseded_by:
+        rows.append([_lab(form, "superseded"), _p(data.superseded_by, st.note), "", ""])
+        extra += [("SPAN", (1, 0), (3, 0)), ("BACKGROUND", (2, 0), (2, 0), colors.white)]
+    top = len(rows)
+    rows.append(
+        [_lab(form, "serial"), _p(serial), _lab(form, "ruled_at"), _p(_dt(data.ruled_at) or "____:____")]
+    )
+    extra.append(("BACKGROUND", (2, top), (2, top), LIGHT))
+
+    def wide(label: Any, value: Any, *, mark: bool = False) -> None:
+        rows.append([label, value, "", ""])
+        extra.append(("SPAN", (1, len(rows) - 1), (3, len(rows) - 1)))
+        if mark:
+            extra.append(("TEXTCOLOR", (1, len(rows) - 1), (1, len(rows) - 1), MARK))
+
     if form.has("ruling"):
         if data.hand is None:
             when: Any = _lab(form, "before_play")
@@ -886,91 +1194,100 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
                 else _p(f"Hand {data.hand}" + (f", trick {data.trick}" if data.trick else ""))
             )
         label = data.infraction_label if data.infraction_label[0] else (r.get("kind", ""), r.get("kind", ""))
-        rows += [
-            [_lab(form, "hand"), when],
-            [_lab(form, "infraction"), _two(label[0], label[1]) if zh else _p(label[1] or r.get("kind"))],
-            [_lab(form, "seat"), _p(offender_text(r, lang))],
-            [
-                _lab(form, "sanction"),
-                _p(
-                    sanction_summary(r, lang), ParagraphStyle("s", parent=st.cell, fontSize=9.5, leading=12.5)
-                ),
-            ],
-        ]
-        if r.get("occurrence"):
-            n = r["occurrence"]
-            rows.append([_lab(form, "occurrence"), _p(f"第{n}次" if zh else f"occurrence {n}")])
-        rows.append([_lab(form, "ruling_text"), _p(r.get("text", ""))])
-    if form.has("clause"):
-        clause = data.clause or {}
-        parts: list[Any] = [_p(r.get("citation", ""))]
-        if clause.get("zh"):
-            parts.append(_p(clause["zh"], st.small))
-        if clause.get("en"):
-            parts.append(Paragraph(escape(clause["en"]), st.tiny))
-        if r.get("assumed"):
-            parts.append(_lab(form, "assumed"))
-        rows.append([_lab(form, "clause"), parts])
-    extra: list[tuple[Any, ...]] = []
-    if form.has("correction") and r.get("overridden"):
-        proposed = r.get("proposed") or {}
-        rows.append(
-            [
-                _lab(form, "correction"),
-                [
-                    _p(f"{form.zh('proposed')} {form.en('proposed')}：{sanction_summary(proposed, lang)}"),
-                    _p(f"{form.zh('reason')} {form.en('reason')}：{r.get('override_reason', '')}"),
-                ],
-            ]
+        wide(_lab(form, "hand"), when)
+        wide(_lab(form, "infraction"), _two(label[0], label[1]) if zh else _p(label[1] or r.get("kind")))
+        who = offender_text(r, lang)
+        players = data.offender_players()
+        wide(_lab(form, "seat"), _p(f"{who} {players}".strip()))
+        wide(
+            _lab(form, "sanction"),
+            _p(sanction_summary(r, lang), ParagraphStyle("s", parent=st.cell, fontSize=9.5, leading=12.5)),
         )
-        extra.append(("TEXTCOLOR", (1, len(rows) - 1), (1, len(rows) - 1), MARK))
-    story.append(_grid(rows, [lw, width - lw], label_cols=[0], extra=extra))
+        if r.get("occurrence") and (r.get("occurrence") or 0) > 1:
+            n = r["occurrence"]
+            wide(_lab(form, "occurrence"), _p(f"第{n}次" if zh else f"occurrence {n}"))
+    overridden = bool(r.get("overridden"))
+    if form.has("clause"):
+        parts: list[Any] = []
+        if overridden:
+            basis = data.decided_on_appeal or (form.zh("by_referee") if zh else form.en("by_referee"))
+            parts.append(_p(basis))
+        else:
+            clause = data.clause or {}
+            ref = " ".join(x for x in (clause.get("ref", ""), clause.get("title", "")) if x)
+            parts.append(_p(ref or r.get("citation", "")))
+            if clause.get("zh"):
+                parts.append(_p(clause["zh"], st.small))
+            if clause.get("en"):
+                parts.append(Paragraph(markup(clause["en"]), st.tiny))
+            if r.get("assumed"):
+                parts.append(_lab(form, "assumed"))
+        wide(_lab(form, "clause"), parts)
+    if form.has("correction") and overridden:
+        proposed = r.get("proposed") or {}
+        pc = data.proposed_clause or {}
+        pref = " ".join(x for x in (pc.get("ref", ""), pc.get("title", "")) if x) or proposed.get(
+            "citation", ""
+        )
+        wide(
+            _lab(form, "proposed"),
+            [_p(sanction_summary(proposed, lang)), _p(pref, st.small)],
+        )
+        wide(_lab(form, "reason"), _p(r.get("override_reason", "")), mark=True)
+    elif form.has("ruling") and r.get("text"):
+        wide(_lab(form, "ruling_text"), _p(r.get("text", "")))
+    story.append(_grid(rows, [lw, half - lw, lw, half - lw], label_cols=[0], extra=extra))
     if form.has("appeal_note") and data.appeal:
-        ap = data.appeal
-        key = "window_score_published" if ap.get("window_from") == "score_published" else "window_round_end"
-        window_zh = {
-            "window_round_end": "本轮比赛结束后{m}分钟内",
-            "window_score_published": "本轮正式分数公布后{m}分钟内",
-        }[key]
-        window_en = {
-            "window_round_end": "within {m} minutes after the round",
-            "window_score_published": "within {m} minutes after the official score",
-        }[key]
-        m = ap.get("window_minutes")
-        fields = {
-            "window": window_zh.format(m=m),
-            "window_en": window_en.format(m=m),
-            "fee": ap.get("fee_yuan"),
-        }
-        story += [
-            Spacer(1, 6),
-            _grid(
-                [
-                    [
-                        _lab(form, "appeal_note"),
-                        [
-                            _p(form.zh("appeal_text", **fields), st.small),
-                            Paragraph(escape(form.en("appeal_text", **fields)), st.tiny),
-                        ],
-                    ]
-                ],
-                [lw, width - lw],
-                label_cols=[0],
-            ),
-        ]
+        note: list[Any]
+        if data.superseded_by:
+            note = []
+        elif data.appeal_outcome:
+            note = [_p(data.appeal_outcome, st.small)]
+        elif data.decided_on_appeal:
+            note = [_lab(form, "appeal_final")]
+        else:
+            ap = data.appeal
+            key = (
+                "window_score_published" if ap.get("window_from") == "score_published" else "window_round_end"
+            )
+            window_zh = {
+                "window_round_end": "本轮比赛结束后{m}分钟内",
+                "window_score_published": "本轮正式分数公布后{m}分钟内",
+            }[key]
+            window_en = {
+                "window_round_end": "within {m} minutes after the round",
+                "window_score_published": "within {m} minutes after the official score",
+            }[key]
+            m = ap.get("window_minutes")
+            fields = {
+                "window": window_zh.format(m=m),
+                "window_en": window_en.format(m=m),
+                "fee": ap.get("fee_yuan"),
+            }
+            note = [
+                _p(form.zh("appeal_text", **fields), st.small),
+                Paragraph(markup(form.en("appeal_text", **fields)), st.tiny),
+            ]
+        if note:
+            story += [
+                Spacer(1, 5),
+                _grid([[_lab(form, "appeal_note"), note]], [lw, width - lw], label_cols=[0]),
+            ]
     if form.has("signatures"):
-        names = {"table_referee": data.referee or "", "offender": ""}
+        names = {"table_referee": data.referee or "", "offender": data.offender_players()}
         boxes = [(form.zh(k), form.en(k), names.get(k, ""), data.signatures.get(k)) for k in form.signatures]
-        story += [_heading(form, "signatures"), SignatureGrid(boxes, width, columns=2, box_height=54)]
+        story.append(
+            KeepTogether(
+                [_heading(form, "signatures"), SignatureGrid(boxes, width, columns=2, box_height=54)]
+            )
+        )
+    if data.stamp is not None:
+        story += [Spacer(1, 4), stamp_block(data.stamp, width)]
     doc = _doc(target, A5, margin, f"{form.title.zh} {form.title.en}", 12 * mm, 18 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
 
 
 # -- appeal form ----------------------------------------------------------------------------
-def _dt(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M") if value else ""
-
-
 def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | None = None) -> None:
     """The appeal form (申诉表), pre-filled from the ruling; undecided parts are left to fill in."""
     form = form or load_form("appeal")
@@ -988,12 +1305,13 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 "margin": margin,
                 "footer_y": 11 * mm,
                 "top_margin": 14 * mm,
+                "footer_left": ["", _zone_line(form)],
                 "running": f"{form.title.zh} {form.title.en} · {data.event.name_zh}"
                 + (f" · {data.appeal_no}" if data.appeal_no else "")
                 + "（续 cont.）",
             }
         ),
-        *_title_block(form, data.event),
+        *_title_block(form, data.event, compact=True),
         _header_table(
             form, data.event, {"round": data.round, "table": data.table, "appeal_no": data.appeal_no}, width
         ),
@@ -1057,8 +1375,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         elif timing.on_time:
             status = [_lab(form, "on_time", inline=True)]
         else:
-            late_zh = escape(form.zh("late", minutes=timing.late_minutes))
-            late_en = escape(form.en("late", minutes=timing.late_minutes))
+            late_zh = markup(form.zh("late", minutes=timing.late_minutes))
+            late_en = markup(form.en("late", minutes=timing.late_minutes))
             status = [
                 Paragraph(
                     f'<font color="#8a1c1c">{late_zh}</font>&nbsp;&nbsp;'
@@ -1169,8 +1487,9 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 extra=[("LINEABOVE", (0, 0), (-1, 0), 0, colors.white)],
             )
         )
-        story.append(KeepTogether(block))
-    if form.has("signatures"):
+    else:
+        block = []
+    if form.has("signatures"):  # kept with the decision: never a decision without its signers
         boxes: list[tuple[str, str, str, bytes | None]] = []
         if "committee" in form.signatures:
             members = list(data.committee) or ["", "", ""]
@@ -1192,14 +1511,14 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                     data.signatures.get("chief_referee"),
                 )
             )
-        story.append(
-            KeepTogether(
-                [
-                    _heading(form, "signatures"),
-                    SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
-                ]
-            )
-        )
+        block += [
+            _heading(form, "signatures"),
+            SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
+        ]
+    if data.stamp is not None:
+        block += [Spacer(1, 4), stamp_block(data.stamp, width)]
+    if block:
+        story.append(KeepTogether(block))
     doc = _doc(target, A4, margin, f"{form.title.zh} {form.title.en}", 14 * mm, 19 * mm)
     doc.build(story, canvasmaker=NumberedCanvas)
 

@@ -181,8 +181,10 @@ def sign_pdf(
     reason: str | None = None,
     location: str | None = None,
 ) -> None:
-    """Sign ``in_path`` into ``out_path`` with an invisible signature field (PAdES-style
-    CMS signature, SHA-256). ``out_path`` may equal ``in_path``."""
+    """Sign ``in_path`` into ``out_path``: a PAdES signature (SHA-256) with ``reason`` and
+    ``location``, in a field without an appearance of its own — the visible signature block
+    (signer, time, certificate fingerprint) is drawn into the page by the form before
+    signing, since pyHanko's stamp font cannot draw Chinese. ``out_path`` may equal ``in_path``."""
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
 
@@ -204,8 +206,9 @@ def sign_pdf(
         meta = signers.PdfSignatureMetadata(
             field_name=FIELD_NAME,
             md_algorithm="sha256",
-            reason=reason,
-            location=location,
+            reason=reason or None,
+            location=location or None,
+            subfilter=fields.SigSeedSubFilter.PADES,  # PAdES baseline (ETSI.CAdES.detached)
         )
         out = io.BytesIO()
         signers.sign_pdf(

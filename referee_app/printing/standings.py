@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
-from .fonts import FONT
+from .fonts import FONT, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
 
 Target = str | Path | IO[bytes]
@@ -51,6 +51,11 @@ class StandingsSheet:
     printed_at: datetime | None = None
     #: Tie-breaks whose definition is the rulebook's reading (printed with a mark).
     assumed: list[str] = field(default_factory=list)
+    #: Final once the chief referee says so (the last round, every table signed); until
+    #: then the sheet says provisional across its head.
+    final: bool = False
+    chief_referee: str = ""
+    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
@@ -66,7 +71,7 @@ class StandingsSheet:
             units={str(p["number"]): p["unit"] for p in pairs if p.get("unit")},
             clause_ref=str(clause.get("ref", "")),
             clause_zh=str(clause.get("zh", "")),
-            assumed=list(getattr(table, "assumed", [])),
+            assumed=list(table.assumed),
         )
 
 
@@ -154,11 +159,16 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     pagesize = landscape(A4) if wide else A4
     doc = _sheet_doc(target, pagesize, f"{sheet.event_name} {TITLE[0]}")
     width = pagesize[0] - 2 * MARGIN
+    status = ("最终名次", "FINAL") if sheet.final else ("临时名次", "PROVISIONAL")
     story: list[Any] = [
-        Paragraph(escape(sheet.event_name), st.event),
+        Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
         Paragraph(escape(" ".join(TITLE[0])), st.title),
-        Paragraph(escape(TITLE[1].upper()), st.title_en),
+        Paragraph(
+            f"{escape(TITLE[1].upper())} · "
+            f'<font color="{"#111111" if sheet.final else "#8a1c1c"}">{status[0]} {status[1]}</font>',
+            st.title_en,
+        ),
         Spacer(1, 4),
     ]
     order_zh = " → ".join(TIE_BREAK_LABELS[k][0] for k in sheet.tie_breaks)
@@ -191,6 +201,7 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     ]
     rows: list[list[Any]] = [header]
     marks: list[tuple[Any, ...]] = []
+    tied = tied_pairs(sheet)
     for row in sheet.rows:
         pair = row["pair"]
         names = "、".join(sheet.players.get(pair, []))
@@ -199,19 +210,63 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
             names += f"（第{dq}轮取消资格 DQ）"
             marks.append(("TEXTCOLOR", (0, len(rows)), (-1, len(rows)), GREY))
         cells = [
-            _pc(row["rank"]),
+            _pc(f"{row['rank']}=" if pair in tied else row["rank"]),
             _pc(pair),
             _p(names),
-            _p(sheet.units.get(pair, "")),
+            _p(sheet.units.get(pair, ""), st.small),
             _pc(row["match_points"]),
         ]
         cells += [_pc(format_tiebreak(k, row["tiebreaks"].get(k))) for k in keys]
         rows.append(cells)
-    fixed = [12 * mm, 12 * mm, 0.0, 26 * mm, 19 * mm]
+    # a 30-character unit takes two lines at most, never four
+    fixed = [12 * mm, 12 * mm, 0.0, 44 * mm, 19 * mm]
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
     fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
     story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))
+    story += _standings_tail(sheet, tied, width)
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+
+
+def tied_pairs(sheet: StandingsSheet) -> set[str]:
+    """Pairs equal to another pair on every criterion before the lots: their order is the
+    lots' (or they share a rank)."""
+    keys = [k for k in sheet.tie_breaks if k not in ("match_points", "lots")]
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for row in sheet.rows:
+        key = (row["match_points"], *(repr(row["tiebreaks"].get(k)) for k in keys))
+        groups.setdefault(key, []).append(row["pair"])
+    return {p for members in groups.values() if len(members) > 1 for p in members}
+
+
+def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list[Any]:
+    """The note on tied ranks and the chief referee's sign-off."""
+    from reportlab.platypus import KeepTogether
+
+    from .render import SignatureGrid
+
+    st = styles()
+    out: list[Any] = [Spacer(1, 4)]
+    if tied:
+        out.append(
+            _p(
+                f"= 名次并列：各项计算相同，先后由抽签决定（抽签种子 {sheet.seed}）。"
+                f" Tied on every criterion: the order is the lots' (seed {sheet.seed}).",
+                st.tiny,
+            )
+        )
+    status = (
+        ("最终名次", "Final standings")
+        if sheet.final
+        else ("临时名次，以裁判长签字的最终名次为准", "Provisional")
+    )
+    box = [("裁判长签字确认", f"Chief referee: {status[1].lower()}", sheet.chief_referee, None, "")]
+    block: list[Any] = [Spacer(1, 6), SignatureGrid(box, width / 2, columns=1, box_height=40)]
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        block += [Spacer(1, 4), stamp_block(sheet.stamp, width)]
+    out.append(KeepTogether(block))
+    return out
 
 
 @dataclass
@@ -227,9 +282,13 @@ class PairingSheet:
     bye: str | None = None
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
     printed_at: datetime | None = None
+    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
+    #: False: a proposal computed now, not the pairing the desk published.
+    published: bool = True
 
 
 METHODS = {
+    "seated": ("已公布，按入座记录", "published: as seated"),
     "lot": ("抽签编排", "by lot"),
     "swiss": ("积分编排", "by score groups"),
     "knockout": ("淘汰制抽签", "knockout draw"),
@@ -243,10 +302,18 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
     width = A4[0] - 2 * MARGIN
     method = METHODS.get(sheet.method, (sheet.method, sheet.method))
     story: list[Any] = [
-        Paragraph(escape(sheet.event_name), st.event),
+        Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
         Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
-        Paragraph(escape(f"ROUND {sheet.round} PAIRING"), st.title_en),
+        Paragraph(
+            escape(f"ROUND {sheet.round} PAIRING")
+            + (
+                ""
+                if sheet.published
+                else ' · <font color="#8a1c1c">编排建议，未公布 PROPOSAL, NOT PUBLISHED</font>'
+            ),
+            st.title_en,
+        ),
         Spacer(1, 4),
     ]
     info = [
@@ -287,4 +354,8 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         )
     names = (width - 14 * mm - 2 * 18 * mm) / 2
     story.append(_grid(rows, [14 * mm, 18 * mm, names, 18 * mm, names], header=True, repeat=1))
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)

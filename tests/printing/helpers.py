@@ -107,3 +107,30 @@ def appeal(decided: bool = True, filed_minute: int = 47) -> Any:
         data.decided_at = datetime(2024, 5, 18, 16, 20)
         data.signatures = {"committee_1": signature_png(3)}
     return data
+
+
+def store_with_case(folder: Path, name: str = "签名杯") -> Path:
+    """An event store holding :data:`CASE` as round 3 table 5 (pairs 12 and 7): a record
+    that may be signed (a sheet from a case file is not)."""
+    db = folder / "event.db"
+    pairs = folder / "pairs.csv"
+    pairs.write_text(
+        "number,player1,player2,unit\n12,张三,李四,海淀区桥牌协会\n7,王五,赵六,朝阳区体育总会\n", "utf-8"
+    )
+    case = folder / "case-for-the-store.json"
+    case.write_text(json.dumps(store_case(), ensure_ascii=False), "utf-8")
+    for args in (
+        ("event", "create", "--rules", "bhg-2011", "--name", name, "--date", "2024-05-18"),
+        ("pairs", "import", str(pairs)),
+        ("record", str(case)),
+    ):
+        proc = run_cli("--db", str(db), *args)
+        assert proc.returncode == 0, proc.stderr
+    return db
+
+
+def store_case() -> dict[str, Any]:
+    """:data:`CASE` as the store records it: the pairs by number."""
+    raw = json.loads(CASE.read_text("utf-8"))
+    raw["pairs"] = {side: pair["number"] for side, pair in raw["pairs"].items()}
+    return raw

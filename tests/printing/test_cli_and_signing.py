@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .conftest import requires_poppler
-from .helpers import CASE, ROOT, pdftotext, run_cli
+from .helpers import CASE, ROOT, pdftotext, run_cli, store_with_case
 
 PASS = "event-passphrase-例"
 
@@ -84,10 +84,12 @@ def test_signed_scoresheet_verifies_and_one_changed_byte_fails(tmp_path: Path) -
     again = run_cli("key", "create", "--out", str(key), env=env)
     assert again.returncode == 1 and "already exists" in again.stderr
 
+    db = store_with_case(tmp_path)
     signed = tmp_path / "signed.pdf"
     proc = run_cli(
-        "print", "scoresheet", "--case", str(CASE), "-o", str(signed), "--sign", "--key", str(key), env=env
-    )
+        "--db", str(db), "print", "scoresheet", "--round", "3", "--table", "5", "-o", str(signed),
+        "--sign", "--key", str(key), env=env,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert PASS not in proc.stdout + proc.stderr
     ok = run_cli("--lang", "en", "verify-pdf", str(signed), "--cert", str(cert))
@@ -135,26 +137,22 @@ def test_wrong_passphrase_writes_nothing(tmp_path: Path) -> None:
         run_cli("key", "create", "--out", str(key), env={"REFEREE_APP_KEY_PASSPHRASE": PASS}).returncode == 0
     )
     out = tmp_path / "s.pdf"
+    db = store_with_case(tmp_path)
+    where = ("--db", str(db), "print", "scoresheet", "--round", "3", "--table", "5", "-o", str(out))
     proc = run_cli(
-        "print",
-        "scoresheet",
-        "--case",
-        str(CASE),
-        "-o",
-        str(out),
-        "--sign",
-        "--key",
-        str(key),
-        env={"REFEREE_APP_KEY_PASSPHRASE": "wrong-passphrase"},
+        *where, "--sign", "--key", str(key), env={"REFEREE_APP_KEY_PASSPHRASE": "wrong-passphrase"}
     )
     assert proc.returncode == 1
     assert proc.stderr.strip() == f"{key}: cannot open the key (wrong passphrase, or not a PKCS#12 file)"
     assert "wrong-passphrase" not in proc.stderr
     assert not out.exists() and list(tmp_path.glob(".s.pdf*")) == []
-    proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(out), "--sign")
+    proc = run_cli(*where, "--sign")
     assert proc.returncode == 1 and "--sign needs --key" in proc.stderr
-    proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(out), "--sign", "--key", str(key))
+    proc = run_cli(*where, "--sign", "--key", str(key))
     assert proc.returncode == 1 and "REFEREE_APP_KEY_PASSPHRASE" in proc.stderr  # no terminal to ask on
+    # a sheet printed from a case file is never signed with the event's key
+    proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(out), "--sign", "--key", str(key))
+    assert proc.returncode == 1 and "not the event's record" in proc.stderr and not out.exists()
 
 
 def test_signing_api_round_trip(tmp_path: Path) -> None:

@@ -53,27 +53,29 @@ def test_scoresheet_from_the_command_line(scoresheet_pdf: Path, tmp_path: Path) 
     flat = _flat(text)
     for needle in (
         "记分表", "SCORESHEET", "BHGMall双升王牌赛（2011）", "北京华联BHGMall大赛组委会", "2024-05-18",
-        "张三、李四", "王五、赵六", "海淀区桥牌协会",
+        "北张三南李四", "东王五西赵六", "海淀区桥牌协会",
         "暴露张", "二、4暴露张", "二、10拖延比赛时间", "二、5出错牌", "二、1迟到",
-        "按假定assumed", "已改判overridden", "第2次",
+        "按假定", "已改判", "第2次",
         "西家垫牌时牌从手中滑落，经现场裁判确认系无意失误，且未影响本墩结果，改判警告。",
         "罚10分（南北方）", "罚10分（东西方）",
         "20×4=80", "15×2=30", "25×8=200",
-        "东西方（7号对）", "南北方0：东西方2", "南北方−2东西方+2", "南北5东西7",
+        "东西方（7号对）", "南北方0：东西方2", "南北方−2东西方+2", "南北方5东西方7",
         "临场裁判", "裁判长", "东西方队员",
     ):  # fmt: skip
         assert needle in flat, needle
     # defenders' totals of the five hands and the round's facts
     for total in ("130", "25", "150", "80", "265"):
         assert total in text.split()
-    assert "第3轮" in flat and "第5桌" in flat
-    # the record digest is the one of the case (without round/table/pairs) and its decision
-    case, _meta = split_case(__import__("json").loads(CASE.read_text("utf-8")))
+    assert "RA1:CASE:R3:T5:" in flat  # round and table, in the QR text printed under it
+    # the record digest covers the case, its decision without wording, pairs, round, table
+    raw = __import__("json").loads(CASE.read_text("utf-8"))
+    case, meta = split_case(raw)
     from referee_app.core import judge
+    from referee_app.printing.data import pairs_from_meta
 
-    digest = record_digest(case, judge(case, lang="zh"))
+    digest = record_digest(case, judge(case, lang="en"), pairs_from_meta(meta["pairs"]), 3, 5)
     assert digest in text
-    assert f"sha256={digest}" in flat
+    assert f"D{digest.upper()}" in flat
     pages = _pages(text)
     assert (
         pages
@@ -93,7 +95,7 @@ def test_scoresheet_with_signatures_and_voiding(scoresheet_api_pdf: Path, tmp_pa
         rows = [line for line in out.stdout.splitlines()[2:] if line.strip()]
         assert sum(1 for r in rows if r.split()[2] == "image") == 2
         assert sum(1 for r in rows if r.split()[2] == "smask") == 2
-    _render_page(scoresheet_api_pdf, tmp_path, page=2)
+    _render_page(scoresheet_api_pdf, tmp_path, page=1)  # the whole sheet fits one page now
 
 
 def test_long_scoresheet_flows_onto_numbered_pages(tmp_path: Path) -> None:
@@ -134,8 +136,8 @@ def test_round_pdf_numbers_each_sheet_on_its_own(tmp_path: Path) -> None:
     per = pages[-1][1]
     assert pages == [(i, per) for i in range(1, per + 1)] * 3
     flat = _flat(text)
-    for table in (1, 2, 3):
-        assert f"第{table}桌" in flat
+    for table in (1, 2, 3):  # each sheet's QR text names its table
+        assert f":R3:T{table}:" in flat
 
 
 def test_appeal_form(appeal_pdf: Path, tmp_path: Path) -> None:
@@ -179,7 +181,7 @@ def test_ruling_slip(ruling_pdf: Path, tmp_path: Path) -> None:
     flat = _flat(pdftotext(ruling_pdf))
     for needle in (
         "判罚单", "RULINGSLIP", "第3副第12墩", "跟错牌、垫错牌、错将吃", "西家（东西方）", "警告",
-        "二、5出错牌", "原拟判罚Proposed：罚10分（东西方）", "西家垫牌时牌从手中滑落",
+        "原拟判罚罚10分（东西方）Proposed二、5出错牌", "西家垫牌时牌从手中滑落",
         "本轮比赛结束后10分钟内", "200元", "第1页共1页",
     ):  # fmt: skip
         assert needle in flat, needle

@@ -3,6 +3,7 @@ voidings and corrections, and signing with the event's key kept in the store."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import requires_poppler
-from .helpers import pdftotext, run_cli, signature_png
+from .helpers import pdftotext, run_cli, signature_png, store_case
 
 PASS = "event-passphrase-例"
 GROUNDS = "北家的牌是洗牌时掉落的，并非出牌时暴露，请求撤销判罚。"
@@ -168,11 +169,15 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
     assert PASS.encode() not in db.read_bytes()
     again = run_cli("--db", str(db), "key", "create", "--event", "1", env=env)
     assert again.returncode == 1 and "already has a signing key" in again.stderr
-    case = Path(__file__).parent / "data" / "round3-table5.json"
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("number,player1,player2,unit\n12,张三,李四,\n7,王五,赵六,\n", "utf-8")
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(store_case(), ensure_ascii=False), "utf-8")
+    assert run_cli("--db", str(db), "pairs", "import", str(pairs)).returncode == 0
+    assert run_cli("--db", str(db), "record", str(case)).returncode == 0
     signed = tmp_path / "signed.pdf"
-    proc = run_cli(
-        "--db", str(db), "print", "scoresheet", "--case", str(case), "-o", str(signed), "--sign", env=env
-    )
+    where = ("--db", str(db), "print", "scoresheet", "--round", "3", "--table", "5")
+    proc = run_cli(*where, "-o", str(signed), "--sign", env=env)
     assert proc.returncode == 0, proc.stderr
     ok = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(signed))
     assert ok.returncode == 0 and "intact and signed by this event's certificate" in ok.stdout
@@ -182,9 +187,12 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
     bad = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(signed))
     assert bad.returncode == 1 and "modified" in bad.stdout
     wrong = run_cli(
-        "--db", str(db), "print", "scoresheet", "--case", str(case), "-o", str(tmp_path / "w.pdf"), "--sign",
+        *where,
+        "-o",
+        str(tmp_path / "w.pdf"),
+        "--sign",
         env={"REFEREE_APP_KEY_PASSPHRASE": "not-the-passphrase"},
-    )  # fmt: skip
+    )
     assert wrong.returncode == 1
     assert (
         wrong.stderr.strip()
