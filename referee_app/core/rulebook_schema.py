@@ -141,6 +141,10 @@ class HandLoss(Strict):
     keep_better_outcome: bool = True
     clause: Clause
     both_sides_clause: Clause | None = None
+    # shift mode: the non-offending side deals next even where the shifted total alone would
+    # not give it the deal; it then deals without a level gain. Where the event prints only
+    # the deal, the gain is a reading and this clause says so.
+    deal_without_gain_clause: Clause | None = None
 
     @model_validator(mode="after")
     def _mode_fields(self) -> HandLoss:
