@@ -105,3 +105,19 @@ def test_bhg_non_offender_dealing_without_a_gain_is_assumed() -> None:
     plain = judge(case("bhg-2011", [hand(100, [signal])]))["hands"][0]
     assert plain["defender_total"] == 20 and plain["next_dealer"] == "W"
     assert plain["rulings"][0]["assumed"] is False
+
+
+def test_hbue_defenders_capturing_with_a_j_but_losing_the_hand() -> None:
+    """HBUE 规则三、(六) (用J抠底……一律由拣分方上庄) meets 规则四、(二)(2) (非庄方违规则庄方续庄并
+    升3级): the sanction prevails — the dealer side keeps the deal +3 from J, no drop — and,
+    the text not saying so, the hand is marked assumed. Without the offence the J rule holds."""
+    j_capture = {"points": 10, "captured": True, "shape": "single", "j": 1}
+    wrong_follow = {"kind": "wrong_play", "seat": "N", "trick": 4, "discovered": 5}
+    levels = {"NS": "5", "EW": "J"}
+    lost = judge(case("hbue-2018", [hand(40, [wrong_follow], bottom=j_capture)], levels=levels))
+    played = lost["hands"][0]
+    assert played["lost_by"] == "NS" and played["next_dealer"] == "W"
+    assert played["levels_after"] == {"NS": "5", "EW": "A"}
+    assert played["assumed"] is True and played["rulings"][0]["assumed"] is True
+    clean = judge(case("hbue-2018", [hand(40, [], bottom=j_capture)], levels=levels))["hands"][0]
+    assert clean["decided_by"] == "j_rule" and clean["levels_after"] == {"NS": "5", "EW": "6"}

@@ -298,6 +298,15 @@ class RoundJudge:
                     gains[dealer_side] = printed
                     if better and points_keep:
                         gains[dealer_side] = max(gains[dealer_side], points_gain)
+                    j_rule = self.rules["scoring"].get("j_rule")
+                    if self.j_rule_drop(hand, before[dealer_side]) is not None:
+                        # the defenders captured with a J but lost the hand: two printed
+                        # clauses meet; the hand loss stands and the J rule does not apply
+                        overruled = j_rule.get("defenders_lose_clause")
+                        if overruled is not None and overruled["assumed"]:
+                            reading_assumed = True
+                            for r in losers:
+                                r.assumed = True
                 if max(gains.values()) > printed:
                     # more than the printed award: the keep-better reading decided the hand
                     reading_assumed = True

@@ -63,6 +63,9 @@ class JRule(Strict):
     single_to: Level
     pair_to: Level
     clause: Clause
+    # the defenders capture with a J but lose the hand by sanction: the hand loss stands
+    # (the dealer side keeps the deal, no drop); a reading where the event does not say
+    defenders_lose_clause: Clause | None = None
 
 
 class Scoring(Strict):
