@@ -121,3 +121,19 @@ def test_hbue_defenders_capturing_with_a_j_but_losing_the_hand() -> None:
     assert played["assumed"] is True and played["rulings"][0]["assumed"] is True
     clean = judge(case("hbue-2018", [hand(40, [], bottom=j_capture)], levels=levels))["hands"][0]
     assert clean["decided_by"] == "j_rule" and clean["levels_after"] == {"NS": "5", "EW": "6"}
+
+
+@pytest.mark.parametrize("kind", ["exposed_card", "wrong_play"])
+def test_bhg_third_time_dropping_its_own_points_is_marked_assumed(kind: str) -> None:
+    """BHG 二、4 / 二、5: 每张罚10分（每出错一张罚10分），在一副牌中累积3次，判过错方负 — the hand
+    loss is printed, dropping the 3rd occurrence's own 10 points is the rulebook's reading:
+    the 1st and 2nd pay 10 each and are not assumed, the 3rd is a hand loss marked assumed."""
+    offences = [{"kind": kind, "seat": "N", "trick": t} for t in (3, 7, 11)]
+    played = judge(case("bhg-2011", [hand(150, offences)]))["hands"][0]
+    first, second, third = played["rulings"]
+    assert (first["points"], second["points"], third["points"]) == (10, 10, 0)
+    assert first["assumed"] is second["assumed"] is False
+    assert third["hand_lost"] is True and third["assumed"] is True
+    # 150 − 20 − 80 = 50: the dealer side keeps the deal, +1
+    assert played["defender_total"] == 50 and played["gains"] == {"NS": 0, "EW": 1}
+    assert played["assumed"] is True
