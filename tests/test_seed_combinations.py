@@ -137,3 +137,17 @@ def test_bhg_third_time_dropping_its_own_points_is_marked_assumed(kind: str) -> 
     # 150 − 20 − 80 = 50: the dealer side keeps the deal, +1
     assert played["defender_total"] == 50 and played["gains"] == {"NS": 0, "EW": 1}
     assert played["assumed"] is True
+
+
+def test_a_result_reached_through_a_reading_is_marked_assumed() -> None:
+    """Issue 9: a reading stays marked in the ruling, the hand and the result. BHG prints its
+    result rule (比赛方法): a round decided on plain hands is not assumed; one whose levels
+    came through a hand both sides lost (二、判负 prints nothing for it) is."""
+    plain = judge(case("bhg-2011", [hand(60)]))["result"]
+    assert plain["winner"] == "EW" and plain["assumed"] is False
+    both = [
+        {"kind": "illegal_signal", "seat": "E", "trick": 3},
+        {"kind": "illegal_signal", "seat": "S", "trick": 5},
+    ]
+    read = judge(case("bhg-2011", [hand(60, both)]))["result"]
+    assert read["winner"] == "EW" and read["assumed"] is True

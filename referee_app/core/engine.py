@@ -111,6 +111,10 @@ class RoundJudge:
         self.lang = lang
         self.levels = dict(case.levels)
         self.reached = {"NS": 0, "EW": 0}
+        # hands whose outcome rests on a reading the event does not print (both sides losing,
+        # an award above the printed one, a gain stopped at A …): the result they lead to
+        # is marked assumed too
+        self.read_hands: list[int] = []
         # (side, counter, hand number) for every occurrence counted so far in this round
         self.occurrences: list[tuple[str, str, int]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
@@ -358,6 +362,8 @@ class RoundJudge:
         else:
             next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
 
+        if reading_assumed:
+            self.read_hands.append(number)
         hand_json = {
             "number": number,
             "dealer": dealer,
@@ -774,7 +780,7 @@ class RoundJudge:
             },
             "passed_a": decided_by == "passed_a",
             "decided_by": decided_by,
-            "assumed": assumed or bool(clause["assumed"]),
+            "assumed": assumed or bool(clause["assumed"]) or bool(self.read_hands),
             "citation": cite(clause),
         }
 
