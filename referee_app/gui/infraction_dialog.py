@@ -250,7 +250,9 @@ class InfractionDialog(QDialog):
             if isinstance(widget, QComboBox):
                 out[name] = widget.currentData()
             elif isinstance(widget, QCheckBox):
-                out[name] = widget.isChecked()
+                # away from the draw is the exception to a late arrival: stored only when it holds
+                if widget.isChecked() or name != "at_draw":
+                    out[name] = widget.isChecked()
             elif isinstance(widget, QSpinBox):
                 value = widget.value()
                 if value or name == "minutes":
