@@ -7,7 +7,7 @@ each hand, moves the levels, and decides the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import text
@@ -114,6 +114,10 @@ class RoundJudge:
         self.lang = lang
         self.levels = dict(case.levels)
         self.reached = {"NS": 0, "EW": 0}
+        # hands whose outcome rests on a reading the event does not print (both sides losing,
+        # an award above the printed one, a gain stopped at A …): the result they lead to
+        # is marked assumed too
+        self.read_hands: list[int] = []
         # (side, counter, hand number) for every occurrence counted so far in this round
         self.occurrences: list[tuple[str, str, int]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
@@ -122,7 +126,13 @@ class RoundJudge:
 
     def run(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.rb.id, "rulebook_sha256": self.rb.sha256}
-        before = [self.ruling(inf, hand_number=0, dealer_side=None) for inf in self.case.before_play]
+        # counted in a canonical order like a hand's infractions; shown in the order given
+        before_play = self.case.before_play
+        by_index = {
+            i: self.ruling(before_play[i], hand_number=0, dealer_side=None)
+            for i in sorted(range(len(before_play)), key=lambda i: play_order(before_play[i], i))
+        }
+        before = [by_index[i] for i in range(len(before_play))]
         out["before_play"] = [r.to_json(self.lang, self.rb) for r in before]
         forfeiting = sorted(
             {r.side for r in before if (r.round_forfeit or r.disqualified) and r.void_reason is None}
@@ -260,19 +270,24 @@ class RoundJudge:
                     # the non-offending side deals next even where the total alone would not
                     # give it the deal; it then deals without a level gain
                     keep_deal, gain = winner_keeps, 0
+                    no_gain_clause = loss_cfg.get("deal_without_gain_clause")
+                    if no_gain_clause is not None and no_gain_clause["assumed"]:
+                        reading_assumed = True
+                        for r in losers:
+                            r.assumed = True
                 gains[dealer_side if keep_deal else defenders] = gain
             else:
                 # Lost more than once: the award that favours the non-offending side most
                 # stands, whichever offence was typed first.
                 role_key = "dealer_offends" if offender == dealer_side else "defenders_offend"
-                printed, loser = max(
-                    (
-                        ((r.award or loss_cfg["award"])[role_key], r)
-                        for r in losers
-                        if (r.award or loss_cfg["award"]) is not None
-                    ),
-                    key=lambda candidate: candidate[0],
-                )
+                awards = [
+                    ((r.award or loss_cfg["award"])[role_key], r)
+                    for r in losers
+                    if (r.award or loss_cfg["award"]) is not None
+                ]
+                printed = max(award for award, _ in awards)
+                # every ruling carrying the largest award, so the mark never depends on order
+                largest = [r for award, r in awards if award == printed]
                 total = max(0, raw_total)
                 decided_by = "hand_loss"
                 points_keep, points_gain, _ = self.outcome_by_points(total)
@@ -290,10 +305,20 @@ class RoundJudge:
                     gains[dealer_side] = printed
                     if better and points_keep:
                         gains[dealer_side] = max(gains[dealer_side], points_gain)
+                    j_rule = self.rules["scoring"].get("j_rule")
+                    if self.j_rule_drop(hand, before[dealer_side]) is not None:
+                        # the defenders captured with a J but lost the hand: two printed
+                        # clauses meet; the hand loss stands and the J rule does not apply
+                        overruled = j_rule.get("defenders_lose_clause")
+                        if overruled is not None and overruled["assumed"]:
+                            reading_assumed = True
+                            for r in losers:
+                                r.assumed = True
                 if max(gains.values()) > printed:
                     # more than the printed award: the keep-better reading decided the hand
                     reading_assumed = True
-                    loser.assumed = True
+                    for r in largest:
+                        r.assumed = True
         else:
             total = max(0, raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
@@ -340,6 +365,8 @@ class RoundJudge:
         else:
             next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
 
+        if reading_assumed:
+            self.read_hands.append(number)
         hand_json = {
             "number": number,
             "dealer": dealer,
@@ -759,7 +786,7 @@ class RoundJudge:
             },
             "passed_a": decided_by == "passed_a",
             "decided_by": decided_by,
-            "assumed": assumed or bool(clause["assumed"]),
+            "assumed": assumed or bool(clause["assumed"]) or bool(self.read_hands),
             "citation": cite(clause),
         }
 
@@ -783,18 +810,20 @@ class RoundJudge:
 _PHASE_POSITION = {"drawing": -2, "before_bottom": -1, "after_bury": 0, "end_of_hand": 26}
 
 
-def play_order(inf: Infraction, index: int) -> tuple[int, int, int]:
+def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     """When an infraction happened in the hand: the offence's trick, then its discovery,
-    then the order it was given in (only to break a tie). One with neither a trick nor a
-    phase is placed after every trick, so its place never depends on the input order of
-    the others."""
+    then the facts themselves, so that two different offences in one trick are counted in
+    the same order however they were typed; the order they were given in breaks a tie only
+    between identical facts, where it changes nothing. One with neither a trick nor a phase
+    is placed after every trick, so its place never depends on the input order of the
+    others."""
     if inf.trick is not None:
         when = inf.trick
         found = inf.discovered if inf.discovered is not None else inf.trick
     else:
         when = _PHASE_POSITION.get(inf.phase or "", 27)
         found = when
-    return when, found, index
+    return when, found, repr(replace(inf, path="")), index
 
 
 def cite(clause: dict[str, Any]) -> str:

@@ -63,6 +63,9 @@ class JRule(Strict):
     single_to: Level
     pair_to: Level
     clause: Clause
+    # the defenders capture with a J but lose the hand by sanction: the hand loss stands
+    # (the dealer side keeps the deal, no drop); a reading where the event does not say
+    defenders_lose_clause: Clause | None = None
 
 
 class Scoring(Strict):
@@ -141,6 +144,10 @@ class HandLoss(Strict):
     keep_better_outcome: bool = True
     clause: Clause
     both_sides_clause: Clause | None = None
+    # shift mode: the non-offending side deals next even where the shifted total alone would
+    # not give it the deal; it then deals without a level gain. Where the event prints only
+    # the deal, the gain is a reading and this clause says so.
+    deal_without_gain_clause: Clause | None = None
 
     @model_validator(mode="after")
     def _mode_fields(self) -> HandLoss:

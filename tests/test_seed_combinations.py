@@ -1,0 +1,153 @@
+"""Combinations of clauses read off the seeds: several offences in one trick, in one hand,
+across the hands of a round. Each test names the clause it pins; the property runs over the
+three bundled rulebooks and the fourth event written by ``test_fourth_event``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee_app.core import CaseError, judge
+
+from .test_one_decision import case, hand, outcome
+from .test_properties import infractions, single_hands
+
+
+@pytest.fixture(scope="module")
+def fourth_event(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from .test_fourth_event import FOURTH
+
+    path = tmp_path_factory.mktemp("fourth-combinations") / "city-open-2026.toml"
+    path.write_text(FOURTH, encoding="utf-8")
+    return str(path)
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> dict[str, Any]:
+    """An offence in one of the first three tricks, so that several share a trick."""
+    offence = draw(infractions())
+    trick = draw(st.integers(1, 3))
+    offence["trick"] = trick
+    offence["discovered"] = draw(st.integers(trick, trick + 3))
+    if draw(st.integers(0, 5)) == 0:
+        offence["void"] = {"reason": "logged twice"}
+    return offence
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    single_hands(),
+    st.lists(crowded(), min_size=2, max_size=7),
+    st.randoms(use_true_random=False),
+    st.booleans(),
+)
+def test_offences_sharing_a_trick_give_one_decision_in_any_order(
+    fourth_event: str, setup, offences, rng, use_fourth: bool
+) -> None:
+    """Same trick, same discovery: which one is the 3rd must not depend on the typing."""
+    event, one_hand, levels, dealer = setup
+    if use_fourth:
+        event = fourth_event
+        for offence in offences:
+            if offence["kind"] == "failed_throw":
+                offence["thrown"] = offence["cards"] + 1
+    shuffled = list(offences)
+    rng.shuffle(shuffled)
+    base = {"event": event, "first_dealer": dealer, "levels": levels, "finished": "time"}
+    straight_hands = [dict(one_hand, infractions=offences), dict(one_hand, infractions=offences)]
+    permuted_hands = [dict(h, infractions=shuffled) for h in straight_hands]
+    try:
+        straight = judge(dict(base, hands=straight_hands))
+    except CaseError:
+        with pytest.raises(CaseError):
+            judge(dict(base, hands=permuted_hands))
+        return
+    assert outcome(straight) == outcome(judge(dict(base, hands=permuted_hands)))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_bhg_two_exposures_in_one_trick_reaching_three(reverse: bool) -> None:
+    """BHG 二、4: 每张罚10分，在一副牌中累积3次，判过错方负 — two exposures by the dealer side
+    in trick 5 after one in trick 2: one of them is the 3rd, the same one however typed."""
+    shared = [
+        {"kind": "exposed_card", "seat": "E", "trick": 5, "cards": 2},
+        {"kind": "exposed_card", "seat": "W", "trick": 5, "cards": 1},
+    ]
+    if reverse:
+        shared.reverse()
+    first = [{"kind": "exposed_card", "seat": "E", "trick": 2}]
+    decision = judge(case("bhg-2011", [hand(60, first + shared)], first_dealer="N"))
+    played = decision["hands"][0]
+    assert played["lost_by"] == "EW"
+    assert sorted(r["occurrence"] for r in played["rulings"]) == [1, 2, 3]
+    again = judge(case("bhg-2011", [hand(60, first + shared[::-1])], first_dealer="N"))
+    assert outcome(decision) == outcome(again)
+
+
+def test_bhg_non_offender_dealing_without_a_gain_is_assumed() -> None:
+    """BHG 二、判负: 过错方减80分……下一副牌由非过错方坐庄，分数有效 — defenders with 180 lose the
+    hand: 100 would give them the deal, the dealer side deals next and no level moves; the
+    text does not say which levels move, so the hand and the ruling are marked assumed."""
+    signal = {"kind": "illegal_signal", "seat": "N", "trick": 2}
+    played = judge(case("bhg-2011", [hand(180, [signal])]))["hands"][0]
+    assert played["defender_total"] == 100
+    assert played["next_dealer"] == "W" and played["levels_after"] == {"NS": "2", "EW": "2"}
+    assert played["assumed"] is True and played["rulings"][0]["assumed"] is True
+    # where the shifted total already gives the non-offender the deal, nothing is read into it
+    plain = judge(case("bhg-2011", [hand(100, [signal])]))["hands"][0]
+    assert plain["defender_total"] == 20 and plain["next_dealer"] == "W"
+    assert plain["rulings"][0]["assumed"] is False
+
+
+def test_hbue_defenders_capturing_with_a_j_but_losing_the_hand() -> None:
+    """HBUE 规则三、(六) (用J抠底……一律由拣分方上庄) meets 规则四、(二)(2) (非庄方违规则庄方续庄并
+    升3级): the sanction prevails — the dealer side keeps the deal +3 from J, no drop — and,
+    the text not saying so, the hand is marked assumed. Without the offence the J rule holds."""
+    j_capture = {"points": 10, "captured": True, "shape": "single", "j": 1}
+    wrong_follow = {"kind": "wrong_play", "seat": "N", "trick": 4, "discovered": 5}
+    levels = {"NS": "5", "EW": "J"}
+    lost = judge(case("hbue-2018", [hand(40, [wrong_follow], bottom=j_capture)], levels=levels))
+    played = lost["hands"][0]
+    assert played["lost_by"] == "NS" and played["next_dealer"] == "W"
+    assert played["levels_after"] == {"NS": "5", "EW": "A"}
+    assert played["assumed"] is True and played["rulings"][0]["assumed"] is True
+    clean = judge(case("hbue-2018", [hand(40, [], bottom=j_capture)], levels=levels))["hands"][0]
+    assert clean["decided_by"] == "j_rule" and clean["levels_after"] == {"NS": "5", "EW": "6"}
+
+
+@pytest.mark.parametrize("kind", ["exposed_card", "wrong_play"])
+def test_bhg_third_time_dropping_its_own_points_is_marked_assumed(kind: str) -> None:
+    """BHG 二、4 / 二、5: 每张罚10分（每出错一张罚10分），在一副牌中累积3次，判过错方负 — the hand
+    loss is printed, dropping the 3rd occurrence's own 10 points is the rulebook's reading:
+    the 1st and 2nd pay 10 each and are not assumed, the 3rd is a hand loss marked assumed."""
+    offences = [{"kind": kind, "seat": "N", "trick": t} for t in (3, 7, 11)]
+    played = judge(case("bhg-2011", [hand(150, offences)]))["hands"][0]
+    first, second, third = played["rulings"]
+    assert (first["points"], second["points"], third["points"]) == (10, 10, 0)
+    assert first["assumed"] is second["assumed"] is False
+    assert third["hand_lost"] is True and third["assumed"] is True
+    # 150 − 20 − 80 = 50: the dealer side keeps the deal, +1
+    assert played["defender_total"] == 50 and played["gains"] == {"NS": 0, "EW": 1}
+    assert played["assumed"] is True
+
+
+def test_a_result_reached_through_a_reading_is_marked_assumed() -> None:
+    """Issue 9: a reading stays marked in the ruling, the hand and the result. BHG prints its
+    result rule (比赛方法): a round decided on plain hands is not assumed; one whose levels
+    came through a hand both sides lost (二、判负 prints nothing for it) is."""
+    plain = judge(case("bhg-2011", [hand(60)]))["result"]
+    assert plain["winner"] == "EW" and plain["assumed"] is False
+    both = [
+        {"kind": "illegal_signal", "seat": "E", "trick": 3},
+        {"kind": "illegal_signal", "seat": "S", "trick": 5},
+    ]
+    read = judge(case("bhg-2011", [hand(60, both)]))["result"]
+    assert read["winner"] == "EW" and read["assumed"] is True
