@@ -108,6 +108,64 @@ def round_gaps(record: EventRecord, round_no: int, *, knockout: bool = False) ->
     return gaps
 
 
+def check_pairing(
+    record: EventRecord, pairing: Pairing, *, knockout: bool = False
+) -> tuple[list[str], list[str]]:
+    """Before publishing: (errors, warnings), one line each. Errors: a pair outside the
+    round's field, a pair twice, a pair of the field left out, tables not numbered 1, 2, …
+    Warnings: a rematch, a second bye (allowed by hand, but the chief referee should know)."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    rnd = pairing.round
+    field_ = set(expected_pairs(record, rnd, knockout=knockout))
+    seated = [p for t in pairing.tables for p in (t.ns, t.ew)] + ([pairing.bye] if pairing.bye else [])
+    for p, c in sorted(Counter(seated).items(), key=lambda x: natural_key(x[0])):
+        if c > 1:
+            errors.append(f"round {rnd}: pair {p} appears {c} times")
+    for p in sorted(set(seated) - field_, key=natural_key):
+        errors.append(f"round {rnd}: pair {p} is not in the round's field")
+    left = sorted(field_ - set(seated), key=natural_key)
+    if left:
+        errors.append(f"round {rnd}: pair(s) {', '.join(left)} of the field have no table and no bye")
+    numbers = [t.table for t in pairing.tables]
+    if numbers != list(range(1, len(numbers) + 1)):
+        errors.append(f"round {rnd}: tables numbered {numbers}, expected 1 … {len(numbers)}")
+    met = {frozenset((m.ns, m.ew)): m.round for m in record.results if m.round < rnd}
+    for t in pairing.tables:
+        if t.ns == t.ew:
+            continue
+        earlier = met.get(frozenset((t.ns, t.ew)))
+        if earlier is not None:
+            warnings.append(
+                f"round {rnd} table {t.table}: pairs {t.ns} and {t.ew} already met in round {earlier}"
+            )
+    if pairing.bye and any(b.pair == pairing.bye and b.round < rnd for b in record.byes):
+        warnings.append(f"round {rnd}: pair {pairing.bye} has had a bye already")
+    return errors, warnings
+
+
+def pairing_from_json(round_no: int, data: Any, method: str = "entered", seed: int | None = None) -> Pairing:
+    """A pairing from the JSON ``pair --json`` prints (tables, then ``{"bye": …}``), e.g. one
+    edited or entered by hand; a one-line error naming the entry when it is malformed."""
+    if not isinstance(data, list):
+        raise PairingError("pairing: expected a JSON list of tables")
+    tables: list[Table] = []
+    bye: str | None = None
+    for i, row in enumerate(data):
+        if not isinstance(row, dict):
+            raise PairingError(f"pairing[{i}]: expected an object")
+        if "bye" in row:
+            if bye is not None:
+                raise PairingError(f"pairing[{i}]: a second bye")
+            bye = str(row["bye"])
+            continue
+        try:
+            tables.append(Table(int(row["table"]), str(row["NS"]), str(row["EW"])))
+        except (KeyError, TypeError, ValueError):
+            raise PairingError(f"pairing[{i}]: expected table, NS and EW, got {row}") from None
+    return Pairing(round_no, method, seed, tables, bye)
+
+
 def pair_round(
     rulebook: Any,
     record: EventRecord,
