@@ -61,8 +61,117 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="force a knockout draw (otherwise the rulebook's [standings] format decides)",
     )
+    pa.add_argument(
+        "--drawn",
+        default=None,
+        metavar="LIST",
+        help="the draw as made in the hall: pair numbers in the order drawn, comma-separated",
+    )
+    _overriding(pa)
+    _publishing(pa)
     _common(pa)
     pa.set_defaults(func=_guard(cmd_pair))
+
+    pg = subparsers.add_parser("pairing", help="published pairings: enter one by hand, show one")
+    pg_sub = pg.add_subparsers(dest="pairing_command", required=True, parser_class=type(pg))
+    en = pg_sub.add_parser("enter", help="publish a pairing made or changed by hand (JSON as pair --json)")
+    en.add_argument("file", help="the pairing as JSON, or - for standard input")
+    en.add_argument("--round", type=int, required=True)
+    _overriding(en)
+    _publishing(en)
+    _common(en)
+    en.set_defaults(func=_guard(cmd_pairing_enter))
+    sh = pg_sub.add_parser("show", help="a round's published pairing (the latest version)")
+    sh.add_argument("--round", type=int, required=True)
+    sh.add_argument("--version", type=int, default=None, help="an earlier version")
+    sh.add_argument("--pdf", default=None, metavar="FILE", help="also write the printed pairing list")
+    _common(sh)
+    sh.set_defaults(func=_guard(cmd_pairing_show))
+
+    wd = subparsers.add_parser("withdraw", help="a pair withdraws (退赛) from round R on")
+    wd.add_argument("--pair", required=True)
+    wd.add_argument("--from-round", type=int, required=True, dest="from_round")
+    wd.add_argument("--reason", required=True)
+    _writer(wd)
+    wd.set_defaults(func=_guard(cmd_withdraw))
+    ra = subparsers.add_parser("readmit", help="re-admit a withdrawn pair from round R on")
+    ra.add_argument("--pair", required=True)
+    ra.add_argument("--from-round", type=int, required=True, dest="from_round")
+    ra.add_argument("--reason", default=None)
+    _writer(ra)
+    ra.set_defaults(func=_guard(cmd_readmit))
+
+    de = subparsers.add_parser("decide", help="the chief referee's deciding result of a tied knockout match")
+    de.add_argument("--round", type=int, required=True)
+    de.add_argument("--winner", required=True, help="the pair that goes on")
+    de.add_argument("--how", choices=("lots", "decision"), required=True, help="by lots (抽签) or a decision")
+    de.add_argument("--reason", required=True)
+    _writer(de)
+    de.set_defaults(func=_guard(cmd_decide))
+
+    br = subparsers.add_parser("bracket", help="a knockout's rounds and placings")
+    br.add_argument("--pdf", default=None, metavar="FILE", help="also write the printed bracket")
+    _common(br)
+    br.set_defaults(func=_guard(cmd_bracket))
+
+    rd = subparsers.add_parser("round", help="record a round's end or the publication of its scores")
+    rd_sub = rd.add_subparsers(dest="round_command", required=True, parser_class=type(rd))
+    for name, text in (
+        ("end", "the round has ended"),
+        ("scores", "the round's official scores are published"),
+    ):
+        x = rd_sub.add_parser(name, help=text)
+        x.add_argument("--round", type=int, required=True)
+        x.add_argument("--at", default=None, help="when (ISO 8601; default: now)")
+        _writer(x)
+        x.set_defaults(func=_guard(cmd_round))
+
+    ck = subparsers.add_parser("clock", help="the hall's round clock (kept in the store)")
+    ck_sub = ck.add_subparsers(dest="clock_command", required=True, parser_class=type(ck))
+    for name in ("start", "pause", "resume", "extend", "show"):
+        x = ck_sub.add_parser(
+            name, help=f"{name} the round clock" if name != "show" else "where the clock stands"
+        )
+        x.add_argument("--round", type=int, required=True)
+        if name == "extend":
+            x.add_argument("--minutes", type=int, required=True)
+        _writer(x)
+        x.set_defaults(func=_guard(cmd_clock))
+
+
+def _writer(p: argparse.ArgumentParser) -> None:
+    """A command that writes a desk record: --event, --role (its PIN from the environment
+    or a prompt), --user, --station."""
+    from referee_app.store.commands import add_role_option
+
+    p.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+    )
+    p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
+    p.add_argument("--station", default=None, help="which station writes (default: the host name)")
+    add_role_option(p)
+
+
+def _overriding(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--override",
+        default=None,
+        metavar="REASON",
+        help="pair over an unfinished previous round (the chief referee's reason, audited)",
+    )
+
+
+def _publishing(p: argparse.ArgumentParser) -> None:
+    from referee_app.store.commands import add_role_option
+
+    p.add_argument("--publish", action="store_true", help="store it as the round's published pairing")
+    p.add_argument("--yes", action="store_true", help="publish without asking for confirmation")
+    p.add_argument("--reason", default=None, help="why a published pairing is corrected (a new version)")
+    p.add_argument("--user", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--station", default=None, help=argparse.SUPPRESS)
+    add_role_option(p)
 
 
 def _guard(fn: Handler) -> Handler:
@@ -92,28 +201,60 @@ def _guard(fn: Handler) -> Handler:
 
 # -- reading the store ----------------------------------------------------------------------
 class Loaded:
-    """An event as the desk sees it: rulebook, pairs, the core's record, warnings."""
+    """An event as the desk sees it: rulebook, pairs, the core's record, warnings, the
+    tables still without a result (round -> table numbers) and the published pairings
+    (round -> the latest version's record)."""
 
-    def __init__(self, ev: Any, rulebook: Any, pairs: list[dict[str, Any]], record: Any, notes: list[str]):
+    def __init__(
+        self,
+        ev: Any,
+        rulebook: Any,
+        pairs: list[dict[str, Any]],
+        record: Any,
+        notes: list[str],
+        pending: dict[int, list[int]] | None = None,
+        published: dict[int, dict[str, Any]] | None = None,
+        knockout: bool = False,
+    ):
         self.ev = ev
         self.rulebook = rulebook
         self.pairs = pairs
         self.record = record
         self.notes = notes
+        self.pending = pending or {}
+        self.published = published or {}
+        self.knockout = knockout
 
 
-def load_event(store: Any, event_id: int | None, before_round: int | None = None) -> Loaded:
-    """The event's record from the store; with ``before_round``, only the rounds before it."""
+def is_knockout(rulebook: Any) -> bool:
+    return bool(rulebook.data["standings"].get("format") == "knockout")
+
+
+def load_event(
+    store: Any, event_id: int | None, before_round: int | None = None, knockout: bool | None = None
+) -> Loaded:
+    """The event's record from the store; with ``before_round``, only the rounds before it.
+
+    Byes: a round's published pairing names its bye. A round without one: when exactly one
+    pair of the round's field (a knockout: the previous round's winners and bye) has no
+    match and the field is odd, that pair had the bye; any other pair of the field without
+    a match scores nothing (named in the notes). Late entries, withdrawals and knockout
+    deciders come from the store's desk records."""
+    from referee_app.core.pairing import expected_pairs
     from referee_app.core.standings import (
         Bye,
+        Decider,
         Disqualification,
+        Entry,
         EventRecord,
         MatchResult,
         Suspension,
+        Withdrawal,
     )
 
     ev = store.pick_event(event_id)
     rb = store.pinned_rulebook(ev.id)
+    ko = is_knockout(rb) if knockout is None else knockout
     pair_rows = store.list_pairs(ev.id)
     numbers = tuple(str(p["number"]) for p in pair_rows)
     notes: list[str] = []
@@ -121,6 +262,7 @@ def load_event(store: Any, event_id: int | None, before_round: int | None = None
     dqs: list[Disqualification] = []
     susp: list[Suspension] = []
     seated: dict[int, set[str]] = {}
+    pending: dict[int, list[int]] = {}
     for m in store.current_matches(ev.id):
         rnd = int(m["round_no"])
         if before_round is not None and rnd >= before_round:
@@ -143,23 +285,59 @@ def load_event(store: Any, event_id: int | None, before_round: int | None = None
         result = decision.get("result")
         if result is None:
             notes.append(f"round {rnd} table {m['table_no']} ({ns}–{ew}): no result yet, not counted")
+            pending.setdefault(rnd, []).append(int(m["table_no"]))
             continue
         results.append(MatchResult.from_result(rnd, ns, ew, result))
-    record = EventRecord(numbers, tuple(results), (), tuple(susp), tuple(dqs))
+
+    entries = tuple(Entry(p, r) for p, r in sorted(store.pair_entry_rounds(ev.id).items()))
+    withdrawals: list[Withdrawal] = []
+    deciders: dict[tuple[int, frozenset[str]], Decider] = {}
+    published: dict[int, dict[str, Any]] = {}
+    for d in store.desk_records(ev.id):
+        body, kind, rnd = d["body"], d["kind"], d["round_no"]
+        if kind == "withdraw":
+            withdrawals.append(Withdrawal(str(body["pair"]), int(rnd)))
+        elif kind == "readmit":
+            pair = str(body["pair"])
+            for i in range(len(withdrawals) - 1, -1, -1):
+                w = withdrawals[i]
+                if w.pair == pair and w.back_from is None:
+                    withdrawals[i] = Withdrawal(pair, w.first_round, int(rnd))
+                    break
+        elif kind == "decider":
+            key = (int(rnd), frozenset((str(body["winner"]), str(body["loser"]))))
+            deciders[key] = Decider(
+                int(rnd), str(body["winner"]), str(body["loser"]), body["how"], body["reason"]
+            )
+        elif kind == "pairing" and (before_round is None or int(rnd) < before_round):
+            published[int(rnd)] = d
+
+    def make(byes: list[Bye]) -> EventRecord:
+        return EventRecord(
+            numbers,
+            tuple(results),
+            tuple(byes),
+            tuple(susp),
+            tuple(dqs),
+            entries,
+            tuple(withdrawals),
+            tuple(deciders.values()),
+        )
+
     byes: list[Bye] = []
-    for rnd in sorted(seated):
-        should = [
-            p
-            for p in numbers
-            if not record.suspended(p, rnd) and not ((d := record.disqualified_in(p)) is not None and d < rnd)
-        ]
-        absent = [p for p in should if p not in seated[rnd]]
+    for rnd in sorted(set(seated) | set(published)):
+        if rnd in published:
+            bye = published[rnd]["body"].get("bye")
+            if bye is not None:
+                byes.append(Bye(rnd, str(bye)))
+            continue
+        should = expected_pairs(make(byes), rnd, knockout=ko)
+        absent = [p for p in should if p not in seated.get(rnd, set())]
         if len(absent) == 1 and len(should) % 2 == 1:
             byes.append(Bye(rnd, absent[0]))
         elif absent:
             notes.append(f"round {rnd}: no match recorded for pair(s) {', '.join(absent)} (0 points)")
-    record = EventRecord(numbers, tuple(results), tuple(byes), tuple(susp), tuple(dqs))
-    return Loaded(ev, rb, pair_rows, record, notes)
+    return Loaded(ev, rb, pair_rows, make(byes), notes, pending, published, ko)
 
 
 # -- standings -------------------------------------------------------------------------------
@@ -221,8 +399,142 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 # -- pairing ---------------------------------------------------------------------------------
+METHOD_NAMES = {
+    "lot": ("抽签", "by lot"),
+    "swiss": ("积分编排", "by score groups"),
+    "knockout": ("淘汰制抽签", "knockout draw"),
+    "entered": ("现场抽签录入", "the draw as made in the hall"),
+}
+
+
+def _unfinished(loaded: Loaded, round_no: int) -> list[str]:
+    """What keeps round ``round_no`` from being complete, one line each (English, data)."""
+    from referee_app.core.pairing import round_gaps
+
+    if round_no < 1:
+        return []
+    gaps = round_gaps(loaded.record, round_no, knockout=loaded.knockout)
+    gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no, [])]
+    return gaps
+
+
+def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no: int, what: str) -> None:
+    """Refuse to pair (or draw) round R over an unfinished round R−1, unless the chief
+    referee overrides with a reason (kept in the audit log); warn past the rulebook's
+    number of rounds."""
+    from referee_app.store.errors import InputError
+
+    st = loaded.rulebook.data["standings"]
+    rounds = st.get("rounds")
+    if rounds is not None and round_no > int(rounds):
+        ref = (st.get("rounds_clause") or st["clause"]).get("ref", "")
+        zh = args.lang == "zh"
+        print(
+            f"注意：规程{ref}规定比赛{rounds}轮，这是第{round_no}轮"
+            if zh
+            else f"warning: the rulebook ({ref}) has {rounds} rounds; this is round {round_no}",
+            file=sys.stderr,
+        )
+    gaps = _unfinished(loaded, round_no - 1)
+    if not gaps:
+        return
+    reason = (getattr(args, "override", None) or "").strip()
+    if not reason:
+        raise InputError(
+            f"round {round_no - 1} is not finished ({'; '.join(gaps)}); {what} round {round_no} "
+            f"only with --override REASON (the chief referee's, kept in the audit log)"
+        )
+    from referee_app.store.commands import acting_as
+
+    actor = acting_as(args, store, loaded.ev.id)
+    store.add_desk_record(
+        loaded.ev.id, "override", round_no, {"reason": reason, "what": what, "gaps": gaps}, actor=actor
+    )
+    print(f"round {round_no - 1} not finished; overridden: {reason}", file=sys.stderr)
+
+
+def _confirm(args: argparse.Namespace, question_zh: str, question_en: str) -> bool:
+    if getattr(args, "yes", False):
+        return True
+    q = question_zh if args.lang == "zh" else question_en
+    print(f"{q} [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes", "是")
+
+
+def _print_pairing(
+    args: argparse.Namespace, loaded: Loaded, pairing: Any, version: int | None = None
+) -> None:
+    zh = args.lang == "zh"
+    method = METHOD_NAMES.get(pairing.method, (pairing.method, pairing.method))
+    seed = "—" if pairing.seed is None else str(pairing.seed)
+    ver = "" if version is None else (f"，第{version}版" if zh else f", version {version}")
+    if zh:
+        print(f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}{ver}）")
+        print("桌号\t南北\t东西")
+    else:
+        print(f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed}{ver})")
+        print("Table\tNS\tEW")
+    for t in pairing.tables:
+        print(f"{t.table}\t{t.ns}\t{t.ew}")
+    if pairing.bye is not None:
+        print(f"轮空\t{pairing.bye}" if zh else f"Bye\t{pairing.bye}")
+
+
+def _publish(
+    args: argparse.Namespace, store: Any, loaded: Loaded, pairing: Any, extra: dict[str, Any]
+) -> int:
+    """Check, confirm and store the pairing as the round's published pairing (a new version
+    with a reason when one is published already)."""
+    from referee_app.core.pairing import check_pairing
+    from referee_app.store.commands import acting_as
+    from referee_app.store.errors import InputError
+
+    errors, warnings = check_pairing(loaded.record, pairing, knockout=loaded.knockout)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if errors:
+        raise InputError(f"not published: {'; '.join(errors)}")
+    current = store.desk_records(loaded.ev.id, "pairing", pairing.round)
+    version = len(current) + 1
+    reason = (getattr(args, "reason", None) or "").strip()
+    if version > 1 and not reason:
+        raise InputError(
+            f"round {pairing.round}: version {version - 1} is published; a correction needs --reason"
+        )
+    if not _confirm(
+        args,
+        f"发布第{pairing.round}轮对阵（第{version}版）？",
+        f"Publish round {pairing.round}'s pairing (version {version})?",
+    ):
+        print("not published" if args.lang != "zh" else "未发布", file=sys.stderr)
+        return 1
+    actor = acting_as(args, store, loaded.ev.id)
+    body = {
+        "method": pairing.method,
+        "seed": pairing.seed,
+        "tables": [[t.table, t.ns, t.ew] for t in pairing.tables],
+        "bye": pairing.bye,
+        "warnings": warnings,
+        **extra,
+    }
+    if reason:
+        body["reason"] = reason
+    store.add_desk_record(loaded.ev.id, "pairing", pairing.round, body, actor=actor, version=version)
+    print(
+        f"第{pairing.round}轮对阵已发布（第{version}版）"
+        if args.lang == "zh"
+        else f"round {pairing.round}: pairing published (version {version})",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def cmd_pair(args: argparse.Namespace) -> int:
-    """``referee-app pair --round R [--json] [--seed N] [--knockout]``: to standard output only."""
+    """``referee-app pair --round R [--json] [--seed N] [--knockout] [--drawn LIST]
+    [--override REASON] [--publish [--yes] [--reason R]]``."""
+    import secrets
+
     from referee_app.core.pairing import pair_round
     from referee_app.store.errors import InputError
     from referee_app.store.service import Store
@@ -230,32 +542,331 @@ def cmd_pair(args: argparse.Namespace) -> int:
     if args.round < 1:
         raise InputError(f"--round: expected a round number ≥ 1, got {args.round}")
     with Store.open(args.db) as store:
+        loaded = load_event(store, args.event, before_round=args.round, knockout=args.knockout or None)
+        _check_round(args, store, loaded, args.round, "drawing" if loaded.knockout else "pairing")
+        by_lot = args.round == 1 or loaded.knockout
+        drawn = None
+        if args.drawn is not None:
+            drawn = [x.strip() for x in args.drawn.replace("，", ",").split(",") if x.strip()]
+        if args.seed is not None:
+            seed = args.seed
+        elif by_lot and drawn is None:
+            seed = secrets.randbelow(10**9)  # a draw no one can foresee; printed and stored
+        else:
+            seed = loaded.ev.id  # the standings' lots: the same answer every time
+        pairing = pair_round(
+            loaded.rulebook, loaded.record, args.round, seed=seed, knockout=loaded.knockout, drawn=drawn
+        )
+        for note in loaded.notes:
+            print(note, file=sys.stderr)
+        if args.json:
+            # the JSON is the list of tables (and the bye); the seed goes with it on stderr
+            print(f"round {pairing.round}: {pairing.method}, seed {pairing.seed}", file=sys.stderr)
+            sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
+        else:
+            _print_pairing(args, loaded, pairing)
+        if args.publish:
+            extra = {"drawn": drawn} if drawn is not None else {}
+            return _publish(args, store, loaded, pairing, extra)
+    return 0
+
+
+def cmd_pairing_enter(args: argparse.Namespace) -> int:
+    """``referee-app pairing enter FILE --round R``: a pairing made or changed by hand."""
+    from referee_app.core.pairing import pairing_from_json
+    from referee_app.store.commands import _read_json
+    from referee_app.store.service import Store
+
+    data = _read_json(args.file)
+    with Store.open(args.db) as store:
         loaded = load_event(store, args.event, before_round=args.round)
-    seed = loaded.ev.id if args.seed is None else args.seed
-    # the rulebook says whether the event is a knockout; --knockout forces one
-    knockout = args.knockout or loaded.rulebook.data["standings"]["format"] == "knockout"
-    pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
-    for note in loaded.notes:
-        print(note, file=sys.stderr)
+        _check_round(args, store, loaded, args.round, "pairing")
+        pairing = pairing_from_json(args.round, data)
+        _print_pairing(args, loaded, pairing)
+        return _publish(args, store, loaded, pairing, {"entered_from": args.file})
+
+
+def published_pairing(store: Any, event_id: int, round_no: int, version: int | None = None) -> Any:
+    """The round's published pairing (the latest version, or ``version``) as a core
+    :class:`~referee_app.core.pairing.Pairing` and its record; NotFoundError if none."""
+    from referee_app.core.pairing import Pairing, Table
+    from referee_app.store.errors import NotFoundError
+
+    recs = store.desk_records(event_id, "pairing", round_no)
+    if version is not None:
+        recs = [r for r in recs if r["version"] == version]
+    if not recs:
+        raise NotFoundError(
+            f"round {round_no}: no published pairing" + (f" version {version}" if version else "")
+        )
+    rec = recs[-1]
+    b = rec["body"]
+    tables = [Table(int(t), str(ns), str(ew)) for t, ns, ew in b["tables"]]
+    return Pairing(round_no, b["method"], b.get("seed"), tables, b.get("bye")), rec
+
+
+def cmd_pairing_show(args: argparse.Namespace) -> int:
+    """``referee-app pairing show --round R [--version V] [--json] [--pdf FILE]``."""
+    from referee_app.store.service import Store
+
+    with Store.open(args.db) as store:
+        ev = store.pick_event(args.event)
+        pairing, rec = published_pairing(store, ev.id, args.round, args.version)
+        loaded = load_event(store, ev.id)
+    if args.pdf:
+        from referee_app.printing.standings import PairingSheet, render_pairing
+
+        render_pairing(
+            PairingSheet(
+                event_name=loaded.ev.name,
+                rulebook_id=loaded.rulebook.id,
+                round=pairing.round,
+                method=pairing.method,
+                seed=pairing.seed,
+                tables=[(t.table, t.ns, t.ew) for t in pairing.tables],
+                bye=pairing.bye,
+                players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+                version=int(rec["version"]),
+            ),
+            args.pdf,
+        )
     if args.json:
-        # the JSON is the list of tables (and the bye); the seed goes with it on stderr
-        print(f"round {pairing.round}: {pairing.method}, seed {seed}", file=sys.stderr)
-        sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
+        out = {"round": pairing.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
+        out.update(rec["body"])
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    _print_pairing(args, loaded, pairing, int(rec["version"]))
+    return 0
+
+
+# -- entries, withdrawals, knockout deciders ---------------------------------------------------
+def _pair_no(loaded: Loaded, pair: str) -> str:
+    from referee_app.store.errors import InputError
+
+    if pair not in loaded.record.pairs:
+        raise InputError(f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})")
+    return pair
+
+
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    """``referee-app withdraw --pair N --from-round R --reason TEXT``: 退赛 from round R on;
+    the pair's earlier matches stand."""
+    from referee_app.store.commands import acting_as
+    from referee_app.store.errors import InputError
+    from referee_app.store.service import Store
+
+    if args.from_round < 1:
+        raise InputError(f"--from-round: expected a round number ≥ 1, got {args.from_round}")
+    with Store.open(args.db) as store:
+        loaded = load_event(store, args.event)
+        pair = _pair_no(loaded, args.pair)
+        if loaded.record.withdrawn(pair, args.from_round):
+            raise InputError(f"--pair: pair {pair} is already withdrawn in round {args.from_round}")
+        actor = acting_as(args, store, loaded.ev.id)
+        store.add_desk_record(
+            loaded.ev.id, "withdraw", args.from_round, {"pair": pair, "reason": args.reason}, actor=actor
+        )
+    print(
+        f"第{pair}对自第{args.from_round}轮起退赛"
+        if args.lang == "zh"
+        else f"pair {pair} withdrawn from round {args.from_round}"
+    )
+    return 0
+
+
+def cmd_readmit(args: argparse.Namespace) -> int:
+    """``referee-app readmit --pair N --from-round R [--reason TEXT]``."""
+    from referee_app.store.commands import acting_as
+    from referee_app.store.errors import InputError
+    from referee_app.store.service import Store
+
+    with Store.open(args.db) as store:
+        loaded = load_event(store, args.event)
+        pair = _pair_no(loaded, args.pair)
+        open_w = [w for w in loaded.record.withdrawals if w.pair == pair and w.back_from is None]
+        if not open_w:
+            raise InputError(f"--pair: pair {pair} is not withdrawn")
+        if args.from_round <= open_w[-1].first_round:
+            raise InputError(
+                f"--from-round: pair {pair} withdrew from round {open_w[-1].first_round}; "
+                f"re-admission must be later, got {args.from_round}"
+            )
+        actor = acting_as(args, store, loaded.ev.id)
+        store.add_desk_record(
+            loaded.ev.id, "readmit", args.from_round, {"pair": pair, "reason": args.reason or ""}, actor=actor
+        )
+    print(
+        f"第{pair}对自第{args.from_round}轮起恢复参赛"
+        if args.lang == "zh"
+        else f"pair {pair} re-admitted from round {args.from_round}"
+    )
+    return 0
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    """``referee-app decide --round R --winner N --how lots|decision --reason TEXT``: the
+    chief referee's deciding result of a tied knockout match."""
+    from referee_app.core.knockout import undecided
+    from referee_app.store.commands import acting_as
+    from referee_app.store.errors import InputError
+    from referee_app.store.service import Store
+
+    with Store.open(args.db) as store:
+        loaded = load_event(store, args.event)
+        ties = [u for u in undecided(loaded.record, args.round) if args.winner in (u.ns, u.ew)]
+        if not ties:
+            raise InputError(
+                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}"
+            )
+        t = ties[0]
+        loser = t.ew if args.winner == t.ns else t.ns
+        actor = acting_as(args, store, loaded.ev.id)
+        body = {"winner": args.winner, "loser": loser, "how": args.how, "reason": args.reason}
+        store.add_desk_record(loaded.ev.id, "decider", args.round, body, actor=actor)
+    how = {"lots": ("抽签", "by lots"), "decision": ("裁判长裁定", "by the chief referee's decision")}[
+        args.how
+    ]
+    print(
+        f"第{args.round}轮：第{args.winner}对胜出第{loser}对（{how[0]}：{args.reason}）"
+        if args.lang == "zh"
+        else f"round {args.round}: pair {args.winner} goes on over pair {loser} ({how[1]}: {args.reason})"
+    )
+    return 0
+
+
+def cmd_bracket(args: argparse.Namespace) -> int:
+    """``referee-app bracket [--json] [--pdf FILE]``: a knockout's rounds and placings."""
+    from referee_app.core.knockout import placings, winner_of
+    from referee_app.store.service import Store
+
+    with Store.open(args.db) as store:
+        loaded = load_event(store, args.event, knockout=True)
+    rec = loaded.record
+    rows = placings(rec)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
+        rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
+    for b in rec.byes:
+        rounds.setdefault(b.round, []).append({"bye": b.pair})
+    if args.pdf:
+        from referee_app.printing.standings import BracketSheet, render_bracket
+
+        render_bracket(
+            BracketSheet(
+                event_name=loaded.ev.name,
+                rulebook_id=loaded.rulebook.id,
+                rounds=rounds,
+                placings=rows,
+                players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+            ),
+            args.pdf,
+        )
+    if args.json:
+        out = {"rounds": {str(k): v for k, v in sorted(rounds.items())}, "placings": rows}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return 0
     zh = args.lang == "zh"
-    method = {
-        "lot": ("抽签", "by lot"),
-        "swiss": ("积分编排", "by score groups"),
-        "knockout": ("淘汰制抽签", "knockout draw"),
-    }[pairing.method]
-    if zh:
-        print(f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}）")
-        print("桌号\t南北\t东西")
-    else:
-        print(f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed})")
-        print("Table\tNS\tEW")
-    for t in pairing.tables:
-        print(f"{t.table}\t{t.ns}\t{t.ew}")
-    if pairing.bye is not None:
-        print(f"轮空\t{pairing.bye}" if zh else f"Bye\t{pairing.bye}")
+    for rnd, ms in sorted(rounds.items()):
+        print(f"第{rnd}轮" if zh else f"Round {rnd}")
+        for m in ms:
+            if "bye" in m:
+                print(f"  轮空 {m['bye']}" if zh else f"  bye {m['bye']}")
+            else:
+                w = m["winner"] or ("未决" if zh else "undecided")
+                print(f"  {m['NS']} – {m['EW']}  → {w}")
+    print("名次" if zh else "Placings")
+    for r in rows:
+        print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}")
+    return 0
+
+
+# -- the round: clock, end, publication of its scores ------------------------------------------
+def cmd_round(args: argparse.Namespace) -> int:
+    """``referee-app round end|scores --round R [--at ISO]``: the round's end, the
+    publication of its scores (the appeal window runs from one of them, as the rulebook
+    says)."""
+    from referee_app.store.commands import acting_as
+    from referee_app.store.service import Store
+
+    kind = {"end": "round_end", "scores": "scores_published"}[args.round_command]
+    with Store.open(args.db) as store:
+        ev = store.pick_event(args.event)
+        actor = acting_as(args, store, ev.id)
+        rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
+    zh = args.lang == "zh"
+    what = {"round_end": ("比赛结束", "ended"), "scores_published": ("正式分数公布", "scores published")}[
+        kind
+    ]
+    print(f"第{args.round}轮{what[0]}：{rec['at']}" if zh else f"round {args.round} {what[1]} at {rec['at']}")
+    return 0
+
+
+def _iso_arg(value: str | None) -> str | None:
+    if value is None:
+        return None
+    from datetime import UTC, datetime
+
+    from referee_app.store.errors import InputError
+
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError(f"--at: expected an ISO 8601 time, got {value!r}") from None
+    if t.tzinfo is None:
+        t = t.astimezone()
+    return t.astimezone(UTC).isoformat()
+
+
+def clock_acts(store: Any, event_id: int, round_no: int) -> list[Any]:
+    from datetime import datetime
+
+    from referee_app.core.clock import ClockAct
+
+    return [
+        ClockAct(r["body"]["action"], datetime.fromisoformat(r["at"]), int(r["body"].get("minutes") or 0))
+        for r in store.desk_records(event_id, "clock", round_no)
+    ]
+
+
+def cmd_clock(args: argparse.Namespace) -> int:
+    """``referee-app clock start|pause|resume|extend|show --round R [--minutes N]``: the
+    round clock of the whole hall, kept in the store."""
+    from datetime import UTC, datetime
+
+    from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
+    from referee_app.store.commands import acting_as
+    from referee_app.store.errors import InputError
+    from referee_app.store.service import Store
+
+    with Store.open(args.db) as store:
+        ev = store.pick_event(args.event)
+        minutes = int(store.pinned_rulebook(ev.id).data["round"]["minutes"])
+        acts = clock_acts(store, ev.id, args.round)
+        now = datetime.now(UTC)
+        if args.clock_command != "show":
+            act = ClockAct(args.clock_command, now, int(getattr(args, "minutes", 0) or 0))
+            try:
+                check_act(minutes, acts, act)
+            except ClockError as err:
+                raise InputError(str(err)) from None
+            actor = acting_as(args, store, ev.id)
+            body: dict[str, Any] = {"action": act.action}
+            if act.minutes:
+                body["minutes"] = act.minutes
+            store.add_desk_record(ev.id, "clock", args.round, body, actor=actor, at=now.isoformat())
+            acts.append(act)
+        st = clock_state(minutes, acts, now)
+    left = st.remaining_s
+    zh = args.lang == "zh"
+    phase = {
+        "not_started": ("未开始", "not started"),
+        "running": ("进行中", "running"),
+        "paused": ("暂停", "paused"),
+        "ended": ("已结束", "ended"),
+    }[st.phase]
+    print(
+        f"第{args.round}轮计时：{phase[0]}，剩余 {left // 60}:{left % 60:02d}"
+        if zh
+        else f"round {args.round} clock: {phase[1]}, {left // 60}:{left % 60:02d} left"
+    )
     return 0

@@ -207,3 +207,257 @@ def test_printed_standings_mark_the_assumed_readings(four: str, tmp_path) -> Non
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "对手分*" in text and "小分*" in text
     assert "假定：规程未载明其算法" in text and "rulebook's reading applies" in text
+
+
+# -- a whole event through the command line (issue 13) ------------------------------------------
+def record_cli(db: str, tmp_path: Path, c: dict[str, Any]) -> None:
+    f = tmp_path / f"r{c['round']}t{c['table']}.json"
+    f.write_text(json.dumps(c, ensure_ascii=False), encoding="utf-8")
+    rc, _, err = cli(db, "record", str(f))
+    assert rc == 0, err
+
+
+def lower_wins(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str, Any]:
+    """The lower pair number wins (so the right winner is known without the app)."""
+    return case(rnd, table, ns, ew, "NS" if int(ns) < int(ew) else "EW", rules)
+
+
+def tie(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str, Any]:
+    """Time is called before a hand is finished: 2:2, neither side moved — a draw."""
+    c = case(rnd, table, ns, ew, "NS", rules)
+    c["hands"] = []
+    return c
+
+
+def publish(db: str, rnd: int, *extra: str) -> list[dict[str, Any]]:
+    rc, out, err = cli(db, "pair", "--round", str(rnd), "--json", "--publish", "--yes", *extra)
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_13_pair_knockout_start_to_finish(tmp_path: Path) -> None:
+    """HBUE, 13 pairs: byes in rounds 1 and 2 are kept, a tie in round 1 waits for the chief
+    referee's deciding result, and pair 1 (which wins every match) is the winner."""
+    db, store, eid = make_event(tmp_path, 13, "hbue-2018")
+    store.close()
+    rnd, byes, tied = 1, [], None
+    while True:
+        rc, out, err = cli(db, "pair", "--round", str(rnd), "--json", "--publish", "--yes")
+        if rc != 0:
+            assert "the knockout is over" in err and "pair 1" in err, err
+            break
+        got = json.loads(out)
+        assert f"round {rnd}: knockout, seed " in err or f"round {rnd}: lot, seed " in err
+        byes += [t["bye"] for t in got if "bye" in t]
+        for t in (t for t in got if "table" in t):
+            if rnd == 1 and tied is None and "1" not in (t["NS"], t["EW"]):
+                tied = (t["NS"], t["EW"])
+                record_cli(db, tmp_path, tie(rnd, t["table"], t["NS"], t["EW"], "hbue-2018"))
+            else:
+                record_cli(db, tmp_path, lower_wins(rnd, t["table"], t["NS"], t["EW"], "hbue-2018"))
+        if rnd == 1:
+            assert tied is not None
+            rc, _, err = cli(db, "pair", "--round", "2")
+            assert rc == 1 and "round 1 is not finished" in err and f"undecided {tied[0]} {tied[1]}" in err
+            winner = min(tied, key=int)
+            rc, out, err = cli(
+                db, "decide", "--round", "1", "--winner", winner, "--how", "lots", "--reason", "抽签"
+            )
+            assert rc == 0 and f"pair {winner} goes on" in out, err
+        rnd += 1
+    assert rnd == 5 and len(byes) == 2 and len(set(byes)) == 2
+    rc, out, err = cli(db, "bracket", "--json", "--pdf", str(tmp_path / "bracket.pdf"))
+    assert rc == 0, err
+    b = json.loads(out)
+    assert b["placings"][0] == {"rank": 1, "pair": "1", "out_in": None, "won": b["placings"][0]["won"]}
+    assert b["placings"][1]["rank"] == 2 and [r["rank"] for r in b["placings"][2:4]] == [3, 3]
+    assert {m["bye"] for r in b["rounds"].values() for m in r if "bye" in m} == set(byes)
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "bracket.pdf"), "-"], capture_output=True, text=True
+    ).stdout
+    assert "淘汰赛对阵" in text and "KNOCKOUT BRACKET" in text and "名次" in text
+    with Store.open(db) as s:
+        log = s.log(eid)
+        assert [e["action"] for e in log].count("desk.pairing") == 4
+        assert any(e["action"] == "desk.decider" and "抽签" in e["payload"] for e in log)
+        assert s.verify().ok
+
+
+def test_13_pair_swiss_start_to_finish(tmp_path: Path) -> None:
+    """Gansu, 13 pairs, 5 rounds through the command line: one bye per round, no pair twice,
+    no rematch; the standings equal the core's on the record the test kept itself; a 6th
+    round warns that the rulebook has 5."""
+    from referee_app.core.standings import Bye, EventRecord, MatchResult, compute_standings
+
+    db, store, eid = make_event(tmp_path, 13, "gansu-2018")
+    store.close()
+    results: list[MatchResult] = []
+    byes: list[Bye] = []
+    for rnd in range(1, 6):
+        got = publish(db, rnd)
+        tables = [t for t in got if "table" in t]
+        bye = [t["bye"] for t in got if "bye" in t]
+        assert len(tables) == 6 and len(bye) == 1
+        byes.append(Bye(rnd, bye[0]))
+        for t in tables:
+            c = lower_wins(rnd, t["table"], t["NS"], t["EW"], "gansu-2018")
+            record_cli(db, tmp_path, c)
+            ns_wins = int(t["NS"]) < int(t["EW"])
+            results.append(
+                MatchResult(
+                    rnd,
+                    t["NS"],
+                    t["EW"],
+                    "NS" if ns_wins else "EW",
+                    2 * ns_wins,
+                    2 * (not ns_wins),
+                    3 if ns_wins else -3,
+                    -3 if ns_wins else 3,
+                )
+            )
+    assert len({b.pair for b in byes}) == 5
+    met = [frozenset((m.ns, m.ew)) for m in results]
+    assert len(met) == len(set(met)) == 30
+    rc, out, err = cli(db, "standings", "--json")
+    assert rc == 0, err
+    mine = compute_standings(
+        load_rulebook("gansu-2018"),
+        EventRecord(tuple(str(i) for i in range(1, 14)), tuple(results), tuple(byes)),
+        seed=eid,
+    )
+    assert [(r["pair"], r["match_points"]) for r in json.loads(out)] == [
+        (r["pair"], r["match_points"]) for r in mine.rows
+    ]
+    top = json.loads(out)[0]
+    assert top["match_points"] == 10 and top["pair"] in {"1", "2"}
+    rc, out, err = cli(db, "pair", "--round", "6")
+    assert rc == 0 and "the rulebook (六、二、1) has 5 rounds; this is round 6" in err
+
+
+def test_pairing_over_an_unfinished_round_is_refused_unless_overridden(tmp_path: Path) -> None:
+    db, store, eid = make_event(tmp_path, 8)
+    for t in range(3):  # 3 of 4 results in
+        record(store, eid, case(1, t + 1, str(2 * t + 1), str(2 * t + 2), "NS"))
+    store.close()
+    rc, out, err = cli(db, "pair", "--round", "2")
+    assert (rc, out) == (1, "") and err.count("\n") == 1
+    assert "round 1 is not finished (missing 7; missing 8)" in err and "--override REASON" in err
+    rc, out, err = cli(db, "pair", "--round", "9")
+    assert rc == 1 and "round 8 is not finished" in err
+    rc, out, err = cli(db, "pair", "--round", "2", "--override", "7、8对因故延后，先编排", "--json")
+    assert rc == 0, err
+    with Store.open(db) as s:
+        entry = s.log(eid)[-1]
+        assert entry["action"] == "desk.override" and "7、8对因故延后" in entry["payload"]
+
+
+def test_withdrawal_readmission_and_a_late_entry(tmp_path: Path) -> None:
+    """A pair imported after round 1 has no retroactive bye; a withdrawn pair is not paired
+    and not missing; re-admitted, it is paired again."""
+    db, store, eid = make_event(tmp_path, 6, "gansu-2018")
+    for t in range(3):
+        record(store, eid, case(1, t + 1, str(2 * t + 1), str(2 * t + 2), "NS", "gansu-2018"))
+    store.import_pairs(eid, parse_pairs("number,player1,player2\n7,甲,乙\n"), actor=ACTOR, source="late.csv")
+    store.close()
+    rc, out, err = cli(db, "standings", "--json")
+    assert {r["pair"]: r["match_points"] for r in json.loads(out)}["7"] == 0  # no retroactive bye
+    rc, out, err = cli(db, "withdraw", "--pair", "6", "--from-round", "2", "--reason", "身体不适")
+    assert rc == 0 and "pair 6 withdrawn from round 2" in out, err
+    got = publish(db, 2)
+    seated = {p for t in got if "table" in t for p in (t["NS"], t["EW"])}
+    assert "6" not in seated and len(seated) == 6 and not any("bye" in t for t in got)
+    for t in (t for t in got if "table" in t):
+        record_cli(db, tmp_path, lower_wins(2, t["table"], t["NS"], t["EW"], "gansu-2018"))
+    rc, out, err = cli(db, "readmit", "--pair", "6", "--from-round", "3")
+    assert rc == 0, err
+    got = publish(db, 3)
+    assert "6" in {p for t in got for p in (t.get("NS"), t.get("EW"), t.get("bye"))}
+    rc, _, err = cli(db, "withdraw", "--pair", "99", "--from-round", "2", "--reason", "x")
+    assert rc == 1 and err == "--pair: no pair 99 in event 1 (测试赛)\n"
+
+
+def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db, store, eid = make_event(tmp_path, 4)
+    store.close()
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    rc, out, err = cli(db, "pair", "--round", "1", "--seed", "3", "--publish")
+    assert rc == 1 and "Publish round 1's pairing (version 1)?" in err and "not published" in err
+    rc, _, err = cli(db, "pairing", "show", "--round", "1")
+    assert rc == 1 and "round 1: no published pairing" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    rc, out, err = cli(db, "pair", "--round", "1", "--seed", "3", "--publish")
+    assert rc == 0 and "version 1" in err
+    rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--json")
+    first = json.loads(out)
+    assert first["version"] == 1 and first["seed"] == 3 and first["method"] == "lot"
+    swapped = [
+        {"table": 1, "NS": first["tables"][0][2], "EW": first["tables"][0][1]},
+        {"table": 2, "NS": first["tables"][1][1], "EW": first["tables"][1][2]},
+    ]
+    (tmp_path / "p.json").write_text(json.dumps(swapped), encoding="utf-8")
+    rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes")
+    assert rc == 1 and "a correction needs --reason" in err
+    rc, _, err = cli(
+        db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes", "--reason", "座位互换"
+    )
+    assert rc == 0, err
+    rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--json")
+    assert json.loads(out)["version"] == 2 and json.loads(out)["reason"] == "座位互换"
+    rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--version", "1", "--json")
+    assert json.loads(out)["tables"] == first["tables"]
+    incomplete = [{"table": 1, "NS": "1", "EW": "2"}]
+    (tmp_path / "bad.json").write_text(json.dumps(incomplete), encoding="utf-8")
+    rc, _, err = cli(
+        db, "pairing", "enter", str(tmp_path / "bad.json"), "--round", "1", "--yes", "--reason", "x"
+    )
+    assert rc == 1 and "not published" in err and "have no table and no bye" in err
+    # round 1 played; a hand-entered round 2 that repeats a meeting is warned about
+    t = first["tables"]
+    with Store.open(db) as s:
+        record(s, eid, case(1, 1, swapped[0]["NS"], swapped[0]["EW"], "NS"))
+        record(s, eid, case(1, 2, swapped[1]["NS"], swapped[1]["EW"], "NS"))
+    rematch = [{"table": 1, "NS": t[0][1], "EW": t[0][2]}, {"table": 2, "NS": t[1][1], "EW": t[1][2]}]
+    (tmp_path / "re.json").write_text(json.dumps(rematch), encoding="utf-8")
+    rc, out, err = cli(db, "pairing", "enter", str(tmp_path / "re.json"), "--round", "2", "--yes")
+    assert rc == 0 and "warning: round 2 table 1: pairs" in err and "already met in round 1" in err
+    rc, _, _ = cli(db, "pairing", "show", "--round", "2", "--pdf", str(tmp_path / "p2.pdf"))
+    text = subprocess.run(["pdftotext", str(tmp_path / "p2.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "第2轮对阵表" in text and "现场抽签录入" in text and "version 1" in text
+
+
+def test_draw_entered_as_made_or_with_an_unforeseeable_seed(tmp_path: Path) -> None:
+    db, store, eid = make_event(tmp_path, 5, "gansu-2018")
+    store.close()
+    rc, out, err = cli(db, "pair", "--round", "1", "--drawn", "3,1,5，2,4", "--json")
+    assert rc == 0 and json.loads(out) == [
+        {"table": 1, "NS": "3", "EW": "1"},
+        {"table": 2, "NS": "5", "EW": "2"},
+        {"bye": "4"},
+    ]
+    seeds = set()
+    for _ in range(3):
+        rc, out, err = cli(db, "pair", "--round", "1")
+        seeds.add(out.splitlines()[0])
+    assert len(seeds) > 1  # not the event id every time: a new, printed seed
+    rc, out, err = cli(db, "pair", "--round", "1", "--drawn", "1,2,3", "--json")
+    assert rc == 1 and "pair(s) 4, 5 of round 1's field not drawn" in err
+
+
+def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> None:
+    db, store, eid = make_event(tmp_path, 4, "gansu-2018")
+    store.close()
+    rc, out, _ = cli(db, "clock", "show", "--round", "1")
+    assert "not started, 60:00 left" in out
+    rc, out, _ = cli(db, "clock", "start", "--round", "1")
+    assert rc == 0 and "running" in out
+    rc, out, err = cli(db, "clock", "start", "--round", "1")
+    assert rc == 1 and "clock: already started (running)" in err
+    assert cli(db, "clock", "pause", "--round", "1")[0] == 0
+    rc, out, _ = cli(db, "clock", "extend", "--round", "1", "--minutes", "5")
+    assert "paused" in out and ("65:00" in out or "64:59" in out)
+    rc, out, _ = cli(db, "round", "scores", "--round", "1", "--at", "2026-05-01T10:00:00+08:00")
+    assert rc == 0 and "2026-05-01T02:00:00+00:00" in out
+    with Store.open(db) as s:
+        kinds = [r["kind"] for r in s.desk_records(eid)]
+        assert kinds == ["clock", "clock", "clock", "scores_published"]
+        assert s.verify().ok

@@ -195,3 +195,162 @@ def test_512_pairs_9_rounds_pair_without_repeats() -> None:
     rec, pairings = run_event(512, 9, 17)
     meetings = Counter(frozenset((m.ns, m.ew)) for m in rec.results)
     assert max(meetings.values()) == 1 and len(meetings) == 9 * 256
+
+
+# -- optimal pairing against exhaustive search (issue 13, item 6) ------------------------------
+def _all_pairings(order: list[str], met: set[frozenset[str]]):
+    """Every rematch-free perfect matching of ``order``: iterative, an explicit stack."""
+    stack: list[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = [(tuple(order), ())]
+    while stack:
+        rest, done = stack.pop()
+        if not rest:
+            yield list(done)
+            continue
+        top = rest[0]
+        for j in range(1, len(rest)):
+            if frozenset((top, rest[j])) not in met:
+                stack.append((rest[1:j] + rest[j + 1 :], done + ((top, rest[j]),)))
+
+
+def _exhaustive(rec: EventRecord, rnd: int, seed: int):
+    """The best (bye, cost) by brute force, with the criteria's stated order."""
+    from referee_app.core.pairing import active_pairs, pairing_cost
+
+    rows = compute_standings(GANSU, rec, through_round=rnd - 1, seed=seed).rows
+    rank = {r["pair"]: i for i, r in enumerate(rows)}
+    points = {r["pair"]: r["match_points"] for r in rows}
+    order = sorted(active_pairs(rec, rnd), key=lambda p: rank[p])
+    met = {frozenset((m.ns, m.ew)) for m in rec.results}
+    had_bye = {b.pair for b in rec.byes}
+    ns = Counter(m.ns for m in rec.results)
+    ew = Counter(m.ew for m in rec.results)
+    due = {p: ns[p] - ew[p] for p in order}
+    byes = [None] if len(order) % 2 == 0 else [p for p in reversed(order) if p not in had_bye]
+    for bye in byes:
+        rest = [p for p in order if p != bye]
+        costs = [pairing_cost(m, rest, points, due) for m in _all_pairings(rest, met)]
+        if costs:
+            return bye, min(costs), rest, points, due
+    return None
+
+
+@pytest.mark.parametrize("n,seed", [(6, 1), (7, 2), (9, 3), (10, 4), (11, 5), (12, 6), (13, 7), (14, 8)])
+def test_pairing_is_optimal_against_exhaustive_search(n: int, seed: int) -> None:
+    """Up to 14 pairs over 5 rounds: the bye and the cost of the tables equal the best
+    that trying every rematch-free pairing finds."""
+    from referee_app.core.pairing import pairing_cost
+
+    rng = random.Random(seed)
+    rec = EventRecord(numbers(n))
+    rec = play(rec, pair_round(GANSU, rec, 1, seed=seed), rng)
+    for rnd in range(2, 6):
+        best = _exhaustive(rec, rnd, seed)
+        if best is None:
+            with pytest.raises(PairingError):
+                pair_round(GANSU, rec, rnd, seed=seed)
+            return
+        bye, cost, rest, points, due = best
+        pg = pair_round(GANSU, rec, rnd, seed=seed)
+        assert pg.bye == bye
+        assert pairing_cost([(t.ns, t.ew) for t in pg.tables], rest, points, due) == cost
+        rec = play(rec, pg, rng)
+
+
+def test_score_groups_pair_internally_when_they_can() -> None:
+    """Issue 13's case: a group that can pair internally is not split. After two rounds
+    1–4 have 3 points and 1–2, 3–4 have met; the top-down search took the first legal
+    opponent and could float; the matching keeps every table within its group."""
+    r1 = [MatchResult(1, str(i), str(i + 4), "NS", 2, 0, 1, -1) for i in range(1, 5)]
+    r2 = [MatchResult(2, a, b, None, 1, 1, 0, 0) for a, b in (("1", "2"), ("3", "4"), ("5", "6"), ("7", "8"))]
+    rec = EventRecord(numbers(8), tuple(r1 + r2))
+    pts = {r["pair"]: r["match_points"] for r in compute_standings(GANSU, rec, seed=0).rows}
+    for seed in range(6):
+        pg = pair_round(GANSU, rec, 3, seed=seed)
+        assert all(pts[t.ns] == pts[t.ew] for t in pg.tables)
+
+
+# -- knockout with an odd field, ties, entries and withdrawals (issue 13, items 1, 3, 5) -------
+def test_13_pair_knockout_keeps_every_bye_and_ends_with_one_winner() -> None:
+    from referee_app.core.knockout import placings
+
+    rec = EventRecord(numbers(13))
+    rng = random.Random(13)
+    rnd, byes = 1, []
+    while True:
+        try:
+            pg = pair_round(HBUE, rec, rnd, seed=5, knockout=True)
+        except PairingError as err:
+            assert "the knockout is over" in str(err)
+            break
+        if pg.bye:
+            byes.append(pg.bye)
+        rec = play(rec, pg, rng, draws=False)
+        rnd += 1
+    assert rnd - 1 == 4 and len(byes) == 2 and len(set(byes)) == 2
+    rows = placings(rec)
+    unbeaten = [
+        p
+        for p in rec.pairs
+        if not any((m.ns == p and m.winner == "EW") or (m.ew == p and m.winner == "NS") for m in rec.results)
+    ]
+    assert len(unbeaten) == 1 and rows[0] == {
+        "rank": 1,
+        "pair": unbeaten[0],
+        "out_in": None,
+        "won": rows[0]["won"],
+    }
+    final = [m for m in rec.results if m.round == 4][0]
+    assert rows[1]["rank"] == 2 and rows[1]["pair"] in {final.ns, final.ew} - {unbeaten[0]}
+    assert [r["rank"] for r in rows[2:4]] == [3, 3]
+    assert sum(1 for r in rows if r["out_in"] == 1) == 6
+
+
+def test_tied_knockout_match_goes_on_with_the_deciding_result() -> None:
+    from referee_app.core.standings import Decider
+
+    tie = EventRecord(
+        numbers(4), (MatchResult(1, "1", "2", None, 1, 1, 0, 0), MatchResult(1, "3", "4", "NS", 2, 0, 1, -1))
+    )
+    with pytest.raises(PairingError, match="no winner.*decide"):
+        pair_round(HBUE, tie, 2, knockout=True)
+    decided = EventRecord(tie.pairs, tie.results, deciders=(Decider(1, "2", "1", "lots", "抽签"),))
+    pg = pair_round(HBUE, decided, 2, seed=1, knockout=True)
+    assert {pg.tables[0].ns, pg.tables[0].ew} == {"2", "3"}
+
+
+def test_late_entry_has_no_retroactive_bye_and_can_have_one_later() -> None:
+    from referee_app.core.pairing import round_gaps
+    from referee_app.core.standings import Entry
+
+    r1 = tuple(MatchResult(1, str(2 * i + 1), str(2 * i + 2), "NS", 2, 0, 1, -1) for i in range(6))
+    rec = EventRecord(numbers(13), r1, entries=(Entry("13", 2),))
+    assert round_gaps(rec, 1) == []  # 13 is not missing from round 1: it had not entered
+    pg = pair_round(GANSU, rec, 2, seed=0)
+    ranked = [r["pair"] for r in compute_standings(GANSU, rec, seed=0).rows]
+    assert pg.bye == ranked[-1]  # nobody had a bye in round 1: the lowest-ranked pair
+    assert "13" in {p for t in pg.tables for p in (t.ns, t.ew)} | {pg.bye}
+    rows = {r["pair"]: r["match_points"] for r in compute_standings(GANSU, rec, seed=0).rows}
+    assert rows["13"] == 0  # no points for the round before it entered
+
+
+def test_withdrawal_and_readmission() -> None:
+    from referee_app.core.pairing import round_gaps
+    from referee_app.core.standings import Withdrawal
+
+    r1 = tuple(MatchResult(1, str(2 * i + 1), str(2 * i + 2), "NS", 2, 0, 1, -1) for i in range(3))
+    rec = EventRecord(numbers(6), r1, withdrawals=(Withdrawal("6", 2, 4),))
+    pg2 = pair_round(GANSU, rec, 2, seed=0)
+    assert "6" not in {p for t in pg2.tables for p in (t.ns, t.ew)} and pg2.bye is not None
+    assert "missing 6" not in round_gaps(rec, 2)
+    later = pair_round(GANSU, rec, 4, seed=0)
+    assert "6" in {p for t in later.tables for p in (t.ns, t.ew)}
+    assert round_gaps(rec, 2) == [f"missing {p}" for p in "12345"]
+
+
+def test_entered_draw_is_checked_against_the_field() -> None:
+    pg = pair_round(GANSU, EventRecord(numbers(5)), 1, drawn=["3", "1", "5", "2", "4"])
+    assert pg.method == "entered" and pg.tables[0] == pg.tables[0].__class__(1, "3", "1") and pg.bye == "4"
+    with pytest.raises(PairingError, match="pair 2 is drawn twice"):
+        pair_round(GANSU, EventRecord(numbers(5)), 1, drawn=["2", "1", "5", "2", "4"])
+    with pytest.raises(PairingError, match="3 of round 1's field not drawn"):
+        pair_round(GANSU, EventRecord(numbers(5)), 1, drawn=["1", "5", "2", "4"])

@@ -9,14 +9,25 @@ standings and returns a :class:`Pairing`: tables (table, NS pair, EW pair) and t
 * **round 1** by lot: the pairs in the order of ``sha256("<seed>:r1:<pair>")`` (the
   seed is recorded in the output), tables 1, 2, … in that order, the first of each two NS.
 * **later rounds**: the pairs playing are ranked by the standings after the previous round
-  (the rulebook's tie-break order, lots with the same seed). The highest-ranked unpaired
-  pair meets the next-highest it has not met; when that leaves the rest unpairable the
-  search backtracks and tries the next candidate, so a pair floats down into the next score
-  group only when its own group cannot be paired. Two pairs never meet twice (a forfeited
-  match counts as a meeting).
+  (the rulebook's tie-break order, lots with the same seed). The pairing is the one that is
+  best under this order of criteria, each counting only when the ones before it tie
+  (:func:`pairing_cost`; a maximum-weight perfect matching finds it exactly):
+
+  1. no two pairs meet twice (a forfeited match counts as a meeting) — never broken;
+  2. the bye to the lowest-ranked eligible pair (below);
+  3. the fewest cross-group tables (two pairs with different match points): "高分对高分";
+  4. the smallest sum of score gaps over the tables: "积分相近的相遇";
+  5. seat balance: the fewest tables where both pairs are due the same seat;
+  6. the smallest sum of rank distances (1 meets 2, 3 meets 4 within a group).
+
+  Fields over :data:`DENSE_LIMIT` pairs are matched over each pair's
+  :data:`NEAREST` nearest-ranked opponents it has not met (the whole field when that leaves
+  a pair unpaired); the criteria cannot prefer a farther opponent when a nearer one is
+  free unless rematches block the way, which that many candidates cover.
 * **bye (轮空)** for an odd field: the lowest-ranked pair that has not had a bye and whose
   absence leaves the rest pairable. A pair has at most one bye; when every pair has had
-  one the pairing is refused.
+  one the pairing is refused. A pair that entered late has not had a bye for the rounds
+  before its entry.
 * **seats**: the pair that has sat NS fewer times sits NS; equal → the higher-ranked pair.
   Table 1 is the top match.
 * pairs suspended (停赛) in the round, and pairs disqualified in an earlier round, are not
@@ -31,14 +42,18 @@ winners the last drawn pair without a bye so far has the bye.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import knockout as ko
 from .standings import EventRecord, compute_standings, lot_digest, natural_key
 
-SEARCH_LIMIT = 2_000_000
-"""Candidate pairings tried before the search gives up (a field that cannot be paired)."""
+DENSE_LIMIT = 96
+"""Fields up to this many pairs are matched over every legal table (exact)."""
+
+NEAREST = 24
+"""Candidate opponents per pair (by rank) in larger fields."""
 
 
 class PairingError(ValueError):
@@ -54,11 +69,12 @@ class Table:
 
 @dataclass
 class Pairing:
-    """A round's pairing: ``method`` is ``"lot"``, ``"swiss"`` or ``"knockout"``."""
+    """A round's pairing: ``method`` is ``"lot"``, ``"swiss"``, ``"knockout"`` or
+    ``"entered"`` (the draw made in the hall, entered as made)."""
 
     round: int
     method: str
-    seed: int
+    seed: int | None
     tables: list[Table] = field(default_factory=list)
     bye: str | None = None
 
@@ -70,16 +86,84 @@ class Pairing:
 
 
 def active_pairs(record: EventRecord, round_no: int) -> list[str]:
-    """The pairs that play round ``round_no``: not suspended then, not disqualified before."""
-    out = []
-    for p in record.pairs:
-        dq = record.disqualified_in(p)
-        if dq is not None and dq < round_no:
+    """The pairs in the field of round ``round_no``: entered, not withdrawn, not suspended
+    then, not disqualified before."""
+    return [p for p in record.pairs if record.plays(p, round_no)]
+
+
+def expected_pairs(record: EventRecord, round_no: int, *, knockout: bool = False) -> list[str]:
+    """The pairs that should have a match or the bye in round ``round_no``."""
+    return ko.field_of(record, round_no) if knockout else active_pairs(record, round_no)
+
+
+def round_gaps(record: EventRecord, round_no: int, *, knockout: bool = False) -> list[str]:
+    """What keeps round ``round_no`` from being complete, one language-free line each:
+    ``"missing <pair>"`` (expected, no result and no bye) and, in a knockout,
+    ``"undecided <ns> <ew>"`` (a tie without the deciding result)."""
+    seen = {p for m in record.results if m.round == round_no for p in (m.ns, m.ew)}
+    seen |= {b.pair for b in record.byes if b.round == round_no}
+    gaps = [f"missing {p}" for p in expected_pairs(record, round_no, knockout=knockout) if p not in seen]
+    if knockout:
+        gaps += [f"undecided {u.ns} {u.ew}" for u in ko.undecided(record, round_no)]
+    return gaps
+
+
+def check_pairing(
+    record: EventRecord, pairing: Pairing, *, knockout: bool = False
+) -> tuple[list[str], list[str]]:
+    """Before publishing: (errors, warnings), one line each. Errors: a pair outside the
+    round's field, a pair twice, a pair of the field left out, tables not numbered 1, 2, …
+    Warnings: a rematch, a second bye (allowed by hand, but the chief referee should know)."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    rnd = pairing.round
+    field_ = set(expected_pairs(record, rnd, knockout=knockout))
+    seated = [p for t in pairing.tables for p in (t.ns, t.ew)] + ([pairing.bye] if pairing.bye else [])
+    for p, c in sorted(Counter(seated).items(), key=lambda x: natural_key(x[0])):
+        if c > 1:
+            errors.append(f"round {rnd}: pair {p} appears {c} times")
+    for p in sorted(set(seated) - field_, key=natural_key):
+        errors.append(f"round {rnd}: pair {p} is not in the round's field")
+    left = sorted(field_ - set(seated), key=natural_key)
+    if left:
+        errors.append(f"round {rnd}: pair(s) {', '.join(left)} of the field have no table and no bye")
+    numbers = [t.table for t in pairing.tables]
+    if numbers != list(range(1, len(numbers) + 1)):
+        errors.append(f"round {rnd}: tables numbered {numbers}, expected 1 … {len(numbers)}")
+    met = {frozenset((m.ns, m.ew)): m.round for m in record.results if m.round < rnd}
+    for t in pairing.tables:
+        if t.ns == t.ew:
             continue
-        if record.suspended(p, round_no):
+        earlier = met.get(frozenset((t.ns, t.ew)))
+        if earlier is not None:
+            warnings.append(
+                f"round {rnd} table {t.table}: pairs {t.ns} and {t.ew} already met in round {earlier}"
+            )
+    if pairing.bye and any(b.pair == pairing.bye and b.round < rnd for b in record.byes):
+        warnings.append(f"round {rnd}: pair {pairing.bye} has had a bye already")
+    return errors, warnings
+
+
+def pairing_from_json(round_no: int, data: Any, method: str = "entered", seed: int | None = None) -> Pairing:
+    """A pairing from the JSON ``pair --json`` prints (tables, then ``{"bye": …}``), e.g. one
+    edited or entered by hand; a one-line error naming the entry when it is malformed."""
+    if not isinstance(data, list):
+        raise PairingError("pairing: expected a JSON list of tables")
+    tables: list[Table] = []
+    bye: str | None = None
+    for i, row in enumerate(data):
+        if not isinstance(row, dict):
+            raise PairingError(f"pairing[{i}]: expected an object")
+        if "bye" in row:
+            if bye is not None:
+                raise PairingError(f"pairing[{i}]: a second bye")
+            bye = str(row["bye"])
             continue
-        out.append(p)
-    return out
+        try:
+            tables.append(Table(int(row["table"]), str(row["NS"]), str(row["EW"])))
+        except (KeyError, TypeError, ValueError):
+            raise PairingError(f"pairing[{i}]: expected table, NS and EW, got {row}") from None
+    return Pairing(round_no, method, seed, tables, bye)
 
 
 def pair_round(
@@ -89,24 +173,36 @@ def pair_round(
     *,
     seed: int = 0,
     knockout: bool = False,
+    drawn: Sequence[str] | None = None,
 ) -> Pairing:
     """The pairing of round ``round_no`` from the results of the rounds before it (later
-    rounds, if any are recorded, are not read)."""
+    rounds, if any are recorded, are not read).
+
+    ``drawn``: the draw as made in the hall (the pairs in the order drawn; tables 1, 2, …
+    take them two by two, the first NS; an odd last one has the bye). Only for a round
+    paired by lot (round 1, or a knockout round); checked against the field."""
     if round_no < 1:
         raise PairingError(f"--round: expected a round number ≥ 1, got {round_no}")
     if knockout:
-        return _knockout(record, round_no, seed)
+        return _knockout(record, round_no, seed, drawn)
     playing = active_pairs(record, round_no)
     if round_no == 1:
+        if drawn is not None:
+            return _entered(playing, round_no, drawn, set())
         return _by_lot(playing, round_no, seed, set())
+    if drawn is not None:
+        raise PairingError(f"round {round_no}: a Swiss round after round 1 is paired by score, not drawn")
     if len(playing) < 2:
         raise PairingError(f"round {round_no}: {len(playing)} pair(s) to play; nothing to pair")
     table = compute_standings(rulebook, record, through_round=round_no - 1, seed=seed)
     rank = {row["pair"]: i for i, row in enumerate(table.rows)}
+    points = {row["pair"]: int(row["match_points"]) for row in table.rows}
     order = sorted(playing, key=lambda p: (rank.get(p, len(rank)), natural_key(p)))
     met: set[frozenset[str]] = {frozenset((m.ns, m.ew)) for m in record.results if m.round < round_no}
     had_bye = {b.pair for b in record.byes if b.round < round_no}
     ns_seats = Counter(m.ns for m in record.results if m.round < round_no)
+    ew_seats = Counter(m.ew for m in record.results if m.round < round_no)
+    due = {p: ns_seats[p] - ew_seats[p] for p in order}
 
     bye: str | None = None
     matches: list[tuple[str, str]] | None = None
@@ -114,74 +210,134 @@ def pair_round(
         candidates = [p for p in reversed(order) if p not in had_bye]
         if not candidates:
             raise PairingError(f"round {round_no}: every pair has had a bye; an odd field cannot be paired")
-        budget = _Budget()
         for cand in candidates:
-            rest = tuple(p for p in order if p != cand)
-            matches = _match(rest, met, budget)
+            rest = [p for p in order if p != cand]
+            matches = best_matching(rest, met, points, due)
             if matches is not None:
                 bye = cand
                 break
     else:
-        matches = _match(tuple(order), met, _Budget())
+        matches = best_matching(order, met, points, due)
     if matches is None:
         raise PairingError(
             f"round {round_no}: {len(order)} pairs cannot all be paired without two pairs meeting again"
         )
+    pos = {p: i for i, p in enumerate(order)}
+    matches.sort(key=lambda m: min(pos[m[0]], pos[m[1]]))
     tables = []
-    for i, (hi, lo) in enumerate(matches, start=1):
+    for i, (a, b) in enumerate(matches, start=1):
+        hi, lo = (a, b) if pos[a] < pos[b] else (b, a)
         ns, ew = (lo, hi) if ns_seats[lo] < ns_seats[hi] else (hi, lo)
         tables.append(Table(i, ns, ew))
     return Pairing(round_no, "swiss", seed, tables, bye)
 
 
-class _Budget:
-    __slots__ = ("left",)
+def pairing_cost(
+    matches: Sequence[tuple[str, str]],
+    order: Sequence[str],
+    points: Mapping[str, int],
+    due: Mapping[str, int],
+) -> tuple[int, int, int, int]:
+    """The criteria 3–6 of a set of tables, smaller is better, compared in order:
+    (cross-group tables, sum of score gaps, tables whose pairs are due the same seat,
+    sum of rank distances)."""
+    pos = {p: i for i, p in enumerate(order)}
+    cross = gaps = seats = dist = 0
+    for a, b in matches:
+        gap = abs(points.get(a, 0) - points.get(b, 0))
+        cross += gap > 0
+        gaps += gap
+        seats += _same_seat_due(due.get(a, 0), due.get(b, 0))
+        dist += abs(pos[a] - pos[b])
+    return cross, gaps, seats, dist
 
-    def __init__(self) -> None:
-        self.left = SEARCH_LIMIT
+
+def _same_seat_due(a: int, b: int) -> int:
+    return int((a > 0 and b > 0) or (a < 0 and b < 0))
 
 
-def _match(order: tuple[str, ...], met: set[frozenset[str]], budget: _Budget) -> list[tuple[str, str]] | None:
-    """Pair ``order`` (best first), top against the next it has not met, backtracking.
+def best_matching(
+    order: Sequence[str],
+    met: set[frozenset[str]],
+    points: Mapping[str, int],
+    due: Mapping[str, int],
+) -> list[tuple[str, str]] | None:
+    """The tables of ``order`` (best ranked first) with the smallest :func:`pairing_cost`
+    among those with no rematch; None when no such pairing exists.
 
-    Depth-first: the first complete pairing found in this order is the one that keeps each
-    pair as high as it can go; sets of pairs already shown unpairable are remembered.
-    """
-    failed: set[tuple[str, ...]] = set()
-    opponents: dict[str, set[str]] = {p: set() for p in order}
-    for m in met:
-        a, b = tuple(m)
-        if a in opponents and b in opponents:
-            opponents[a].add(b)
-            opponents[b].add(a)
+    One maximum-weight matching whose edge weights encode the criteria lexicographically:
+    each criterion's weight unit exceeds the largest total the criteria after it can reach,
+    so a better value of an earlier criterion always outweighs the later ones."""
+    n = len(order)
+    if n == 0:
+        return []
+    if n % 2:
+        return None
+    tables = n // 2
+    max_gap = max(points.values(), default=0) - min(points.values(), default=0)
+    unit_dist = 1
+    unit_seat = unit_dist * (tables * n + 1)
+    unit_gap = unit_seat * (tables + 1)
+    unit_cross = unit_gap * (tables * max_gap + 1)
+    base = unit_cross * (tables + 1)
 
-    def solve(remaining: tuple[str, ...]) -> list[tuple[str, str]] | None:
-        if not remaining:
-            return []
-        if remaining in failed:
+    def weight(i: int, j: int) -> int:
+        a, b = order[i], order[j]
+        gap = abs(points.get(a, 0) - points.get(b, 0))
+        return (
+            base
+            - unit_cross * (gap > 0)
+            - unit_gap * gap
+            - unit_seat * _same_seat_due(due.get(a, 0), due.get(b, 0))
+            - unit_dist * (j - i)
+        )
+
+    def solve(dense: bool) -> list[tuple[str, str]] | None:
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        for i in range(n):
+            near = range(i + 1, n) if dense else range(i + 1, min(n, i + 1 + NEAREST))
+            for j in near:
+                if frozenset((order[i], order[j])) not in met:
+                    g.add_edge(i, j, weight=weight(i, j))
+        if not dense:
+            # a pair whose nearest candidates it has all met: widen its candidates
+            for i in range(n):
+                if g.degree(i) < 2:
+                    for j in range(n):
+                        if j != i and frozenset((order[i], order[j])) not in met:
+                            lo, hi = min(i, j), max(i, j)
+                            g.add_edge(lo, hi, weight=weight(lo, hi))
+        found = nx.max_weight_matching(g, maxcardinality=True)
+        if len(found) * 2 != n:
             return None
-        top, seen = remaining[0], opponents[remaining[0]]
-        for j in range(1, len(remaining)):
-            cand = remaining[j]
-            if cand in seen:
-                continue
-            budget.left -= 1
-            if budget.left < 0:
-                raise PairingError(
-                    f"the pairing search gave up after {SEARCH_LIMIT} tries; pair this round by hand"
-                )
-            sub = solve(remaining[1:j] + remaining[j + 1 :])
-            if sub is not None:
-                sub.append((top, cand))
-                return sub
-        failed.add(remaining)
-        return None
+        return [(order[min(a, b)], order[max(a, b)]) for a, b in found]
 
-    found = solve(order)
-    if found is None:
-        return None
-    found.reverse()
-    return found
+    if n <= DENSE_LIMIT:
+        return solve(True)
+    return solve(False) or solve(True)
+
+
+def _entered(playing: Sequence[str], round_no: int, drawn: Sequence[str], had_bye: set[str]) -> Pairing:
+    """The draw made in the hall, as entered: checked against the round's field."""
+    field_ = set(playing)
+    dup = [p for p, c in Counter(drawn).items() if c > 1]
+    if dup:
+        raise PairingError(f"--drawn: pair {dup[0]} is drawn twice")
+    unknown = [p for p in drawn if p not in field_]
+    if unknown:
+        raise PairingError(f"--drawn: pair {unknown[0]} is not in round {round_no}'s field")
+    left = sorted(field_ - set(drawn), key=natural_key)
+    if left:
+        raise PairingError(f"--drawn: pair(s) {', '.join(left)} of round {round_no}'s field not drawn")
+    order = list(drawn)
+    bye = order.pop() if len(order) % 2 else None
+    if bye is not None and bye in had_bye:
+        raise PairingError(f"--drawn: pair {bye} would have a second bye")
+    tables = [Table(i + 1, order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
+    return Pairing(round_no, "entered", None, tables, bye)
 
 
 def _by_lot(playing: Sequence[str], round_no: int, seed: int, had_bye: set[str]) -> Pairing:
@@ -197,26 +353,31 @@ def _by_lot(playing: Sequence[str], round_no: int, seed: int, had_bye: set[str])
     return Pairing(round_no, "lot" if round_no == 1 else "knockout", seed, tables, bye)
 
 
-def _knockout(record: EventRecord, round_no: int, seed: int) -> Pairing:
-    playing = active_pairs(record, round_no)
+def _knockout(record: EventRecord, round_no: int, seed: int, drawn: Sequence[str] | None) -> Pairing:
     if round_no == 1:
+        playing = ko.field_of(record, 1)
+        if drawn is not None:
+            return _entered(playing, 1, drawn, set())
         return _by_lot(playing, 1, seed, set())
     prev = round_no - 1
-    winners: list[str] = []
-    for m in sorted(record.results, key=lambda m: (m.round, natural_key(m.ns))):
-        if m.round != prev:
-            continue
-        if m.winner is None:
-            raise PairingError(f"round {prev}: pairs {m.ns} and {m.ew} have no winner; a knockout needs one")
-        winners.append(m.ns if m.winner == "NS" else m.ew)
-    winners += [b.pair for b in record.byes if b.round == prev]
-    still = set(playing)
-    winners = [p for p in winners if p in still]
-    if not winners:
+    tied = ko.undecided(record, prev)
+    if tied:
+        t = tied[0]
+        raise PairingError(
+            f"round {prev}: pairs {t.ns} and {t.ew} have no winner; a knockout needs one "
+            f"(enter the chief referee's deciding result: referee-app decide)"
+        )
+    winners = ko.field_of(record, round_no)
+    if not any(m.round == prev for m in record.results):
         raise PairingError(f"round {prev} has no results yet; a knockout draws among its winners")
     if len(winners) == 1:
         raise PairingError(f"round {prev} left one winner, pair {winners[0]}: the knockout is over")
+    if not winners:
+        raise PairingError(f"round {prev} left no pair to draw")
     had_bye = {b.pair for b in record.byes if b.round < round_no}
-    pairing = _by_lot(winners, round_no, seed, had_bye)
-    pairing.method = "knockout"
+    if drawn is not None:
+        pairing = _entered(winners, round_no, drawn, had_bye)
+    else:
+        pairing = _by_lot(winners, round_no, seed, had_bye)
+        pairing.method = "knockout"
     return pairing

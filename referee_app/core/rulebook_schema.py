@@ -222,6 +222,9 @@ class Standings(Strict):
     format: Literal["swiss", "knockout"] = "swiss"  # 积分编排 or 淘汰制
     tie_breaks: list[TieBreak] = Field(min_length=1)
     clause: Clause
+    #: The event's number of rounds (e.g. Gansu 六、二、1 "比赛5轮"); pairing past it warns.
+    rounds: int | None = Field(default=None, gt=0)
+    rounds_clause: Clause | None = None
     #: How a tie-break (or a bye, ``bye``) is computed where the event names it without
     #: defining it: each reading with its clause, ``assumed`` where the text is silent.
     readings: dict[Literal[TieBreak, "bye"], Clause] = {}  # type: ignore[valid-type]

@@ -177,6 +177,40 @@ class Disqualification:
     round: int
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A late entry: ``pair`` plays from round ``first_round`` on; the rounds before it are
+    neither played nor a bye (no retroactive bye)."""
+
+    pair: str
+    first_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """退赛: ``pair`` withdrew from round ``first_round``; re-admitted from round ``back_from``
+    (None: not re-admitted). Its earlier matches stand."""
+
+    pair: str
+    first_round: int
+    back_from: int | None = None
+
+    def covers(self, round_no: int) -> bool:
+        return self.first_round <= round_no and (self.back_from is None or round_no < self.back_from)
+
+
+@dataclass(frozen=True, slots=True)
+class Decider:
+    """The chief referee's deciding result of a tied knockout match: ``winner`` goes on,
+    decided ``how`` (``"lots"`` or ``"decision"``) for ``reason``."""
+
+    round: int
+    winner: str
+    loser: str
+    how: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class EventRecord:
     """Everything standings and pairing read: the pairs and what happened in each round."""
@@ -186,6 +220,27 @@ class EventRecord:
     byes: tuple[Bye, ...] = ()
     suspensions: tuple[Suspension, ...] = ()
     disqualifications: tuple[Disqualification, ...] = ()
+    entries: tuple[Entry, ...] = ()
+    withdrawals: tuple[Withdrawal, ...] = ()
+    deciders: tuple[Decider, ...] = ()
+
+    def first_round(self, pair: str) -> int:
+        """The first round ``pair`` can play (1 unless it entered late)."""
+        return max((e.first_round for e in self.entries if e.pair == pair), default=1)
+
+    def withdrawn(self, pair: str, round_no: int) -> bool:
+        return any(w.pair == pair and w.covers(round_no) for w in self.withdrawals)
+
+    def plays(self, pair: str, round_no: int) -> bool:
+        """Whether ``pair`` is in the field of round ``round_no``: entered, not withdrawn,
+        not suspended then, not disqualified in an earlier round."""
+        dq = self.disqualified_in(pair)
+        return (
+            self.first_round(pair) <= round_no
+            and not self.withdrawn(pair, round_no)
+            and not self.suspended(pair, round_no)
+            and not (dq is not None and dq < round_no)
+        )
 
     def last_round(self) -> int:
         rounds = [r.round for r in self.results] + [b.round for b in self.byes]

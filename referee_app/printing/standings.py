@@ -276,8 +276,8 @@ class PairingSheet:
     event_name: str
     rulebook_id: str
     round: int
-    method: str  # lot, swiss or knockout
-    seed: int
+    method: str  # lot, swiss, knockout or entered (the draw made in the hall)
+    seed: int | None
     tables: list[tuple[int, str, str]]
     bye: str | None = None
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -285,6 +285,8 @@ class PairingSheet:
     stamp: Any = None  # a SignatureStamp when the PDF is to be signed
     #: False: a proposal computed now, not the pairing the desk published.
     published: bool = True
+    #: The published version (a correction is a new version); None for a draft.
+    version: int | None = None
 
 
 METHODS = {
@@ -292,6 +294,7 @@ METHODS = {
     "lot": ("抽签编排", "by lot"),
     "swiss": ("积分编排", "by score groups"),
     "knockout": ("淘汰制抽签", "knockout draw"),
+    "entered": ("现场抽签录入", "drawn in the hall"),
 }
 
 
@@ -316,12 +319,17 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         ),
         Spacer(1, 4),
     ]
+    if sheet.version is not None:
+        story += [
+            Paragraph(escape(f"第 {sheet.version} 版 / version {sheet.version}"), st.title_en),
+            Spacer(1, 4),
+        ]
     info = [
         [
             _head("编排方法", "Method"),
             _order(method[0], method[1]),
             _head("抽签种子", "Seed"),
-            _pc(str(sheet.seed)),
+            _pc("—" if sheet.seed is None else str(sheet.seed)),
             _head("规则", "Rulebook"),
             _pc(sheet.rulebook_id),
         ]
@@ -358,4 +366,63 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+
+
+@dataclass
+class BracketSheet:
+    """A knockout's rounds (each match and its winner, the byes) and its placings."""
+
+    event_name: str
+    rulebook_id: str
+    rounds: Mapping[int, Sequence[Mapping[str, Any]]]
+    placings: Sequence[Mapping[str, Any]]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    printed_at: datetime | None = None
+
+
+def render_bracket(sheet: BracketSheet, target: Target) -> None:
+    """Write the knockout bracket (淘汰赛对阵与名次) as PDF to ``target``."""
+    st = styles()
+    doc = _sheet_doc(target, A4, f"{sheet.event_name} 淘汰赛对阵")
+    width = A4[0] - 2 * MARGIN
+    story: list[Any] = [
+        Paragraph(escape(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape("淘 汰 赛 对 阵"), st.title),
+        Paragraph(escape("KNOCKOUT BRACKET"), st.title_en),
+        Spacer(1, 6),
+    ]
+
+    def names(p: str | None) -> str:
+        return "、".join(sheet.players.get(p or "", []))
+
+    rows: list[list[Any]] = [
+        [
+            _head("轮次", "Round"),
+            _head("南北", "North-South"),
+            _head("东西", "East-West"),
+            _head("胜者", "Winner"),
+        ]
+    ]
+    for rnd, ms in sorted(sheet.rounds.items()):
+        for m in ms:
+            if "bye" in m:
+                rows.append([_pc(rnd), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])])
+            else:
+                w = m.get("winner")
+                rows.append(
+                    [
+                        _pc(rnd),
+                        _p(f"{m['NS']} {names(m['NS'])}"),
+                        _p(f"{m['EW']} {names(m['EW'])}"),
+                        _pc(w if w else "未决 undecided"),
+                    ]
+                )
+    col = (width - 14 * mm - 24 * mm) / 2
+    story += [_grid(rows, [14 * mm, col, col, 24 * mm], header=True, repeat=1), Spacer(1, 8)]
+    prow: list[list[Any]] = [[_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players")]]
+    for r in sheet.placings:
+        prow.append([_pc("—" if r["rank"] is None else r["rank"]), _pc(r["pair"]), _p(names(r["pair"]))])
+    story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm], header=True, repeat=1))
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)

@@ -21,10 +21,10 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
-from .models import V4_TABLES, V5_TABLES, metadata, store_meta, voidings
+from .models import V4_TABLES, V5_TABLES, V6_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -224,7 +224,7 @@ def _remove_new_file(path: Path | None) -> None:
 
 
 def _v1(conn: Connection) -> None:
-    later = {voidings, *V4_TABLES, *V5_TABLES}
+    later = {voidings, *V4_TABLES, *V5_TABLES, *V6_TABLES}
     metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
 
 
@@ -300,7 +300,23 @@ def _v5(conn: Connection) -> None:
     _append_only(conn, tuple(t.name for t in V5_TABLES))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
+def _v6_desk_records(conn: Connection) -> None:
+    """The chief referee's desk: published pairings (versioned), withdrawals and
+    re-admissions, knockout deciders, overrides, the round clock, the round's end and the
+    publication of its scores — one append-only table of audited records."""
+    for t in V6_TABLES:
+        t.create(conn)
+    _append_only(conn, tuple(t.name for t in V6_TABLES))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _v1,
+    2: _v2,
+    3: _v3,
+    4: _v4,
+    5: _v5,
+    6: _v6_desk_records,
+}
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
 

@@ -302,6 +302,31 @@ auth_attempts = Table(
 
 V5_TABLES: tuple[Table, ...] = (role_pins, auth_attempts)
 
+# Added in schema version 6: the chief referee's running of the event.
+#: One row per act of the chief referee's desk, ``kind`` naming it and ``body`` holding
+#: its canonical JSON: a published pairing (``pairing``, numbered ``version`` per round, a
+#: correction naming its reason), a withdrawal or re-admission (``withdraw``, ``readmit``),
+#: a tied knockout match's deciding result (``decider``), pairing over an unfinished round
+#: (``override``), the round clock (``clock``), the round's end (``round_end``) and the
+#: publication of its scores (``scores_published``). ``at`` is the station's clock, ISO
+#: 8601 UTC. The current state of each is derived by reading them in order.
+desk_records = Table(
+    "desk_records",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=False, index=True),
+    Column("round_no", Integer, nullable=True),
+    Column("kind", String(30), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+    _entry_fk(),
+    # two stations publishing the same version of a round's pairing: the second fails
+    UniqueConstraint("event_id", "kind", "round_no", "version", name="uq_desk_records_version"),
+)
+
+V6_TABLES: tuple[Table, ...] = (desk_records,)
+
 #: The domain tables whose rows verify compares with the audit log, in insert order.
 DOMAIN_TABLES: tuple[Table, ...] = (
     events,
@@ -315,4 +340,5 @@ DOMAIN_TABLES: tuple[Table, ...] = (
     voidings,
     *V4_TABLES,
     *V5_TABLES,
+    *V6_TABLES,
 )

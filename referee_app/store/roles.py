@@ -63,7 +63,9 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "appeal.withdraw": ALL,
     "pairs.import": frozenset({CHIEF_REFEREE}),
     "event.key": frozenset({CHIEF_REFEREE}),
-    "pin.set": frozenset({CHIEF_REFEREE}),
+    # pairings, withdrawals, deciders, the round clock, the round's end (issue 13)
+    "desk.run": frozenset({CHIEF_REFEREE}),
+    "pin.set": frozenset({CHIEF_REFEREE}),  # last: a new PIN ends the logins made with the old one
 }
 #: ``event.create`` is not in the table: a new event has no PINs yet, so anyone may create
 #: one (a separate event in the same database changes nothing of the others).

@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from . import audit, roles
 from .appeals import AppealsMixin
 from .db import READ_ONLY, display_url, open_engine
+from .desk import DeskMixin
 from .errors import (
     ConflictError,
     DatabaseError,
@@ -138,7 +139,7 @@ def _side_of(seat: Any) -> str | None:
     return {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(seat) if isinstance(seat, str) else None
 
 
-class Store(AppealsMixin):
+class Store(AppealsMixin, DeskMixin):
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:

@@ -1,0 +1,122 @@
+"""Knockout (淘汰制) bookkeeping: who is still in, who won a match, the final placings.
+
+Pure Python, read from the same :class:`~.standings.EventRecord` as the standings.
+
+* **the field of a round**: round 1 is every pair that plays it; round R > 1 is the winners
+  of round R−1 and its bye, less the pairs that withdrew or were disqualified since. A pair
+  missing from a round's matches is therefore a bye only if it was in that round's field —
+  however many pairs have gone out before (13 pairs: a bye in round 1 and in round 2).
+* **a match's winner**: the recorded winner; a tied match (平局, e.g. 2:2 with neither side
+  moving) has none and the event stops there until the chief referee enters the deciding
+  result (:class:`~.standings.Decider`: by lots or by decision, with its reason).
+* **placings**: the last pair standing is 1st; the others are ranked by the round they went
+  out in (later is better), sharing a place within a round (e.g. the two semi-final losers
+  share 3rd) unless the rulebook's placing rule separates them (see :func:`placings`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .standings import EventRecord, MatchResult, natural_key
+
+
+@dataclass(frozen=True, slots=True)
+class Undecided:
+    """A match of the round that has no winner yet: a tie waiting for the deciding result."""
+
+    round: int
+    ns: str
+    ew: str
+
+
+def winner_of(record: EventRecord, m: MatchResult) -> str | None:
+    """The pair that goes on from match ``m``: its winner, or the chief referee's decider."""
+    if m.winner == "NS":
+        return m.ns
+    if m.winner == "EW":
+        return m.ew
+    for d in record.deciders:
+        if d.round == m.round and {d.winner, d.loser} == {m.ns, m.ew}:
+            return d.winner
+    return None
+
+
+def loser_of(record: EventRecord, m: MatchResult) -> str | None:
+    w = winner_of(record, m)
+    if w is None:
+        return None
+    return m.ew if w == m.ns else m.ns
+
+
+def field_of(record: EventRecord, round_no: int) -> list[str]:
+    """The pairs that should play knockout round ``round_no`` (in pair-number order)."""
+    if round_no <= 1:
+        return sorted((p for p in record.pairs if record.plays(p, 1)), key=natural_key)
+    prev = round_no - 1
+    on: list[str] = []
+    for m in record.results:
+        if m.round == prev:
+            w = winner_of(record, m)
+            if w is not None:
+                on.append(w)
+    on += [b.pair for b in record.byes if b.round == prev]
+    return sorted((p for p in set(on) if record.plays(p, round_no)), key=natural_key)
+
+
+def undecided(record: EventRecord, round_no: int) -> list[Undecided]:
+    """The round's tied matches without a deciding result."""
+    return [
+        Undecided(m.round, m.ns, m.ew)
+        for m in record.results
+        if m.round == round_no and winner_of(record, m) is None
+    ]
+
+
+def placings(record: EventRecord) -> list[dict[str, Any]]:
+    """Rows ``{"rank", "pair", "out_in", "won"}`` best first: ``out_in`` is the round the
+    pair lost in (None for the winner and for pairs still in); ranks are shared within a
+    round. Pairs that never played (withdrew before round 1) come last, unranked (None)."""
+    out_in: dict[str, int] = {}
+    won: dict[str, int] = {p: 0 for p in record.pairs}
+    reached: dict[str, int] = {p: 0 for p in record.pairs}
+    for m in record.results:
+        for p in (m.ns, m.ew):
+            reached[p] = max(reached.get(p, 0), m.round)
+        w = winner_of(record, m)
+        if w is None:
+            continue
+        won[w] = won.get(w, 0) + 1
+        lost = m.ew if w == m.ns else m.ns
+        out_in[lost] = m.round
+    for b in record.byes:
+        reached[b.pair] = max(reached.get(b.pair, 0), b.round)
+    for d in record.disqualifications:
+        out_in.setdefault(d.pair, d.round)
+    for w in record.withdrawals:
+        if w.back_from is None and w.pair not in out_in:
+            out_in[w.pair] = w.first_round if w.first_round > 1 or reached.get(w.pair, 0) else 0
+
+    def key(p: str) -> tuple[int, int, tuple[int, int, str]]:
+        # still in (or the winner) first; then later exits; then the number as the order
+        # of the printed list only (the rank is shared)
+        gone = out_in.get(p)
+        return (
+            1 if gone is not None else 0,
+            -(gone if gone is not None else reached.get(p, 0)),
+            natural_key(p),
+        )
+
+    rows: list[dict[str, Any]] = []
+    order = sorted(record.pairs, key=key)
+    for i, p in enumerate(order):
+        gone = out_in.get(p)
+        if gone == 0:
+            rank = None
+        elif i > 0 and rows[-1]["out_in"] == gone:
+            rank = rows[-1]["rank"]
+        else:
+            rank = i + 1
+        rows.append({"rank": rank, "pair": p, "out_in": gone, "won": won.get(p, 0)})
+    return rows

@@ -1,0 +1,178 @@
+"""The chief referee's desk records (schema 6): published pairings, withdrawals and
+re-admissions, knockout deciders, overrides, the round clock, the round's end and the
+publication of its scores.
+
+Each is one append-only row of ``desk_records`` written with its own audit entry
+(``desk.<kind>``), only by the chief referee on an event with PINs. The current state is
+derived by reading them in order (``referee_app.desk`` does that); nothing is changed in
+place: a corrected pairing is a new version that names its reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from . import audit
+from .errors import ConflictError, InputError
+from .models import audit_log, desk_records, matches, pairs, rounds
+
+#: The kinds of desk record, and whether one needs a reason.
+KINDS: dict[str, bool] = {
+    "pairing": False,  # the first version needs none; a correction does (checked below)
+    "withdraw": True,
+    "readmit": False,
+    "decider": True,
+    "override": True,
+    "clock": False,
+    "round_end": False,
+    "scores_published": False,
+}
+
+
+class DeskMixin:
+    """The desk operations of :class:`~referee_app.store.service.Store`."""
+
+    # provided by Store
+    where: str
+    _write: Any
+    _read: Any
+    pick_event: Any
+    _authorize: Any
+
+    def desk_records(
+        self, event_id: int, kind: str | None = None, round_no: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The event's desk records in the order written, each with its body decoded and
+        who wrote it (user, station) from its audit entry."""
+
+        def run(conn: Connection) -> list[dict[str, Any]]:
+            stmt = (
+                select(desk_records, audit_log.c.user_name, audit_log.c.station)
+                .join(audit_log, audit_log.c.seq == desk_records.c.entry_seq)
+                .where(desk_records.c.event_id == event_id)
+            )
+            if kind is not None:
+                stmt = stmt.where(desk_records.c.kind == kind)
+            if round_no is not None:
+                stmt = stmt.where(desk_records.c.round_no == round_no)
+            out = []
+            for r in conn.execute(stmt.order_by(desk_records.c.id)):
+                d = dict(r._mapping)
+                d["body"] = json.loads(d["body"])
+                out.append(d)
+            return out
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def add_desk_record(
+        self,
+        event_id: int,
+        kind: str,
+        round_no: int | None,
+        body: Mapping[str, Any],
+        *,
+        actor: Any,
+        version: int | None = None,
+        at: str | None = None,
+    ) -> dict[str, Any]:
+        """Append one desk record with its audit entry; returns it as :meth:`desk_records`
+        does. ``version``: for a pairing, the version this one must be (1 for the first, the
+        current one + 1 for a correction); another station publishing first is a conflict."""
+        if kind not in KINDS:
+            raise InputError(f"desk record: unknown kind {kind!r}")
+        reason = str(body.get("reason") or "").strip()
+        if KINDS[kind] and not reason:
+            raise InputError(f"--reason: a {kind} needs the chief referee's reason")
+        if kind == "pairing" and (version or 1) > 1 and not reason:
+            raise InputError("--reason: a correction to a published pairing needs its reason")
+        self.pick_event(event_id)
+        stamp = at or audit.now_iso()
+
+        def run(conn: Connection) -> dict[str, Any]:
+            as_role = self._authorize(conn, event_id, "desk.run", actor)
+            same_round = (
+                desk_records.c.round_no.is_(None) if round_no is None else desk_records.c.round_no == round_no
+            )
+            current = conn.execute(
+                select(func.max(desk_records.c.version)).where(
+                    desk_records.c.event_id == event_id, desk_records.c.kind == kind, same_round
+                )
+            ).scalar()
+            nxt = int(current or 0) + 1
+            if version is not None and version != nxt:
+                raise ConflictError(
+                    f"{self.where}: round {round_no} {kind}: version {nxt - 1} is already there "
+                    f"(another station published first); reload and try again"
+                )
+            w = audit.Writer(conn)
+            values = {
+                "event_id": event_id,
+                "round_no": round_no,
+                "kind": kind,
+                "version": nxt,
+                "body": audit.canonical(dict(body)),
+                "at": stamp,
+            }
+            rid = w.insert(desk_records, values)
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action=f"desk.{kind}",
+                event_id=event_id,
+                round_no=round_no,
+                role=as_role,
+                info={"kind": kind, "version": nxt, **({"reason": reason} if reason else {})},
+            )
+            return {
+                **values,
+                "id": rid,
+                "body": dict(body),
+                "entry_seq": w.seq,
+                "user_name": actor.user,
+                "station": actor.station,
+            }
+
+        return self._write(run)  # type: ignore[no-any-return]
+
+    def pair_entry_rounds(self, event_id: int) -> dict[str, int]:
+        """For each pair imported after the event began, the first round it can play: the
+        round after the last one that had a match recorded or a pairing published before
+        its import (no retroactive bye for the rounds it was not there for)."""
+
+        def run(conn: Connection) -> dict[str, int]:
+            started: dict[int, int] = {}  # round -> first entry seq that put it under way
+            q = (
+                select(rounds.c.number, func.min(matches.c.entry_seq))
+                .join(matches, matches.c.round_id == rounds.c.id)
+                .where(rounds.c.event_id == event_id)
+                .group_by(rounds.c.number)
+            )
+            for rnd, seq in conn.execute(q):
+                started[int(rnd)] = int(seq)
+            q2 = (
+                select(desk_records.c.round_no, func.min(desk_records.c.entry_seq))
+                .where(desk_records.c.event_id == event_id, desk_records.c.kind == "pairing")
+                .group_by(desk_records.c.round_no)
+            )
+            for rnd, seq in conn.execute(q2):
+                if rnd is not None:
+                    started[int(rnd)] = min(int(seq), started.get(int(rnd), int(seq)))
+            out: dict[str, int] = {}
+            for number, seq in conn.execute(
+                select(pairs.c.number, pairs.c.entry_seq).where(pairs.c.event_id == event_id)
+            ):
+                before = [r for r, s in started.items() if s < seq]
+                if before:
+                    out[str(number)] = max(before) + 1
+            return out
+
+        return self._read(run)  # type: ignore[no-any-return]
+
+    def audit_head(self) -> tuple[int, str]:
+        """The last audit entry (seq, hash): a station polls it to see that the store
+        changed, whichever station changed it."""
+        return self._read(audit.head)  # type: ignore[no-any-return]
