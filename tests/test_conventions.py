@@ -74,3 +74,18 @@ def test_the_window_starts_from_the_checkout_and_logs(tmp_path: Path) -> None:
     )
     assert f"referee-app {__version__}" in text and "language zh" in text  # C.UTF-8: Chinese
     assert (tmp_path / "event.db").is_file()
+
+
+def test_the_linux_desktop_file_names_the_program_and_icon() -> None:
+    import configparser
+    import tomllib
+
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign] - keys are case-sensitive
+    entry.read(ROOT / "packaging" / "referee-app.desktop", encoding="utf-8")
+    desktop = entry["Desktop Entry"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    assert desktop["Type"] == "Application" and desktop["Terminal"] == "false"
+    assert desktop["Exec"].split()[0] in scripts
+    assert (locations.resources_dir() / "icons" / f"{desktop['Icon']}.png").is_file()
+    assert desktop["StartupWMClass"] == "referee-app" and desktop["Name[zh_CN]"]

@@ -177,12 +177,16 @@ def _cache_dir() -> Path | None:
 
 
 def _schema_stamp() -> str:
+    # The version too: in a desktop bundle the schema's source file is absent, and a newer
+    # bundle must not read an older one's cache.
+    from .. import __version__
+
     schema = Path(__file__).with_name("rulebook_schema.py")
     try:
         stat = schema.stat()
     except OSError:
-        return "0"
-    return f"{_CACHE_FORMAT}-{stat.st_size}-{stat.st_mtime_ns}"
+        return f"{_CACHE_FORMAT}-{__version__}"
+    return f"{_CACHE_FORMAT}-{__version__}-{stat.st_size}-{stat.st_mtime_ns}"
 
 
 def _cache_read(digest: str) -> dict[str, Any] | None:
