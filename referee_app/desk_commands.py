@@ -42,6 +42,17 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the lots (抽签); default: the event id")
     p.add_argument("--json", action="store_true", help="JSON on standard output")
+    p.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (for Excel)")
+    p.add_argument("--xlsx", default=None, metavar="FILE", help="also write the table as an Excel workbook")
+
+
+def _export(args: argparse.Namespace, title: str, head: list[str], rows: list[list[Any]]) -> None:
+    """``--csv`` / ``--xlsx``: the table the command prints, for the tournament office."""
+    from referee_app.spreadsheet import write_table
+
+    for target in (args.csv, args.xlsx):
+        if target:
+            write_table(target, title, head, rows)
 
 
 def register(subparsers: Any) -> None:
@@ -72,11 +83,12 @@ def _guard(fn: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         from referee_app.core.pairing import PairingError
         from referee_app.core.standings import StandingsError
+        from referee_app.spreadsheet import SpreadsheetError
         from referee_app.store.errors import StoreError
 
         try:
             return fn(args)
-        except (StoreError, StandingsError, PairingError) as err:
+        except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
             print(_one_line(str(err)), file=sys.stderr)
             return 1
         except BrokenPipeError:
@@ -182,9 +194,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
-    if args.json:
-        sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
-        return 0
     zh = args.lang == "zh"
     names = {
         str(p["number"]): "、".join(p["players"]) if zh else " / ".join(p["players"]) for p in loaded.pairs
@@ -199,9 +208,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if zh
         else f"{loaded.ev.name}: standings after round {table.round} (seed of the lots {seed})"
     )
-    print(title)
     head = ["名次" if zh else "Rank", "对" if zh else "Pair", label("match_points"), *map(label, keys)]
-    print("\t".join(head + ["选手" if zh else "Players"]))
+    head.append("选手" if zh else "Players")
+    lines: list[list[Any]] = []
     for row in table.rows:
         cells = [str(row["rank"]), row["pair"], str(row["match_points"])]
         cells += [format_tiebreak(k, row["tiebreaks"].get(k)) for k in keys]
@@ -209,7 +218,14 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if "disqualified" in row["tiebreaks"]:
             dq = row["tiebreaks"]["disqualified"]
             extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
-        print("\t".join([*cells, extra]))
+        lines.append([*cells, extra])
+    _export(args, title, head, lines)
+    if args.json:
+        sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
+        return 0
+    print(title)
+    for line in [head, *lines]:
+        print("\t".join(line))
     return 0
 
 
@@ -230,11 +246,6 @@ def cmd_pair(args: argparse.Namespace) -> int:
     pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
     for note in loaded.notes:
         print(note, file=sys.stderr)
-    if args.json:
-        # the JSON is the list of tables (and the bye); the seed goes with it on stderr
-        print(f"round {pairing.round}: {pairing.method}, seed {seed}", file=sys.stderr)
-        sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
-        return 0
     zh = args.lang == "zh"
     method = {
         "lot": ("抽签", "by lot"),
@@ -242,13 +253,21 @@ def cmd_pair(args: argparse.Namespace) -> int:
         "knockout": ("淘汰制抽签", "knockout draw"),
     }[pairing.method]
     if zh:
-        print(f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}）")
-        print("桌号\t南北\t东西")
+        title = f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}）"
+        head = ["桌号", "南北", "东西"]
     else:
-        print(f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed})")
-        print("Table\tNS\tEW")
-    for t in pairing.tables:
-        print(f"{t.table}\t{t.ns}\t{t.ew}")
+        title = f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed})"
+        head = ["Table", "NS", "EW"]
+    lines: list[list[Any]] = [[str(t.table), t.ns, t.ew] for t in pairing.tables]
     if pairing.bye is not None:
-        print(f"轮空\t{pairing.bye}" if zh else f"Bye\t{pairing.bye}")
+        lines.append(["轮空" if zh else "Bye", pairing.bye, ""])
+    _export(args, title, head, lines)
+    if args.json:
+        # the JSON is the list of tables (and the bye); the seed goes with it on stderr
+        print(f"round {pairing.round}: {pairing.method}, seed {seed}", file=sys.stderr)
+        sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
+        return 0
+    print(title)
+    for line in [head, *lines]:
+        print("\t".join(str(c) for c in line).rstrip("\t"))
     return 0

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 
 from .conftest import ROOT
 from .smoke import clean_env, log_file_under, start_window
@@ -92,7 +93,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return Installed(work, venv, wheel, outside, clean_env(work / "home"))
 
 
-def check_commands(app: Installed, program: Path) -> None:
+def check_commands(app: Installed, program: Path, store: str) -> None:
     """What a referee does first with a new install, from a folder outside the checkout."""
     listed = app.run(program, "rules", "list")
     assert listed.returncode == 0, listed.stderr
@@ -118,6 +119,18 @@ def check_commands(app: Installed, program: Path) -> None:
     version = app.run(program, "--version")
     assert version.returncode == 0 and "MIT" in version.stdout, version.stderr
 
+    # the event store (SQLite) and the office's Excel file
+    (app.outside / "pairs.txt").write_text("编号\t选手1\t选手2\t单位\n1\t甲一\t乙一\t东队\n2\t丙二\t丁二\t西队\n", "utf-8")
+    for command in (
+        ["event", "create", "--rules", "gansu-2018", "--name", "测试赛"],
+        ["pairs", "import", "pairs.txt"],
+        ["pair", "--round", "1", "--xlsx", f"{store}.xlsx"],
+    ):
+        done = app.run(program, "--db", f"{store}.db", *command)
+        assert done.returncode == 0, (command, done.stderr)
+    sheet = load_workbook(app.outside / f"{store}.xlsx").active
+    assert sheet["A2"].value == "桌号" and sheet["A3"].value == 1
+
 
 def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
@@ -132,7 +145,7 @@ def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
 def test_the_installed_app_works_outside_the_checkout(installed: Installed) -> None:
     where = installed.run(installed.bin / "python", "-c", "import referee_app; print(referee_app.__file__)")
     assert installed.venv in Path(where.stdout.strip()).parents, where  # not the checkout
-    check_commands(installed, _program(installed.bin, "referee-app"))
+    check_commands(installed, _program(installed.bin, "referee-app"), store="wheel")
 
 
 def test_the_installed_window_starts_offscreen(installed: Installed) -> None:
@@ -158,7 +171,7 @@ def bundle(installed: Installed) -> Path:
 
 
 def test_the_bundle_works_and_carries_its_files(installed: Installed, bundle: Path) -> None:
-    check_commands(installed, _program(bundle, "referee-app"))
+    check_commands(installed, _program(bundle, "referee-app"), store="bundle")
     internal = bundle / "_internal"
     assert (internal / "LICENSE").is_file() and (internal / "referee-app.desktop").is_file()
     assert (internal / "referee_app" / "resources" / "fonts" / "LICENSE-wqy-microhei.txt").is_file()
