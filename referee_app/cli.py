@@ -14,16 +14,52 @@ from .core.errors import one_line as _one_line
 
 
 def default_lang() -> str:
-    """Chinese unless the user's locale is clearly another language."""
+    """Chinese unless the user's locale is clearly another language.
+
+    The one rule for the command line and the window: the first of ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``, ``LANGUAGE`` that is set decides, else the system locale
+    (Windows, macOS apps started from the Finder). ``C``, ``C.UTF-8`` and ``POSIX`` name no
+    language, so they leave Chinese.
+    """
     for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
         value = os.environ.get(name)
         if value:
-            return "en" if not value.lower().startswith("zh") and value not in ("C", "POSIX") else "zh"
+            return _lang_of_locale(value)
     try:
         current = locale.getlocale()[0] or ""
     except ValueError:
         current = ""
-    return "en" if current and not current.lower().startswith("zh") else "zh"
+    return _lang_of_locale(current)
+
+
+def _lang_of_locale(name: str) -> str:
+    base = name.split(".")[0].split("@")[0].lower()
+    if not base or base in ("c", "posix") or base.startswith(("zh", "chinese")):
+        return "zh"
+    return "en"
+
+
+def version_text() -> str:
+    """``--version``: the version, the licences, and where the log is."""
+    from . import __version__
+    from .applog import log_file
+
+    return (
+        f"referee-app {__version__}\n"
+        "License: MIT (the LICENSE file shipped with the app). Font: WenQuanYi Micro Hei "
+        "(文泉驿微米黑), Apache-2.0 or GPL-3+ with the font exception.\n"
+        "许可：MIT；字体：文泉驿微米黑（Apache-2.0 或 GPL-3+ 附字体例外）。\n"
+        f"Log / 日志: {log_file()}"
+    )
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="the version, licence and log file; exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_text())
+        parser.exit(0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +90,7 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         prog="referee-app",
         description="Referee assistant for 双升 tournaments. With no command, opens the desktop app.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
         "--lang",
         choices=("zh", "en"),
@@ -203,7 +240,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - a referee never sees a traceback
         if os.environ.get("REFEREE_APP_DEBUG"):
             raise
-        print(_one_line(f"referee-app: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
+        from .applog import log_unexpected
+
+        log = log_unexpected(err, f"referee-app {getattr(args, 'command', '')}")
+        details = f" (details: {log})" if log else ""
+        message = f"referee-app: internal error: {type(err).__name__}: {err}{details}"
+        print(_one_line(message), file=sys.stderr)
         return 3
 
 

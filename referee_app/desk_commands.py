@@ -42,6 +42,17 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the lots (抽签); default: the event id")
     p.add_argument("--json", action="store_true", help="JSON on standard output")
+    p.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (for Excel)")
+    p.add_argument("--xlsx", default=None, metavar="FILE", help="also write the table as an Excel workbook")
+
+
+def _export(args: argparse.Namespace, title: str, head: list[str], rows: list[list[Any]]) -> None:
+    """``--csv`` / ``--xlsx``: the table the command prints, for the tournament office."""
+    from referee_app.spreadsheet import write_table
+
+    for target in (args.csv, args.xlsx):
+        if target:
+            write_table(target, title, head, rows)
 
 
 def register(subparsers: Any) -> None:
@@ -181,11 +192,12 @@ def _guard(fn: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         from referee_app.core.pairing import PairingError
         from referee_app.core.standings import StandingsError
+        from referee_app.spreadsheet import SpreadsheetError
         from referee_app.store.errors import StoreError
 
         try:
             return fn(args)
-        except (StoreError, StandingsError, PairingError) as err:
+        except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
             print(_one_line(str(err)), file=sys.stderr)
             return 1
         except BrokenPipeError:
@@ -365,9 +377,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
-    if args.json:
-        sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
-        return 0
     zh = args.lang == "zh"
     names = {
         str(p["number"]): "、".join(p["players"]) if zh else " / ".join(p["players"]) for p in loaded.pairs
@@ -382,9 +391,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if zh
         else f"{loaded.ev.name}: standings after round {table.round} (seed of the lots {seed})"
     )
-    print(title)
     head = ["名次" if zh else "Rank", "对" if zh else "Pair", label("match_points"), *map(label, keys)]
-    print("\t".join(head + ["选手" if zh else "Players"]))
+    head.append("选手" if zh else "Players")
+    lines: list[list[Any]] = []
     for row in table.rows:
         cells = [str(row["rank"]), row["pair"], str(row["match_points"])]
         cells += [format_tiebreak(k, row["tiebreaks"].get(k)) for k in keys]
@@ -392,7 +401,14 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if "disqualified" in row["tiebreaks"]:
             dq = row["tiebreaks"]["disqualified"]
             extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
-        print("\t".join([*cells, extra]))
+        lines.append([*cells, extra])
+    _export(args, title, head, lines)
+    if args.json:
+        sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
+        return 0
+    print(title)
+    for line in [head, *lines]:
+        print("\t".join(line))
     if table.assumed:
         print(assumed_footnote(table.assumed, "zh" if zh else "en"))
     return 0
@@ -470,15 +486,19 @@ def _print_pairing(
     seed = "—" if pairing.seed is None else str(pairing.seed)
     ver = "" if version is None else (f"，第{version}版" if zh else f", version {version}")
     if zh:
-        print(f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}{ver}）")
-        print("桌号\t南北\t东西")
+        title = f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}{ver}）"
+        head = ["桌号", "南北", "东西"]
     else:
-        print(f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed}{ver})")
-        print("Table\tNS\tEW")
-    for t in pairing.tables:
-        print(f"{t.table}\t{t.ns}\t{t.ew}")
+        title = f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed}{ver})"
+        head = ["Table", "NS", "EW"]
+    lines: list[list[Any]] = [[str(t.table), t.ns, t.ew] for t in pairing.tables]
     if pairing.bye is not None:
-        print(f"轮空\t{pairing.bye}" if zh else f"Bye\t{pairing.bye}")
+        lines.append(["轮空" if zh else "Bye", pairing.bye, ""])
+    if hasattr(args, "csv"):
+        _export(args, title, head, lines)
+    print(title)
+    for line in [head, *lines]:
+        print("\t".join(str(c) for c in line).rstrip("\t"))
 
 
 def _publish(

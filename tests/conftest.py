@@ -1,8 +1,18 @@
-"""Shared test set-up: Qt runs offscreen, the rulebook cache lives in the test's own folder."""
+"""Shared test set-up: Qt runs offscreen, and no test touches the user's own folders.
+
+Before any test module is imported, the home, XDG and Windows profile folders point into a
+private folder of this test session, and every ``REFEREE_APP_*`` setting of the person
+running the tests is dropped (``REFEREE_APP_DB`` points at the session's own store): the
+tests never read or write the user's event store, rulebook cache, logs or settings, and a
+variable set for the app (as the README suggests) cannot change a test's answer.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +22,35 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
 SHARED = ROOT.parent / "shared"
+
+#: Settings the test set-up itself reads; every other REFEREE_APP_* is the user's.
+KEPT_SETTINGS = {"REFEREE_APP_TEST_PG_URL"}
+
+SESSION_HOME = Path(tempfile.mkdtemp(prefix="referee-app-tests-"))
+atexit.register(shutil.rmtree, SESSION_HOME, ignore_errors=True)
+
+
+def _private_user_folders() -> None:
+    for name in [n for n in os.environ if n.startswith("REFEREE_APP_") and n not in KEPT_SETTINGS]:
+        del os.environ[name]
+    folders = {
+        "HOME": "home",
+        "USERPROFILE": "home",
+        "APPDATA": "home/AppData/Roaming",
+        "LOCALAPPDATA": "home/AppData/Local",
+        "XDG_DATA_HOME": "xdg/data",
+        "XDG_CONFIG_HOME": "xdg/config",
+        "XDG_CACHE_HOME": "xdg/cache",
+        "XDG_STATE_HOME": "xdg/state",
+    }
+    for name, sub in folders.items():
+        folder = SESSION_HOME / sub
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(folder)
+    os.environ["REFEREE_APP_DB"] = str(SESSION_HOME / "session-store.db")
+
+
+_private_user_folders()
 
 
 @pytest.fixture(autouse=True)

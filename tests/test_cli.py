@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from referee_app.applog import log_file
+
 from .conftest import RULES, SHARED
 
 CASES = SHARED / "cases"
@@ -202,7 +204,7 @@ def test_lang_may_follow_the_command() -> None:
     assert json.loads(run.stdout)["hands"][0]["text"].endswith("West deals next.")
 
 
-def test_an_unexpected_failure_in_any_command_is_one_line(tmp_path: Path) -> None:
+def test_an_unexpected_failure_in_any_command_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     probe = (
         "import sys\n"
         "from referee_app import cli\n"
@@ -212,6 +214,13 @@ def test_an_unexpected_failure_in_any_command_is_one_line(tmp_path: Path) -> Non
         "service.Store.open = classmethod(boom)\n"
         f"sys.exit(cli.main(['--db', {str(tmp_path / 'x.sqlite')!r}, 'event', 'list']))\n"
     )
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # the user log folder's base on Linux
+    log = log_file()
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert run.returncode == 3
-    assert one_line(run) == "referee-app: internal error: RuntimeError: disk on fire second line"
+    assert one_line(run) == (
+        f"referee-app: internal error: RuntimeError: disk on fire second line (details: {log})"
+    )
+    # the log keeps what the referee is spared: the traceback, naming the command
+    text = log.read_text(encoding="utf-8")
+    assert "unexpected failure in referee-app event" in text and "Traceback" in text and "boom" in text

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..locations import rules_dir, user_cache_dir
 from .errors import RulebookError
 
 _CACHE_FORMAT = 1
@@ -43,12 +44,6 @@ class Rulebook:
         return list(self.data["infractions"])
 
 
-def rules_dir() -> Path:
-    """The folder of the bundled rulebooks: ``REFEREE_APP_RULES`` or ``rules/`` of the project."""
-    configured = os.environ.get("REFEREE_APP_RULES")
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "rules"
 
 
 def bundled_ids() -> list[str]:
@@ -178,17 +173,20 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
 
 
 def _cache_dir() -> Path | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "referee-app" / "rulebooks"
+    return user_cache_dir() / "rulebooks"
 
 
 def _schema_stamp() -> str:
+    # The version too: in a desktop bundle the schema's source file is absent, and a newer
+    # bundle must not read an older one's cache.
+    from .. import __version__
+
     schema = Path(__file__).with_name("rulebook_schema.py")
     try:
         stat = schema.stat()
     except OSError:
-        return "0"
-    return f"{_CACHE_FORMAT}-{stat.st_size}-{stat.st_mtime_ns}"
+        return f"{_CACHE_FORMAT}-{__version__}"
+    return f"{_CACHE_FORMAT}-{__version__}-{stat.st_size}-{stat.st_mtime_ns}"
 
 
 def _cache_read(digest: str) -> dict[str, Any] | None:

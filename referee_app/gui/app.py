@@ -1,4 +1,9 @@
-"""Starting the desktop app: a display, the bundled font, the language, the store."""
+"""Starting the desktop app: a display, the bundled font, the language, the store, the log.
+
+An unexpected exception anywhere in the window (Qt hands a slot's exception to
+``sys.excepthook``) is written in full to the log file and shown as one message naming the
+log; the window stays open.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,21 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-FONT_FILE = RESOURCES / "fonts" / "wqy-microhei.ttc"
+from ..applog import log_unexpected, logger, start_logging
+from ..locations import resources_dir
+from ..printing.fonts import font_path
+
+ICON_FILE = "referee-app.png"
+#: Shown when the window meets an exception nobody expected (the referee's language is
+#: Chinese first; the interface language may not be known yet when this happens).
+UNEXPECTED = {
+    "zh": "程序出现意外错误，刚才的操作可能没有完成。详细信息已写入日志：{log}。请把这个文件交给技术人员。",
+    "en": "Something unexpected went wrong; the last action may not have finished. The details are "
+    "in the log: {log}. Please pass this file to whoever maintains the app.",
+}
 
 
 def display_problem() -> str | None:
@@ -30,11 +47,59 @@ def register_font() -> str | None:
     """Register the bundled CJK font so Chinese renders on any machine; return its family."""
     from PySide6.QtGui import QFontDatabase
 
-    if not FONT_FILE.is_file():
+    font_file = font_path()
+    if not font_file.is_file():
         return None
-    font_id = QFontDatabase.addApplicationFont(str(FONT_FILE))
+    font_id = QFontDatabase.addApplicationFont(str(font_file))
     families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
     return families[0] if families else None
+
+
+def icon_path() -> Path:
+    return resources_dir() / "icons" / ICON_FILE
+
+
+def gui_script() -> int:
+    """The ``referee-app-gui`` entry point (and the bundle's): Windows starts it without a
+    console, where ``sys.stdout``/``sys.stderr`` are None, so printing would fail."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the app
+    from ..cli import main
+
+    return main()
+
+
+class UnexpectedErrorReporter:
+    """``sys.excepthook`` while the window runs: log the exception, show one message."""
+
+    def __init__(self, lang: str = "zh") -> None:
+        self.lang = lang
+        self.boxes: list[Any] = []  # open messages (kept so they are not garbage-collected)
+
+    def __call__(
+        self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, exc, tb)
+            return
+        exc.__traceback__ = tb
+        log = log_unexpected(exc, "the window")
+        text = UNEXPECTED.get(self.lang, UNEXPECTED["zh"]).format(log=log or "—")
+        print(f"referee-app: {type(exc).__name__}: {exc} ({log})", file=sys.stderr)
+        box = QMessageBox(QMessageBox.Icon.Critical, "referee-app", text)
+        box.setTextInteractionFlags(box.textInteractionFlags() | _selectable())
+        box.finished.connect(lambda _=0, b=box: self.boxes.remove(b) if b in self.boxes else None)
+        self.boxes.append(box)
+        box.open()  # not exec(): the window keeps running behind the message
+
+
+def _selectable() -> Any:
+    from PySide6.QtCore import Qt
+
+    return Qt.TextInteractionFlag.TextSelectableByMouse  # the path can be copied
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,31 +107,48 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from PySide6.QtGui import QFont
+    from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from ..store.errors import StoreError
     from ..store.service import Actor, Store
-    from .i18n import Language, system_lang
+    from .i18n import Language
     from .main_window import MainWindow
 
+    start_logging()
+    reporter = UnexpectedErrorReporter(args.lang)
+    sys.excepthook = reporter
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("referee-app")
+    app.setDesktopFileName("referee-app")  # Wayland/X11 match the window to referee-app.desktop
+    if icon_path().is_file():
+        app.setWindowIcon(QIcon(str(icon_path())))
     family = register_font()
     if family:
         font = QFont(family)
         font.setPointSize(11)
         app.setFont(font)
-    explicit = "--lang" in sys.argv
-    language = Language(args.lang if explicit else system_lang())
+    # args.lang is --lang or the locale's language by the command line's rule (cli.default_lang)
+    language = Language(args.lang)
+    language.changed.connect(lambda lang: setattr(reporter, "lang", lang))
     language.install_qt_translator()
     actor = Actor.default()
     try:
         store = Store.open(args.db, create=True, actor=actor)
     except StoreError as exc:
         print(f"referee-app: {exc}", file=sys.stderr)
+        logger.error("cannot open the store: %s", exc)
         QMessageBox.critical(None, "referee-app", str(exc))
         return 1
     window = MainWindow(store, actor, language)
     window.show()
-    return int(app.exec())
+    logger.info("window shown (store %s, language %s)", store_name(args.db), args.lang)
+    code = int(app.exec())
+    logger.info("window closed")
+    return code
+
+
+def store_name(db: str | None) -> str:
+    from ..store.db import display_url, resolve_target
+
+    return display_url(resolve_target(db)[0])

@@ -13,8 +13,9 @@ from typing import Any
 from PySide6.QtCore import QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtWidgets import QApplication
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-CATALOG_PATH = RESOURCES / "translations" / "gui.toml"
+from ..locations import resources_dir
+
+CATALOG_PATH = resources_dir() / "translations" / "gui.toml"
 
 
 def load_catalog(path: Path = CATALOG_PATH) -> dict[str, dict[str, str]]:
@@ -71,4 +72,7 @@ _qt_translator: QTranslator | None = None
 
 
 def system_lang() -> str:
-    return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+    """The same rule as the command line's, so one locale gives one language everywhere."""
+    from ..cli import default_lang
+
+    return default_lang()

@@ -2,7 +2,7 @@
 
 WenQuanYi Micro Hei (``resources/fonts/wqy-microhei.ttc``, Apache-2.0 or GPL-3+ with the
 font exception; see ``LICENSE-wqy-microhei.txt``) covers Chinese, Latin and ♠♥♣♦. It is
-found relative to the package, like ``rules/``; ``REFEREE_APP_RESOURCES`` overrides.
+found like ``rules/`` (:mod:`referee_app.locations`); ``REFEREE_APP_RESOURCES`` overrides.
 
 Line breaking: reportlab's ``wordWrap="CJK"`` lets ``，；：！？》”`` start a line and hangs a
 single closing mark past the right margin. :func:`break_lines` is the replacement used by
@@ -16,6 +16,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ..locations import resources_dir
 
 FONT = "WQYMicroHei"
 FONT_MONO = "WQYMicroHeiMono"  # the same file's second face, for digests
@@ -32,13 +34,6 @@ CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$
 
 class ResourceError(RuntimeError):
     """A shipped resource (font, form template) is missing or unreadable."""
-
-
-def resources_dir() -> Path:
-    configured = os.environ.get("REFEREE_APP_RESOURCES")
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "resources"
 
 
 def font_path() -> Path:

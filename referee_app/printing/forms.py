@@ -7,7 +7,6 @@ the key (``forms/appeal.toml: labels.grounds: missing``).
 
 from __future__ import annotations
 
-import os
 import string
 import tomllib
 from dataclasses import dataclass
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from ..locations import forms_dir
 
 
 class FormError(ValueError):
@@ -131,14 +132,6 @@ class FormTemplate:
 
     def has(self, box: str) -> bool:
         return box in self.boxes
-
-
-def forms_dir() -> Path:
-    """``REFEREE_APP_FORMS`` or ``forms/`` of the project."""
-    configured = os.environ.get("REFEREE_APP_FORMS")
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "forms"
 
 
 def _loc(loc: tuple[Any, ...]) -> str:

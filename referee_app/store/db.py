@@ -32,9 +32,9 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def default_db_path() -> Path:
-    import platformdirs
+    from ..locations import user_data_dir
 
-    return Path(platformdirs.user_data_path("referee-app", appauthor=False)) / "referee.db"
+    return user_data_dir() / "referee.db"
 
 
 def resolve_target(db: str | None) -> tuple[str, bool]:

@@ -1,5 +1,7 @@
 """Reading a pairs file: ``number,player1,player2[,unit]``, UTF-8 or GB18030.
 
+The header may be in Chinese (``编号,选手1,选手2,单位``, as tournament offices write it);
+the file may be comma- or tab-separated (Excel's "Unicode text" export is tab-separated).
 Pure Python; errors name the file and the line, and the whole file is refused.
 """
 
@@ -14,6 +16,8 @@ from .errors import InputError
 
 REQUIRED = ("number", "player1", "player2")
 OPTIONAL = ("unit",)
+#: Chinese column names, and the English ones they stand for.
+CHINESE_HEADERS = {"编号": "number", "选手1": "player1", "选手2": "player2", "单位": "unit"}
 
 
 @dataclass(frozen=True)
@@ -44,20 +48,27 @@ def read_pairs(path: str | Path) -> list[PairRow]:
     return parse_pairs(decode(data, name), name)
 
 
+def _delimiter(text: str) -> str:
+    """Tab when the header line has a tab, else comma."""
+    first = text.lstrip("\r\n").split("\n", 1)[0]
+    return "\t" if "\t" in first else ","
+
+
 def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
         header = next(reader)
     except StopIteration:
         raise InputError(f"{name}: the file is empty (expected a header line)") from None
     except csv.Error as err:
         raise InputError(f"{name}: line 1: {err}") from None
-    cols = [h.strip().lower() for h in header]
+    cols = [CHINESE_HEADERS.get(h.strip(), h.strip().lower()) for h in header]
     for req in REQUIRED:
         if req not in cols:
             raise InputError(
                 f"{name}: line 1: missing column {req!r} (header must have "
-                f"number,player1,player2 and may have unit; got {','.join(header)!r})"
+                f"number,player1,player2 (or 编号,选手1,选手2) and may have unit (单位); "
+                f"got {','.join(header)!r})"
             )
     for c in cols:
         if c not in REQUIRED + OPTIONAL:

@@ -1,0 +1,72 @@
+"""Where referee-app finds its shipped files and keeps the user's files.
+
+Shipped files — the rulebooks (``rules/``), the form templates (``forms/``) and the font,
+icons and translations (``resources/``) — live at the top of the repository. The wheel and
+the desktop bundle carry them inside the package (``referee_app/rules``, …); a checkout
+(editable install, tests) has them next to the package. Each can be pointed elsewhere with
+an environment variable (``REFEREE_APP_RULES``, ``REFEREE_APP_FORMS``,
+``REFEREE_APP_RESOURCES``).
+
+The user's files go where the platform expects them (``platformdirs``): the event store in
+the data folder, the rulebook cache in the cache folder, the log in the log folder.
+
+Pure standard library plus platformdirs: the domain core imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib.resources import files
+from pathlib import Path
+
+APP_NAME = "referee-app"
+
+_SHIPPED_ENV = {
+    "rules": "REFEREE_APP_RULES",
+    "forms": "REFEREE_APP_FORMS",
+    "resources": "REFEREE_APP_RESOURCES",
+}
+
+
+def shipped_dir(name: str) -> Path:
+    """The folder of shipped files ``name`` (``rules``, ``forms`` or ``resources``)."""
+    configured = os.environ.get(_SHIPPED_ENV[name])
+    if configured:
+        return Path(configured)
+    # Installed (wheel, PyInstaller bundle): inside the package. A package imported from
+    # a zip would not be a Path; the app is never shipped that way.
+    inside = files("referee_app") / name
+    if isinstance(inside, Path) and inside.is_dir():
+        return inside
+    return Path(__file__).resolve().parent.parent / name  # a checkout
+
+
+def rules_dir() -> Path:
+    return shipped_dir("rules")
+
+
+def forms_dir() -> Path:
+    return shipped_dir("forms")
+
+
+def resources_dir() -> Path:
+    return shipped_dir("resources")
+
+
+def user_data_dir() -> Path:
+    """The event store's default folder."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_path(APP_NAME, appauthor=False))
+
+
+def user_cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_path(APP_NAME, appauthor=False))
+
+
+def user_log_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_log_path(APP_NAME, appauthor=False))
