@@ -742,7 +742,9 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, knockout=True)
     rec = loaded.record
-    rows = placings(rec)
+    rule = loaded.rulebook.data["standings"].get("placings")
+    rows = placings(rec, rule, seed=loaded.ev.id if args.seed is None else args.seed)
+    prizes = [p["name"]["zh" if args.lang == "zh" else "en"] for p in (rule or {}).get("prizes", [])]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
         rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
@@ -776,7 +778,14 @@ def cmd_bracket(args: argparse.Namespace) -> int:
                 print(f"  {m['NS']} – {m['EW']}  → {w}")
     print("名次" if zh else "Placings")
     for r in rows:
-        print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}")
+        prize = prizes[r["prize"]] if r.get("prize") is not None else ""
+        print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}\t{prize}".rstrip())
+    if rule and rule["clause"].get("assumed"):
+        print(
+            f"* 假定：{rule['clause']['ref']} 未载明名次的决定办法，按规则文件的解读"
+            if zh
+            else f"* assumed: {rule['clause']['ref']} does not say how places are decided (rulebook reading)"
+        )
     return 0
 
 
