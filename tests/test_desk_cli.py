@@ -464,3 +464,56 @@ def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> No
         kinds = [r["kind"] for r in s.desk_records(eid)]
         assert kinds == ["clock", "clock", "clock", "scores_published"]
         assert s.verify().ok
+
+
+def exposed_card(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str, Any]:
+    """A hand with a ruling to appeal: N exposed a card."""
+    c = case(rnd, table, ns, ew, "NS", rules)
+    c["hands"] = [
+        {
+            "defender_points": 85,
+            "infractions": [{"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 7}],
+        }
+    ]
+    return c
+
+
+def test_appeal_window_runs_from_the_round_end_or_the_publication_of_scores(tmp_path: Path) -> None:
+    """BHG 二、12 "每轮比赛结束后的10分钟内": from the round's end (the last table's result
+    while nothing else is recorded; the chief referee's recorded end when there is one).
+    Gansu 六、八、2 "该轮比赛正式分数公布后5分钟内": from the publication of the scores;
+    before it the window has not opened."""
+    from datetime import datetime, timedelta
+
+    from referee_app.store.errors import InputError
+
+    for rules, minutes in (("bhg-2011", 10), ("gansu-2018", 5)):
+        d = tmp_path / rules
+        d.mkdir()
+        db, store, eid = make_event(d, 4, rules)
+        first = store.record(eid, exposed_card(1, 1, "1", "2", rules), actor=ACTOR, lang="en")
+        rid = store.rulings_of(first.match_id)[0]["id"]
+        t1 = datetime.fromisoformat(store.log(eid)[-1]["at"].replace("Z", "+00:00"))
+        later = t1 + timedelta(hours=2)
+        if rules == "bhg-2011":
+            # table 2 has no result: the round has not ended, the window is not open
+            store.record(
+                eid, {**case(1, 2, "3", "4", "NS", rules), "finished": "open"}, actor=ACTOR, lang="en"
+            )
+            store.file_appeal(eid, ruling_id=rid, by="EW", grounds="g", actor=ACTOR, filed_at=later)
+            ended = t1 + timedelta(hours=1)
+            store.add_desk_record(eid, "round_end", 1, {}, actor=ACTOR, at=ended.isoformat())
+            with pytest.raises(InputError, match=f"filed 50 min after the {minutes}-min window closed"):
+                store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=later)
+        else:
+            store.file_appeal(eid, ruling_id=rid, by="EW", grounds="g", actor=ACTOR, filed_at=later)
+            store.add_desk_record(
+                eid, "scores_published", 1, {}, actor=ACTOR, at=(later - timedelta(minutes=8)).isoformat()
+            )
+            with pytest.raises(InputError, match=f"filed 3 min after the {minutes}-min window closed"):
+                store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=later)
+            on_time = later - timedelta(minutes=4)
+            store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=on_time)
+            assert store.appeals(eid)[-1]["window_source"] == "published"
+        assert store.verify().ok
+        store.close()
