@@ -335,5 +335,50 @@ class Session:
             match_id=m["id"],
         )
 
+    # -- the hall's round clock and the store's head (issue 13) -------------------------------
+
+    def clock(self, round_no: int) -> Any:
+        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`)."""
+        from datetime import UTC
+        from datetime import datetime as _dt
+
+        from .core.clock import clock_state
+        from .desk_commands import clock_acts
+
+        minutes = int(self.rulebook.data["round"]["minutes"])
+        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), _dt.now(UTC))
+
+    def clock_act(self, round_no: int, action: str, minutes: int = 0) -> Any:
+        """Start, pause, resume or extend the round's clock for the whole hall (the chief
+        referee's act, kept in the store); returns the clock's new state."""
+        from datetime import UTC
+        from datetime import datetime as _dt
+
+        from .core.clock import ClockAct, ClockError, check_act
+        from .desk_commands import clock_acts
+        from .store.errors import InputError
+
+        now = _dt.now(UTC)
+        act = ClockAct(action, now, minutes)
+        try:
+            check_act(
+                int(self.rulebook.data["round"]["minutes"]),
+                clock_acts(self.store, self.event.id, round_no),
+                act,
+            )
+        except ClockError as err:
+            raise InputError(str(err)) from None
+        body: dict[str, Any] = {"action": action}
+        if minutes:
+            body["minutes"] = minutes
+        self.store.add_desk_record(
+            self.event.id, "clock", round_no, body, actor=self.actor, at=now.isoformat()
+        )
+        return self.clock(round_no)
+
+    def store_head(self) -> int:
+        """The store's last audit entry: it changes whenever any station writes."""
+        return int(self.store.audit_head()[0])
+
 
 __all__ = ["CaseError", "Session", "TableRecord"]
