@@ -138,6 +138,13 @@ def register(subparsers: Any) -> None:
         _writer(x)
         x.set_defaults(func=_guard(cmd_clock))
 
+    hd = subparsers.add_parser(
+        "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
+    )
+    hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    _common(hd)
+    hd.set_defaults(func=_guard(cmd_hall_display))
+
 
 def _writer(p: argparse.ArgumentParser) -> None:
     """A command that writes a desk record: --event, --role (its PIN from the environment
@@ -879,3 +886,38 @@ def cmd_clock(args: argparse.Namespace) -> int:
         else f"round {args.round} clock: {phase[1]}, {left // 60}:{left % 60:02d} left"
     )
     return 0
+
+
+# -- the hall display ------------------------------------------------------------------------
+def cmd_hall_display(args: argparse.Namespace) -> int:
+    """``referee-app hall-display [--event ID] [--windowed]``: for a projector or a second
+    screen; it writes nothing and follows the store on its own."""
+    from referee_app.gui.app import display_problem, register_font
+
+    problem = display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from referee_app.gui.hall_display import HallDisplay
+    from referee_app.session import Session
+    from referee_app.store.service import Actor, Store
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    family = register_font()
+    if family:
+        app.setFont(QFont(family))
+    store = Store.open(args.db)
+    ev = store.pick_event(args.event)
+    view = HallDisplay(Session(store, ev, Actor.default()))
+    if args.windowed:
+        view.resize(1920, 1080)
+        view.show()
+    else:
+        view.showFullScreen()
+    try:
+        return int(app.exec())
+    finally:
+        store.close()

@@ -517,3 +517,12 @@ def test_appeal_window_runs_from_the_round_end_or_the_publication_of_scores(tmp_
             assert store.appeals(eid)[-1]["window_source"] == "published"
         assert store.verify().ok
         store.close()
+
+
+def test_hall_display_without_a_screen_says_so_in_one_line(
+    four: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(var, raising=False)
+    rc, out, err = cli(four, "hall-display")
+    assert (rc, out) == (1, "") and err.count("\n") == 1 and "no display here" in err

@@ -157,7 +157,7 @@ class HallDisplay(QWidget):
                 f"<tr><td align='center'>轮空</td><td align='center'><b>{escape(pairing.bye)}</b></td>"
                 f"<td colspan='3'>{escape(names.get(pairing.bye, ''))}</td></tr>"
             )
-        return _table(rows, 44)
+        return _table(rows, 56 if len(pairing.tables) <= 10 else 40)
 
     def _status_html(self, pairing: Any, tables: list[Any]) -> str:
         by_table = {t.table: t for t in tables}
@@ -171,15 +171,16 @@ class HallDisplay(QWidget):
             status = rec.status if rec is not None else "not_started"
             ns, ew = (rec.pairs["NS"], rec.pairs["EW"]) if rec is not None else seats.get(n, ("", ""))
             word, bg, fg = STATUS_ZH[status]
+            big = len(numbers) <= 12  # a few tables: tiles a projector shows from the back
             cells.append(
-                f"<td align='center' style='background:{bg}; color:{fg}; padding:14px'>"
-                f"<span style='font-size:44px'><b>{n}桌</b></span><br>"
-                f"<span style='font-size:30px'>{escape(ns)} — {escape(ew)}</span><br>"
-                f"<span style='font-size:34px'>{word}</span></td>"
+                f"<td align='center' width='{280 if big else 200}' style='background:{bg}; color:{fg}'>"
+                f"<span style='font-size:{72 if big else 48}px'><b>{n}桌</b></span><br>"
+                f"<span style='font-size:{46 if big else 32}px'>{escape(ns)} — {escape(ew)}</span><br>"
+                f"<span style='font-size:{52 if big else 36}px'>{word}</span></td>"
             )
-        per_row = 6
+        per_row = 6 if len(numbers) <= 12 else 8
         rows = ["<tr>" + "".join(cells[i : i + per_row]) + "</tr>" for i in range(0, len(cells), per_row)]
-        return "<table cellspacing='12' align='center'>" + "".join(rows) + "</table>"
+        return "<table cellspacing='16' cellpadding='14' align='center'>" + "".join(rows) + "</table>"
 
     def _standings_html(self, rnd: int) -> str:
         from ..core.knockout import placings
