@@ -380,5 +380,28 @@ class Session:
         """The store's last audit entry: it changes whenever any station writes."""
         return int(self.store.audit_head()[0])
 
+    def publish_pairing(self, pairing: Any, warnings: list[str], reason: str | None = None) -> int:
+        """Store ``pairing`` as the round's published pairing (the next version; a correction
+        needs ``reason``), then seat its tables. Returns the version."""
+        current = self.store.desk_records(self.event.id, "pairing", pairing.round)
+        version = len(current) + 1
+        body: dict[str, Any] = {
+            "method": pairing.method,
+            "seed": pairing.seed,
+            "tables": [[t.table, t.ns, t.ew] for t in pairing.tables],
+            "bye": pairing.bye,
+            "warnings": warnings,
+        }
+        if reason:
+            body["reason"] = reason
+        self.store.add_desk_record(
+            self.event.id, "pairing", pairing.round, body, actor=self.actor, version=version
+        )
+        seated = {t.table for t in self.tables(pairing.round)}
+        for t in pairing.tables:
+            if t.table not in seated:
+                self.open_table(pairing.round, t.table, t.ns, t.ew, "E")
+        return version
+
 
 __all__ = ["CaseError", "Session", "TableRecord"]
