@@ -149,6 +149,13 @@ def register(subparsers: Any) -> None:
         _writer(x)
         x.set_defaults(func=_guard(cmd_clock))
 
+    hd = subparsers.add_parser(
+        "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
+    )
+    hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    _common(hd)
+    hd.set_defaults(func=_guard(cmd_hall_display))
+
 
 def _writer(p: argparse.ArgumentParser) -> None:
     """A command that writes a desk record: --event, --role (its PIN from the environment
@@ -762,7 +769,9 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, knockout=True)
     rec = loaded.record
-    rows = placings(rec)
+    rule = loaded.rulebook.data["standings"].get("placings")
+    rows = placings(rec, rule, seed=loaded.ev.id if args.seed is None else args.seed)
+    prizes = [p["name"]["zh" if args.lang == "zh" else "en"] for p in (rule or {}).get("prizes", [])]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
         rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
@@ -796,7 +805,14 @@ def cmd_bracket(args: argparse.Namespace) -> int:
                 print(f"  {m['NS']} – {m['EW']}  → {w}")
     print("名次" if zh else "Placings")
     for r in rows:
-        print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}")
+        prize = prizes[r["prize"]] if r.get("prize") is not None else ""
+        print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}\t{prize}".rstrip())
+    if rule and rule["clause"].get("assumed"):
+        print(
+            f"* 假定：{rule['clause']['ref']} 未载明名次的决定办法，按规则文件的解读"
+            if zh
+            else f"* assumed: {rule['clause']['ref']} does not say how places are decided (rulebook reading)"
+        )
     return 0
 
 
@@ -890,3 +906,38 @@ def cmd_clock(args: argparse.Namespace) -> int:
         else f"round {args.round} clock: {phase[1]}, {left // 60}:{left % 60:02d} left"
     )
     return 0
+
+
+# -- the hall display ------------------------------------------------------------------------
+def cmd_hall_display(args: argparse.Namespace) -> int:
+    """``referee-app hall-display [--event ID] [--windowed]``: for a projector or a second
+    screen; it writes nothing and follows the store on its own."""
+    from referee_app.gui.app import display_problem, register_font
+
+    problem = display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from referee_app.gui.hall_display import HallDisplay
+    from referee_app.session import Session
+    from referee_app.store.service import Actor, Store
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    family = register_font()
+    if family:
+        app.setFont(QFont(family))
+    store = Store.open(args.db)
+    ev = store.pick_event(args.event)
+    view = HallDisplay(Session(store, ev, Actor.default()))
+    if args.windowed:
+        view.resize(1920, 1080)
+        view.show()
+    else:
+        view.showFullScreen()
+    try:
+        return int(app.exec())
+    finally:
+        store.close()

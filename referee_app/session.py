@@ -335,5 +335,73 @@ class Session:
             match_id=m["id"],
         )
 
+    # -- the hall's round clock and the store's head (issue 13) -------------------------------
+
+    def clock(self, round_no: int) -> Any:
+        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`)."""
+        from datetime import UTC
+        from datetime import datetime as _dt
+
+        from .core.clock import clock_state
+        from .desk_commands import clock_acts
+
+        minutes = int(self.rulebook.data["round"]["minutes"])
+        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), _dt.now(UTC))
+
+    def clock_act(self, round_no: int, action: str, minutes: int = 0) -> Any:
+        """Start, pause, resume or extend the round's clock for the whole hall (the chief
+        referee's act, kept in the store); returns the clock's new state."""
+        from datetime import UTC
+        from datetime import datetime as _dt
+
+        from .core.clock import ClockAct, ClockError, check_act
+        from .desk_commands import clock_acts
+        from .store.errors import InputError
+
+        now = _dt.now(UTC)
+        act = ClockAct(action, now, minutes)
+        try:
+            check_act(
+                int(self.rulebook.data["round"]["minutes"]),
+                clock_acts(self.store, self.event.id, round_no),
+                act,
+            )
+        except ClockError as err:
+            raise InputError(str(err)) from None
+        body: dict[str, Any] = {"action": action}
+        if minutes:
+            body["minutes"] = minutes
+        self.store.add_desk_record(
+            self.event.id, "clock", round_no, body, actor=self.actor, at=now.isoformat()
+        )
+        return self.clock(round_no)
+
+    def store_head(self) -> int:
+        """The store's last audit entry: it changes whenever any station writes."""
+        return int(self.store.audit_head()[0])
+
+    def publish_pairing(self, pairing: Any, warnings: list[str], reason: str | None = None) -> int:
+        """Store ``pairing`` as the round's published pairing (the next version; a correction
+        needs ``reason``), then seat its tables. Returns the version."""
+        current = self.store.desk_records(self.event.id, "pairing", pairing.round)
+        version = len(current) + 1
+        body: dict[str, Any] = {
+            "method": pairing.method,
+            "seed": pairing.seed,
+            "tables": [[t.table, t.ns, t.ew] for t in pairing.tables],
+            "bye": pairing.bye,
+            "warnings": warnings,
+        }
+        if reason:
+            body["reason"] = reason
+        self.store.add_desk_record(
+            self.event.id, "pairing", pairing.round, body, actor=self.actor, version=version
+        )
+        seated = {t.table for t in self.tables(pairing.round)}
+        for t in pairing.tables:
+            if t.table not in seated:
+                self.open_table(pairing.round, t.table, t.ns, t.ew, "E")
+        return version
+
 
 __all__ = ["CaseError", "Session", "TableRecord"]

@@ -16,10 +16,11 @@ Pure Python, read from the same :class:`~.standings.EventRecord` as the standing
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .standings import EventRecord, MatchResult, natural_key
+from .standings import EventRecord, MatchResult, lot_digest, natural_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +75,21 @@ def undecided(record: EventRecord, round_no: int) -> list[Undecided]:
     ]
 
 
-def placings(record: EventRecord) -> list[dict[str, Any]]:
-    """Rows ``{"rank", "pair", "out_in", "won"}`` best first: ``out_in`` is the round the
-    pair lost in (None for the winner and for pairs still in); ranks are shared within a
-    round. Pairs that never played (withdrew before round 1) come last, unranked (None)."""
+def placings(
+    record: EventRecord, rule: Mapping[str, Any] | None = None, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Rows ``{"rank", "pair", "out_in", "won", "split", "prize"}`` best first.
+
+    ``out_in`` is the round the pair lost in (None for the winner and pairs still in).
+    Without a ``rule`` ranks are shared within a round. With the rulebook's
+    ``standings.placings`` (``decided``, ``split_by``, ``prizes``), pairs that went out in the
+    same round are separated while their places are within ``decided``, by the level
+    difference of the match they lost (closer ranks higher), then lots (``seed``); ``split``
+    names what separated a pair from the next (None when nothing had to). ``prize`` is the
+    index of the rulebook's prize the place earns (None: no prize). Pairs that never played
+    (withdrew before round 1) come last, unranked (``rank`` None)."""
     out_in: dict[str, int] = {}
+    lost_by: dict[str, int] = {}
     won: dict[str, int] = {p: 0 for p in record.pairs}
     reached: dict[str, int] = {p: 0 for p in record.pairs}
     for m in record.results:
@@ -90,33 +101,67 @@ def placings(record: EventRecord) -> list[dict[str, Any]]:
         won[w] = won.get(w, 0) + 1
         lost = m.ew if w == m.ns else m.ns
         out_in[lost] = m.round
+        lost_by[lost] = m.ew_level_difference if lost == m.ew else m.ns_level_difference
     for b in record.byes:
         reached[b.pair] = max(reached.get(b.pair, 0), b.round)
     for d in record.disqualifications:
         out_in.setdefault(d.pair, d.round)
-    for w in record.withdrawals:
-        if w.back_from is None and w.pair not in out_in:
-            out_in[w.pair] = w.first_round if w.first_round > 1 or reached.get(w.pair, 0) else 0
+    for wd in record.withdrawals:
+        if wd.back_from is None and wd.pair not in out_in:
+            out_in[wd.pair] = wd.first_round if wd.first_round > 1 or reached.get(wd.pair, 0) else 0
 
-    def key(p: str) -> tuple[int, int, tuple[int, int, str]]:
-        # still in (or the winner) first; then later exits; then the number as the order
-        # of the printed list only (the rank is shared)
+    def group(p: str) -> tuple[int, int]:
         gone = out_in.get(p)
-        return (
-            1 if gone is not None else 0,
-            -(gone if gone is not None else reached.get(p, 0)),
-            natural_key(p),
-        )
+        return (1 if gone is not None else 0, -(gone if gone is not None else reached.get(p, 0)))
 
+    order = sorted(record.pairs, key=lambda p: (group(p), natural_key(p)))
+    decided = int(rule["decided"]) if rule else 0
+    split_by = list(rule["split_by"]) if rule else []
     rows: list[dict[str, Any]] = []
-    order = sorted(record.pairs, key=key)
-    for i, p in enumerate(order):
-        gone = out_in.get(p)
+    i = 0
+    while i < len(order):
+        g = group(order[i])
+        same = [p for p in order[i:] if group(p) == g]
+        gone = out_in.get(same[0])
         if gone == 0:
-            rank = None
-        elif i > 0 and rows[-1]["out_in"] == gone:
-            rank = rows[-1]["rank"]
+            rows += [
+                {"rank": None, "pair": p, "out_in": 0, "won": won.get(p, 0), "split": None} for p in same
+            ]
+        elif len(same) > 1 and i < decided and split_by:
+            keys = []
+            for p in same:
+                k: list[Any] = []
+                for how in split_by:
+                    k.append(
+                        -lost_by.get(p, 0) if how == "level_difference" else lot_digest(seed, p, "place:")
+                    )
+                keys.append((tuple(k), p))
+            keys.sort()
+            for j, (k, p) in enumerate(keys):
+                split = None
+                if j + 1 < len(keys):
+                    nxt = keys[j + 1][0]
+                    split = next((split_by[x] for x in range(len(k)) if k[x] != nxt[x]), None)
+                rank = i + j + 1
+                if rank > decided:  # past the decided places: shared with the rest of its round
+                    rank, split = max(decided + 1, i + 1), None
+                elif rank == decided:
+                    split = split if j + 1 < len(keys) else None
+                rows.append({"rank": rank, "pair": p, "out_in": gone, "won": won.get(p, 0), "split": split})
         else:
-            rank = i + 1
-        rows.append({"rank": rank, "pair": p, "out_in": gone, "won": won.get(p, 0)})
+            rows += [
+                {"rank": i + 1, "pair": p, "out_in": gone, "won": won.get(p, 0), "split": None} for p in same
+            ]
+        i += len(same)
+    prizes = list(rule.get("prizes") or []) if rule else []
+    for r in rows:
+        r["prize"] = None
+        if r["rank"] is None:
+            continue
+        top = 0
+        for n, prize in enumerate(prizes):
+            top += int(prize["count"])
+            if r["rank"] <= top:
+                r["prize"] = n
+                break
     return rows

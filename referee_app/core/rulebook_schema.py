@@ -218,6 +218,22 @@ TieBreak = Literal[
 ]
 
 
+class Prize(Strict):
+    name: Text
+    count: int = Field(gt=0)
+
+
+class Placings(Strict):
+    """A knockout's places: the first ``decided`` places are separated (HBUE "直至决出前六名"),
+    pairs that went out in the same round within them by ``split_by`` in order; the places
+    after them are shared within a round. ``prizes`` go down the places in order."""
+
+    decided: int = Field(gt=0)
+    split_by: list[Literal["level_difference", "lots"]] = Field(min_length=1)
+    prizes: list[Prize] = Field(default_factory=list)
+    clause: Clause
+
+
 class Standings(Strict):
     format: Literal["swiss", "knockout"] = "swiss"  # 积分编排 or 淘汰制
     tie_breaks: list[TieBreak] = Field(min_length=1)
@@ -225,6 +241,7 @@ class Standings(Strict):
     #: The event's number of rounds (e.g. Gansu 六、二、1 "比赛5轮"); pairing past it warns.
     rounds: int | None = Field(default=None, gt=0)
     rounds_clause: Clause | None = None
+    placings: Placings | None = None  # a knockout's places and prizes
     #: How a tie-break (or a bye, ``bye``) is computed where the event names it without
     #: defining it: each reading with its clause, ``assumed`` where the text is silent.
     readings: dict[Literal[TieBreak, "bye"], Clause] = {}  # type: ignore[valid-type]

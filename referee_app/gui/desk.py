@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import secrets
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.pairing import Pairing, PairingError, Table, pair_round
+from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round, round_gaps
 from ..core.standings import (
     ASSUMED_MARK,
     StandingsError,
@@ -228,8 +229,17 @@ class PairingView(QWidget):
         try:
             loaded = load_event(self.session.store, self.session.event.id, before_round=round_no)
             knockout = self.session.rulebook.data["standings"]["format"] == "knockout"
+            gaps = round_gaps(loaded.record, round_no - 1, knockout=knockout) if round_no > 1 else []
+            gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no - 1, [])]
+            if gaps:
+                # the command line's pair --override REASON is the chief referee's way past it
+                raise PairingError(f"round {round_no - 1} is not finished ({'; '.join(gaps)})")
+            self.loaded = loaded
+            # a draw (round 1, a knockout round) with a seed no one can foresee, shown and stored
+            # when published; score-group rounds use the event's seed for the standings' lots
+            seed = secrets.randbelow(10**9) if round_no == 1 or knockout else self.session.event.id
             self.pairing = pair_round(
-                self.session.rulebook, loaded.record, round_no, seed=self.session.event.id, knockout=knockout
+                self.session.rulebook, loaded.record, round_no, seed=seed, knockout=knockout
             )
         except (StoreError, PairingError, StandingsError) as exc:
             self.pairing = None
@@ -329,16 +339,30 @@ class PairingView(QWidget):
         )
 
     def publish(self) -> int:
-        """Seat every table of the round in the store (a record each, first dealer East)."""
+        """Check the pairing as shown (every pair of the field once, tables 1, 2, …), ask
+        the chief referee to confirm (naming any rematch), store it as the round's published
+        pairing and seat every table (first dealer East). Returns the tables seated."""
         if self.pairing is None:
             return 0
-        count = 0
+        tr = self.language.tr
+        errors, warnings = check_pairing(self.loaded.record, self.pairing, knockout=self.loaded.knockout)
+        if errors:
+            QMessageBox.warning(self, tr("not_saved"), "\n".join(errors))
+            return 0
+        question = tr("publish_confirm", round=self.pairing.round, tables=len(self.pairing.tables))
+        if self.pairing.bye:
+            question += "\n" + tr("bye_to", pair=self.pairing.bye)
+        if warnings:
+            question += "\n\n" + "\n".join(warnings)
+        answer = QMessageBox.question(self, tr("publish_pairing"), question)
+        if answer != QMessageBox.StandardButton.Yes:
+            return 0
         try:
-            for t in self.pairing.tables:
-                self.session.open_table(self.pairing.round, t.table, t.ns, t.ew, "E")
-                count += 1
+            self.session.publish_pairing(self.pairing, warnings)
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, tr("not_saved"), str(exc))
+            return 0
+        count = len(self.pairing.tables)
         self.published.emit(self.pairing.round)
         self.compute()
         return count

@@ -37,6 +37,7 @@ from .hall import HallView
 from .i18n import Language
 from .login import LoginDialog
 from .table_view import TableView
+from .watch import StoreWatcher
 
 
 class NewEventDialog(QDialog):
@@ -294,6 +295,12 @@ class MainWindow(QMainWindow):
         self.hall.clock.start_button.clicked.connect(self.remember_clock)
         self.restore_clock()
         self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
+        # every station follows the store: a change made at another station shows here by itself
+        if getattr(self, "watcher", None) is not None:
+            self.watcher.timer.stop()
+            self.watcher.deleteLater()
+        self.watcher = StoreWatcher(self.session.store_head, parent=self)
+        self.watcher.changed.connect(self.store_changed)
         self.table_view = TableView(self.language, self.session, self.hall.clock.minutes_since_start)
         self.table_view.back.connect(self.show_hall)
         self.table_view.saved.connect(self.say)
@@ -426,10 +433,41 @@ class MainWindow(QMainWindow):
             return
         clock = self.hall.clock
         self.settings.setValue(self._clock_key(), f"{clock.started_at or 0}|{clock.elapsed_before}")
+        if self.session is None:
+            return
+        # the hall's one clock is in the store: the chief referee's start/pause is recorded
+        rnd = self.hall.round.value()
+        try:
+            phase = self.session.clock(rnd).phase
+            if clock.running and phase in ("not_started", "paused"):
+                self.session.clock_act(rnd, "start" if phase == "not_started" else "resume")
+            elif not clock.running and phase == "running":
+                self.session.clock_act(rnd, "pause")
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            self.restore_clock()
+
+    def store_changed(self) -> None:
+        """Another station (or this one) wrote to the store: show it."""
+        if self.hall is not None:
+            self.hall.refresh()
+            self.restore_clock()
 
     def restore_clock(self) -> None:
         if self.hall is None:
             return
+        if self.session is not None:
+            try:
+                st = self.session.clock(self.hall.round.value())
+            except StoreError:
+                st = None
+            if st is not None and st.phase != "not_started":
+                self.hall.clock.total = st.total_s
+                running = st.phase == "running"
+                self.hall.clock.restore(
+                    time.time() - st.elapsed_s if running else None, 0.0 if running else st.elapsed_s
+                )
+                return
         raw = str(self.settings.value(self._clock_key(), "0|0"))
         started, _, elapsed = raw.partition("|")
         try:

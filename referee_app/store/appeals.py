@@ -128,8 +128,9 @@ class AppealsMixin:
     ) -> int:
         """File an appeal by pair ``by`` (NS or EW of that match) against ruling ``ruling_id``.
 
-        The window comes from the pinned rulebook; it opens when the match's result was first
-        recorded (or at ``ended_at``). A late appeal is refused with ``InputError`` saying by
+        The window comes from the pinned rulebook; it opens at the round's end or at the
+        publication of its scores, as the rulebook says (``desk.appeal_window_start``), or
+        at ``ended_at``. A late appeal is refused with ``InputError`` saying by
         how much, unless ``accept_late_reason`` (the chief referee's) is given."""
         if by not in ("NS", "EW"):
             raise InputError(f"--by: expected NS or EW, got {by!r}")
@@ -177,8 +178,13 @@ class AppealsMixin:
                 start: datetime | None = ended_at.astimezone(UTC)
                 source: str | None = "given"
             else:
-                start = _result_time(conn, r["round_id"], r["table_no"])
-                source = None if start is None else "recorded"
+                # the round's end or the publication of its scores, as the rulebook says
+                # (issue 13, 10); they are the chief referee's desk records
+                from .desk import appeal_window_start
+
+                start, source = appeal_window_start(
+                    conn, ev.id, int(r["round"]), int(rb.data["round"]["minutes"]), window_from
+                )
             late = late_minutes(filed, start, window_minutes)
             if late and accept_late_reason is None:
                 assert start is not None

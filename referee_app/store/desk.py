@@ -176,3 +176,70 @@ class DeskMixin:
         """The last audit entry (seq, hash): a station polls it to see that the store
         changed, whichever station changed it."""
         return self._read(audit.head)  # type: ignore[no-any-return]
+
+
+def appeal_window_start(
+    conn: Connection, event_id: int, round_no: int, round_minutes: int, window_from: str
+) -> tuple[Any, str | None]:
+    """When a round's appeal window opens, as the rulebook's ``appeal.window_from`` says,
+    and from what (``window_source``, at most 12 characters):
+
+    * ``score_published`` (Gansu "该轮比赛正式分数公布后"): the publication of the round's
+      scores (``published``); before it the window has not opened (None).
+    * ``round_end`` (BHG "每轮比赛结束后"): the round's end as the chief referee recorded it
+      (``round_end``); else the hall clock's end (``clock``); else, once every table of the
+      round has a result, the last of them (``last_result``); else not yet (None).
+    """
+    from datetime import datetime
+
+    from ..core.clock import ClockAct, clock_state
+    from .appeals import from_iso
+
+    def latest(kind: str) -> Any:
+        return conn.execute(
+            select(desk_records.c.at)
+            .where(
+                desk_records.c.event_id == event_id,
+                desk_records.c.kind == kind,
+                desk_records.c.round_no == round_no,
+            )
+            .order_by(desk_records.c.id.desc())
+            .limit(1)
+        ).scalar()
+
+    if window_from == "score_published":
+        at = latest("scores_published")
+        return (from_iso(str(at)), "published") if at else (None, None)
+    at = latest("round_end")
+    if at:
+        return from_iso(str(at)), "round_end"
+    acts = [
+        ClockAct(json.loads(b)["action"], from_iso(str(a)), int(json.loads(b).get("minutes") or 0))
+        for b, a in conn.execute(
+            select(desk_records.c.body, desk_records.c.at)
+            .where(
+                desk_records.c.event_id == event_id,
+                desk_records.c.kind == "clock",
+                desk_records.c.round_no == round_no,
+            )
+            .order_by(desk_records.c.id)
+        )
+    ]
+    if acts:
+        from datetime import UTC
+
+        st = clock_state(round_minutes, acts, datetime.now(UTC))
+        if st.phase == "ended" and st.ends_at is not None:
+            return st.ends_at, "clock"
+    from .appeals import _result_time
+
+    rid = conn.execute(
+        select(rounds.c.id).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+    ).scalar()
+    if rid is None:
+        return None, None
+    tables = sorted(set(conn.execute(select(matches.c.table_no).where(matches.c.round_id == rid)).scalars()))
+    times = [_result_time(conn, int(rid), int(t)) for t in tables]
+    if not times or any(t is None for t in times):
+        return None, None
+    return max(t for t in times if t is not None), "last_result"

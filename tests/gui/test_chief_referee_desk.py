@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+from PySide6.QtWidgets import QMessageBox
+
 from referee_app.core import editing, load_rulebook
 from referee_app.session import Session
 
@@ -30,11 +32,26 @@ def test_pair_publish_play_and_rank(make_window, pairs_csv, tmp_path) -> None:
     assert window.stack.currentWidget() is view
     assert view.round.value() == 1 and view.pairing.method == "lot"
     assert view.table.rowCount() == 2
+    asked = {}
+
+    def confirm(dialog) -> None:
+        asked["text"] = dialog.text()
+        dialog.button(QMessageBox.StandardButton.Yes).click()
+
+    when_modal(confirm)
+    drawn = [(t.table, t.ns, t.ew) for t in view.pairing.tables]
+    seed = view.pairing.seed
     assert view.publish() == 2
+    assert "发布第 1 轮对阵（2 桌）" in asked["text"]
     session = window.session
     assert [t.table for t in session.tables(1)] == [1, 2]
+    stored = session.store.desk_records(session.event.id, "pairing", 1)
+    assert len(stored) == 1 and stored[0]["body"]["seed"] == seed != session.event.id
+    assert [tuple(t) for t in stored[0]["body"]["tables"]] == drawn
     assert not view.publish_button.isEnabled() or view.round.value() == 1
 
+    view.round.setValue(2)  # round 1 is seated but not played: its pairing is refused
+    assert "round 1 is not finished" in view.warning.text() and not view.publish_button.isEnabled()
     play_round(session, 1, [0, 120])  # table 1: dealer side +3; table 2: defenders +1
     window.act_standings.trigger()
     standings = window.standings_view

@@ -1,0 +1,224 @@
+"""The hall display (赛场大屏): a full-screen, read-only view for a projector or a second
+screen, large enough to read from the back of the hall, in Chinese.
+
+It follows the store on its own (:class:`~.watch.StoreWatcher`) and shows what the hall
+needs at each moment of the current round (the latest round with a published pairing or a
+table):
+
+* **before** the round (a pairing is published, the clock has not started, no result yet):
+  the pairings and seats — table, North-South pair and players, East-West pair and
+  players, the bye;
+* **during** it (the clock started, or results still missing): the round clock, large, and
+  each table's status;
+* **after** it (every table has its result): the standings after the round (a knockout: its
+  places).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ..session import Session
+from ..store.errors import StoreError
+from .watch import POLL_MS, StoreWatcher
+from .widgets import fmt_clock
+
+STATUS_ZH = {
+    "not_started": ("未开始", "#eceff1", "#37474f"),
+    "playing": ("比赛中", "#1565c0", "#ffffff"),
+    "finished": ("已结束", "#2e7d32", "#ffffff"),
+    "signed": ("已签字", "#1b5e20", "#ffffff"),
+    "appeal": ("申诉中", "#ad1457", "#ffffff"),
+}
+PHASE_ZH = {"before": "对阵", "during": "比赛进行中", "after": "成绩", "waiting": "等待编排"}
+
+
+class HallDisplay(QWidget):
+    """Read-only: it has no button and writes nothing."""
+
+    def __init__(self, session: Session, poll_ms: int = POLL_MS, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setObjectName("hallDisplay")
+        self.setStyleSheet("QWidget#hallDisplay { background: #102027; } QLabel { color: #ffffff; }")
+        self.setWindowTitle(f"{session.event.name} — 赛场大屏")
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("font-size: 56px; font-weight: bold; padding: 12px;")
+        self.clock = QLabel()
+        self.clock.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.clock.setStyleSheet("font-size: 220px; font-weight: bold; font-family: monospace;")
+        self.body = QLabel()
+        self.body.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(40, 20, 40, 20)
+        layout.addWidget(self.title)
+        layout.addWidget(self.clock)
+        layout.addWidget(self.body, 1)
+        self.phase = "waiting"
+        self.round_no = 0
+        self.watcher = StoreWatcher(session.store_head, poll_ms, self)
+        self.watcher.changed.connect(self.refresh)
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(500)
+        self.ticker.timeout.connect(self.tick)
+        self.ticker.start()
+        self.refresh()
+
+    # -- what to show ----------------------------------------------------------------------
+    def current_round(self) -> int:
+        published = {
+            int(r["round_no"]) for r in self.session.store.desk_records(self.session.event.id, "pairing")
+        }
+        return max(published | set(self.session.rounds()), default=0)
+
+    def refresh(self) -> None:
+        try:
+            self._refresh()
+        except StoreError as exc:
+            self.body.setText(f"<p style='font-size:40px'>{escape(str(exc))}</p>")
+
+    def _refresh(self) -> None:
+        from ..desk_commands import published_pairing
+
+        self.round_no = rnd = self.current_round()
+        ev = self.session.event
+        if rnd == 0:
+            self.phase = "waiting"
+            self.title.setText(escape(ev.name))
+            self.clock.setVisible(False)
+            self.body.setText("<p style='font-size:64px'>等待编排</p>")
+            return
+        tables = self.session.tables(rnd)
+        clock = self.session.clock(rnd)
+        try:
+            pairing, _ = published_pairing(self.session.store, ev.id, rnd)
+        except StoreError:
+            pairing = None
+        expected = len(pairing.tables) if pairing is not None else len(tables)
+        results = sum(1 for t in tables if t.decision.get("result") is not None)
+        if expected and results >= expected and clock.phase != "running":
+            self.phase = "after"
+        elif clock.phase == "not_started" and results == 0 and pairing is not None:
+            self.phase = "before"
+        else:
+            self.phase = "during"
+        self.title.setText(f"{escape(ev.name)}　第{rnd}轮　{PHASE_ZH[self.phase]}")
+        self.clock.setVisible(self.phase == "during")
+        if self.phase == "before":
+            self.body.setText(self._pairing_html(pairing))
+        elif self.phase == "during":
+            self.body.setText(self._status_html(pairing, tables))
+        else:
+            self.body.setText(self._standings_html(rnd))
+        self.tick()
+
+    def tick(self) -> None:
+        if self.phase != "during" or self.round_no == 0:
+            return
+        try:
+            st = self.session.clock(self.round_no)
+        except StoreError:
+            return
+        if st.phase == "not_started":
+            self.clock.setText(fmt_clock(st.total_s))
+            self.clock.setStyleSheet(self.clock.styleSheet().split(" color:")[0] + " color: #90a4ae;")
+            return
+        warn = int(self.session.rulebook.data["round"]["warning_minutes_left"]) * 60
+        colour = "#ff5252" if st.remaining_s <= warn else ("#ffd54f" if st.phase == "paused" else "#ffffff")
+        text = fmt_clock(st.remaining_s)
+        if st.phase == "paused":
+            text += " 暂停"
+        self.clock.setText(text)
+        self.clock.setStyleSheet(self.clock.styleSheet().split(" color:")[0] + f" color: {colour};")
+
+    # -- the three pictures ------------------------------------------------------------------
+    def _names(self) -> dict[str, str]:
+        return {str(p["number"]): "、".join(p["players"]) for p in self.session.pairs()}
+
+    def _pairing_html(self, pairing: Any) -> str:
+        names = self._names()
+        head = "".join(f"<th>{h}</th>" for h in ("桌号", "南北", "选手", "东西", "选手"))
+        rows = [f"<tr style='background:#37474f'>{head}</tr>"]
+        for t in pairing.tables:
+            rows.append(
+                f"<tr><td align='center'>{t.table}</td><td align='center'><b>{escape(t.ns)}</b></td>"
+                f"<td>{escape(names.get(t.ns, ''))}</td><td align='center'><b>{escape(t.ew)}</b></td>"
+                f"<td>{escape(names.get(t.ew, ''))}</td></tr>"
+            )
+        if pairing.bye:
+            rows.append(
+                f"<tr><td align='center'>轮空</td><td align='center'><b>{escape(pairing.bye)}</b></td>"
+                f"<td colspan='3'>{escape(names.get(pairing.bye, ''))}</td></tr>"
+            )
+        return _table(rows, 56 if len(pairing.tables) <= 10 else 40)
+
+    def _status_html(self, pairing: Any, tables: list[Any]) -> str:
+        by_table = {t.table: t for t in tables}
+        numbers = sorted(
+            set(by_table) | ({t.table for t in pairing.tables} if pairing is not None else set())
+        )
+        seats = {t.table: (t.ns, t.ew) for t in pairing.tables} if pairing is not None else {}
+        cells = []
+        for n in numbers:
+            rec = by_table.get(n)
+            status = rec.status if rec is not None else "not_started"
+            ns, ew = (rec.pairs["NS"], rec.pairs["EW"]) if rec is not None else seats.get(n, ("", ""))
+            word, bg, fg = STATUS_ZH[status]
+            big = len(numbers) <= 12  # a few tables: tiles a projector shows from the back
+            cells.append(
+                f"<td align='center' width='{280 if big else 200}' style='background:{bg}; color:{fg}'>"
+                f"<span style='font-size:{72 if big else 48}px'><b>{n}桌</b></span><br>"
+                f"<span style='font-size:{46 if big else 32}px'>{escape(ns)} — {escape(ew)}</span><br>"
+                f"<span style='font-size:{52 if big else 36}px'>{word}</span></td>"
+            )
+        per_row = 6 if len(numbers) <= 12 else 8
+        rows = ["<tr>" + "".join(cells[i : i + per_row]) + "</tr>" for i in range(0, len(cells), per_row)]
+        return "<table cellspacing='16' cellpadding='14' align='center'>" + "".join(rows) + "</table>"
+
+    def _standings_html(self, rnd: int) -> str:
+        from ..core.knockout import placings
+        from ..core.standings import TIE_BREAK_LABELS, compute_standings, format_tiebreak
+        from ..desk_commands import load_event
+
+        loaded = load_event(self.session.store, self.session.event.id)
+        names = self._names()
+        if loaded.knockout:
+            rule = loaded.rulebook.data["standings"].get("placings")
+            rows = ["<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th></tr>"]
+            for r in placings(loaded.record, rule, seed=loaded.ev.id)[:14]:
+                rank = "—" if r["rank"] is None else r["rank"]
+                rows.append(
+                    f"<tr><td align='center'>{rank}</td><td align='center'><b>{escape(r['pair'])}</b></td>"
+                    f"<td>{escape(names.get(r['pair'], ''))}</td></tr>"
+                )
+            return _table(rows, 40)
+        table = compute_standings(loaded.rulebook, loaded.record, through_round=rnd, seed=loaded.ev.id)
+        keys = [k for k in table.tie_breaks if k not in ("match_points", "lots")]
+        head = "".join(f"<th>{TIE_BREAK_LABELS[k][0]}</th>" for k in keys)
+        rows = [
+            f"<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th><th>积分</th>{head}</tr>"
+        ]
+        for r in table.rows[:14]:
+            cells = "".join(
+                f"<td align='center'>{escape(format_tiebreak(k, r['tiebreaks'].get(k)))}</td>" for k in keys
+            )
+            rows.append(
+                f"<tr><td align='center'>{r['rank']}</td><td align='center'><b>{escape(r['pair'])}</b></td>"
+                f"<td>{escape(names.get(r['pair'], ''))}</td>"
+                f"<td align='center'><b>{r['match_points']}</b></td>{cells}</tr>"
+            )
+        return _table(rows, 38)
+
+
+def _table(rows: list[str], px: int) -> str:
+    return (
+        f"<table cellspacing='0' cellpadding='10' align='center' width='100%' "
+        f"style='font-size:{px}px; border-collapse:collapse'>" + "".join(rows) + "</table>"
+    )
