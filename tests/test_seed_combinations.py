@@ -151,3 +151,25 @@ def test_a_result_reached_through_a_reading_is_marked_assumed() -> None:
     ]
     read = judge(case("bhg-2011", [hand(60, both)]))["result"]
     assert read["winner"] == "EW" and read["assumed"] is True
+
+
+def test_bhg_offences_without_a_trick_are_counted_where_they_happen() -> None:
+    """BHG 二、4 (在抓牌或行牌过程中……累积3次) and 二、10 (庄家扣底牌的时间为60秒……一次给予警告，
+    两次以上每次罚10分): an exposure while drawing is the 1st of the hand, so the one in trick
+    7 is the 3rd; a delay in burying is the 1st delay, so it is the warning."""
+    exposures = [
+        {"kind": "exposed_card", "seat": "N", "trick": 7},
+        {"kind": "exposed_card", "seat": "S", "trick": 3},
+        {"kind": "exposed_card", "seat": "N", "phase": "drawing"},
+    ]
+    played = judge(case("bhg-2011", [hand(60, exposures)]))["hands"][0]
+    assert [r["occurrence"] for r in played["rulings"]] == [3, 2, 1]
+    assert [r["hand_lost"] for r in played["rulings"]] == [True, False, False]
+    delays = [
+        {"kind": "delay", "seat": "E", "trick": 8, "what": "lead"},
+        {"kind": "delay", "seat": "W", "what": "bury"},
+        {"kind": "delay", "seat": "E", "trick": 5, "what": "follow"},
+    ]
+    played = judge(case("bhg-2011", [hand(60, delays)]))["hands"][0]
+    assert [r["warning"] for r in played["rulings"]] == [False, True, False]
+    assert [r["points"] for r in played["rulings"]] == [10, 0, 10]

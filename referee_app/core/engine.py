@@ -801,22 +801,30 @@ class RoundJudge:
 
 
 #: Where an infraction without a trick falls in the hand, by the phase it was found in.
-_PHASE_POSITION = {"drawing": -2, "before_bottom": -1, "after_bury": 0, "end_of_hand": 26}
+_PHASE_POSITION = {"drawing": -3, "before_bottom": -2, "after_bury": 0, "end_of_hand": 26}
+#: A delay in burying (扣底牌) comes after the bottom is taken and before the first trick.
+_BURY_POSITION = -1
 
 
 def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     """When an infraction happened in the hand: the offence's trick, then its discovery,
     then the facts themselves, so that two different offences in one trick are counted in
     the same order however they were typed; the order they were given in breaks a tie only
-    between identical facts, where it changes nothing. One with neither a trick nor a phase
-    is placed after every trick, so its place never depends on the input order of the
-    others."""
+    between identical facts, where it changes nothing.
+
+    Without a trick, the phase places it (an exposure while drawing comes before any trick,
+    a count error found at the end after every trick); a delay in burying comes before the
+    first trick; with neither, it is placed before the first trick, where most offences
+    logged without a trick happen (drawing, burying, before the lead)."""
     if inf.trick is not None:
         when = inf.trick
         found = inf.discovered if inf.discovered is not None else inf.trick
+    elif inf.phase is not None:
+        when = found = _PHASE_POSITION[inf.phase]
+    elif inf.what == "bury":
+        when = found = _BURY_POSITION
     else:
-        when = _PHASE_POSITION.get(inf.phase or "", 27)
-        found = when
+        when = found = 0
     return when, found, repr(replace(inf, path="")), index
 
 
