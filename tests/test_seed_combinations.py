@@ -173,3 +173,48 @@ def test_bhg_offences_without_a_trick_are_counted_where_they_happen() -> None:
     played = judge(case("bhg-2011", [hand(60, delays)]))["hands"][0]
     assert [r["warning"] for r in played["rulings"]] == [False, True, False]
     assert [r["points"] for r in played["rulings"]] == [10, 0, 10]
+
+
+def test_bhg_trick_handling_counted_per_hand_is_a_reading_where_it_decides() -> None:
+    """BHG 二、11 一次给予警告，两次以上每次罚10分 names no scope (二、10 opens with 在一副牌中):
+    a second time in another hand is again a warning, marked assumed because a count over the
+    round would fine it; the first time ever, and delays (二、10, per hand in print), are not."""
+    hands = [
+        hand(40, [{"kind": "trick_handling", "seat": "E", "trick": 3}, {"kind": "delay", "seat": "E", "trick": 5}]),
+        hand(40, [{"kind": "trick_handling", "seat": "E", "trick": 4}, {"kind": "delay", "seat": "E", "trick": 6}]),
+    ]
+    first, second = judge(case("bhg-2011", hands, finished="open"))["hands"]
+    assert [r["warning"] for r in first["rulings"] + second["rulings"]] == [True] * 4
+    assert [r["assumed"] for r in first["rulings"]] == [False, False]
+    assert [r["assumed"] for r in second["rulings"]] == [True, False]
+
+
+def test_hbue_both_sides_open_grab_is_printed_for_count_errors_only() -> None:
+    """HBUE 规则四、(一) 双方违规则下副牌实行一次性抢庄 is printed under 多或少牌; 四、(二)(2) 跟牌出错
+    prints no 双方违规: the same open grab for two wrong follows is a reading, marked assumed."""
+    follows = [
+        {"kind": "wrong_play", "seat": "E", "trick": 2, "discovered": 4},
+        {"kind": "wrong_play", "seat": "N", "trick": 5, "discovered": 6},
+    ]
+    read = judge(case("hbue-2018", [hand(60, follows)], finished="open"))["hands"][0]
+    assert read["lost_by"] == "both" and read["next_dealer"] is None
+    assert read["assumed"] is True and all(r["assumed"] for r in read["rulings"])
+    counts = [
+        {"kind": "wrong_card_count", "seat": "E", "phase": "after_bury"},
+        {"kind": "wrong_card_count", "seat": "N", "phase": "after_bury"},
+    ]
+    printed = judge(case("hbue-2018", [hand(60, counts)], finished="open"))["hands"][0]
+    assert printed["lost_by"] == "both" and printed["assumed"] is False
+
+
+def test_hbue_redeclaration_bonus_on_a_lost_hand_is_a_reading() -> None:
+    """HBUE 规则三、(五) 每反牌一次则由上庄方在原有基础上加升一级 with 规则四 庄方违规，由对方上庄并升2级:
+    +2 printed, +3 given with one re-declaration — marked assumed; the bonus on a hand scored on
+    its points is printed and not assumed."""
+    count_error = {"kind": "wrong_card_count", "seat": "W", "phase": "after_bury"}
+    lost = judge(case("hbue-2018", [hand(40), hand(50, [count_error], redeclarations=1)], finished="open"))
+    second = lost["hands"][1]
+    assert second["gains"] == {"NS": 3, "EW": 0} and second["redeclaration_bonus"] == 1
+    assert second["assumed"] is True
+    scored = judge(case("hbue-2018", [hand(40), hand(50, redeclarations=1)], finished="open"))
+    assert scored["hands"][1]["gains"] == {"NS": 0, "EW": 2} and scored["hands"][1]["assumed"] is False

@@ -242,7 +242,10 @@ class RoundJudge:
         if len(lost_sides) == 2:
             lost_by = "both"
             both_clause = loss_cfg.get("both_sides_clause")
-            if both_clause is not None and both_clause["assumed"]:
+            printed_for = loss_cfg.get("both_sides_kinds")
+            if (both_clause is not None and both_clause["assumed"]) or (
+                printed_for is not None and any(r.kind not in printed_for for r in losers)
+            ):
                 reading_assumed = True
                 for r in losers:
                     r.assumed = True
@@ -332,6 +335,9 @@ class RoundJudge:
         if red and not open_grab and hand.redeclarations and number >= red["from_hand"]:
             redeclaration_bonus = red["levels_each"] * hand.redeclarations
             gains[dealer_side if keep_deal else defenders] += redeclaration_bonus
+            after_loss = red.get("hand_loss_clause")
+            if lost_by is not None and after_loss is not None and after_loss["assumed"]:
+                reading_assumed = True  # a bonus on top of a printed hand-loss award
 
         passed_a: str | None = None
         after = dict(before)
@@ -510,10 +516,20 @@ class RoundJudge:
             instruction = rule["sanction"]["instruction"] or inner["sanction"]["instruction"]
         occurrence, scope, escalated = 1, None, False
         if counter is not None:
+            spec_counter = self.rules["counters"][counter]
+            in_round = 1 + sum(1 for s, c, _ in self.occurrences if s == inf.side and c == counter)
             occurrence, scope = self.count(counter, inf.side, hand_number, record=inf.void_reason is None)
-            steps = [s for s in self.rules["counters"][counter]["steps"] if s["from_count"] <= occurrence]
-            if steps:
-                step = max(steps, key=lambda s: s["from_count"])
+            scope_clause = spec_counter.get("scope_clause")
+            if (
+                scope == "hand"
+                and scope_clause is not None
+                and scope_clause["assumed"]
+                and step_for(spec_counter, occurrence) is not step_for(spec_counter, in_round)
+            ):
+                # counted over the round this would take another step: the scope decides it
+                assumed = True
+            step = step_for(spec_counter, occurrence)
+            if step is not None:
                 sanction = step["sanction"]
                 citation = cite(step["clause"])
                 assumed = assumed or bool(step["clause"]["assumed"])
@@ -826,6 +842,12 @@ def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     else:
         when = found = 0
     return when, found, repr(replace(inf, path="")), index
+
+
+def step_for(counter: dict[str, Any], occurrence: int) -> dict[str, Any] | None:
+    """The escalation step that holds for this occurrence, or None below the first."""
+    steps = [s for s in counter["steps"] if s["from_count"] <= occurrence]
+    return max(steps, key=lambda s: s["from_count"]) if steps else None
 
 
 def cite(clause: dict[str, Any]) -> str:
