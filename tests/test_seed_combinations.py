@@ -180,8 +180,14 @@ def test_bhg_trick_handling_counted_per_hand_is_a_reading_where_it_decides() -> 
     a second time in another hand is again a warning, marked assumed because a count over the
     round would fine it; the first time ever, and delays (二、10, per hand in print), are not."""
     hands = [
-        hand(40, [{"kind": "trick_handling", "seat": "E", "trick": 3}, {"kind": "delay", "seat": "E", "trick": 5}]),
-        hand(40, [{"kind": "trick_handling", "seat": "E", "trick": 4}, {"kind": "delay", "seat": "E", "trick": 6}]),
+        hand(
+            40,
+            [{"kind": "trick_handling", "seat": "E", "trick": 3}, {"kind": "delay", "seat": "E", "trick": 5}],
+        ),
+        hand(
+            40,
+            [{"kind": "trick_handling", "seat": "E", "trick": 4}, {"kind": "delay", "seat": "E", "trick": 6}],
+        ),
     ]
     first, second = judge(case("bhg-2011", hands, finished="open"))["hands"]
     assert [r["warning"] for r in first["rulings"] + second["rulings"]] == [True] * 4
@@ -218,3 +224,18 @@ def test_hbue_redeclaration_bonus_on_a_lost_hand_is_a_reading() -> None:
     assert second["assumed"] is True
     scored = judge(case("hbue-2018", [hand(40), hand(50, redeclarations=1)], finished="open"))
     assert scored["hands"][1]["gains"] == {"NS": 0, "EW": 2} and scored["hands"][1]["assumed"] is False
+
+
+def test_bhg_counting_the_pairs_times_together_is_a_reading_where_it_decides() -> None:
+    """BHG 二、4 (累积3次，判过错方负) and 二、10 (一次给予警告，两次以上每次罚10分) do not say whose
+    times: the pair's (过错方) is the rulebook's reading. N then S: S's delay is the pair's 2nd
+    (10 points) but S's own 1st, so it is marked assumed; N then N is the 2nd either way."""
+    mixed = [{"kind": "exposed_card", "seat": seat, "trick": t} for seat, t in (("N", 2), ("N", 5), ("S", 9))]
+    third = judge(case("bhg-2011", [hand(150, mixed)]))["hands"][0]["rulings"][2]
+    assert third["hand_lost"] is True and third["assumed"] is True
+    partners = [{"kind": "delay", "seat": seat, "trick": t} for seat, t in (("N", 2), ("S", 5))]
+    second = judge(case("bhg-2011", [hand(60, partners)]))["hands"][0]["rulings"][1]
+    assert second["points"] == 10 and second["assumed"] is True
+    alone = [{"kind": "delay", "seat": "N", "trick": t} for t in (2, 5)]
+    second = judge(case("bhg-2011", [hand(60, alone)]))["hands"][0]["rulings"][1]
+    assert second["points"] == 10 and second["assumed"] is False

@@ -116,7 +116,8 @@ class RoundJudge:
         # is marked assumed too
         self.read_hands: list[int] = []
         # (side, counter, hand number) for every occurrence counted so far in this round
-        self.occurrences: list[tuple[str, str, int]] = []
+        # (side, counter, hand number, seat) for every occurrence counted so far in this round
+        self.occurrences: list[tuple[str, str, int, str | None]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
 
     # -- the round -------------------------------------------------------------------------
@@ -517,8 +518,25 @@ class RoundJudge:
         occurrence, scope, escalated = 1, None, False
         if counter is not None:
             spec_counter = self.rules["counters"][counter]
-            in_round = 1 + sum(1 for s, c, _ in self.occurrences if s == inf.side and c == counter)
-            occurrence, scope = self.count(counter, inf.side, hand_number, record=inf.void_reason is None)
+            in_round = 1 + sum(1 for s, c, _, _ in self.occurrences if s == inf.side and c == counter)
+            by_player = 1 + sum(
+                1
+                for _, c, h, seat in self.occurrences
+                if seat == inf.seat and c == counter and (spec_counter["scope"] != "hand" or h == hand_number)
+            )
+            occurrence, scope = self.count(
+                counter, inf.side, hand_number, record=inf.void_reason is None, seat=inf.seat
+            )
+            per_side = spec_counter.get("per_side_clause")
+            if (
+                scope != "event"
+                and inf.seat is not None
+                and per_side is not None
+                and per_side["assumed"]
+                and step_for(spec_counter, occurrence) is not step_for(spec_counter, by_player)
+            ):
+                # counted per player this would take another step: the side count decides it
+                assumed = True
             scope_clause = spec_counter.get("scope_clause")
             if (
                 scope == "hand"
@@ -593,13 +611,17 @@ class RoundJudge:
             return False
         return True
 
-    def count(self, counter: str, side: str, hand_number: int, record: bool = True) -> tuple[int, str]:
+    def count(
+        self, counter: str, side: str, hand_number: int, record: bool = True, seat: str | None = None
+    ) -> tuple[int, str]:
         """The number of this occurrence within the counter's scope, this one included."""
         scope = self.rules["counters"][counter]["scope"]
         if scope == "hand":
-            before = sum(1 for s, c, h in self.occurrences if s == side and c == counter and h == hand_number)
+            before = sum(
+                1 for s, c, h, _ in self.occurrences if s == side and c == counter and h == hand_number
+            )
         else:
-            before = sum(1 for s, c, _ in self.occurrences if s == side and c == counter)
+            before = sum(1 for s, c, _, _ in self.occurrences if s == side and c == counter)
             if scope == "event":
                 feeding = {
                     kind
@@ -608,7 +630,7 @@ class RoundJudge:
                 }
                 before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
         if record:  # a voided ruling is shown with its count but does not count
-            self.occurrences.append((side, counter, hand_number))
+            self.occurrences.append((side, counter, hand_number, seat))
         return before + 1, scope
 
     def apply_sanction(

@@ -334,6 +334,9 @@ class Counter(Strict):
     # where the text does not say what the times are counted over: the reading; a ruling the
     # scope decides (counted over the round it would take another step) is marked assumed
     scope_clause: Clause | None = None
+    # where the text does not say whose times are counted (the pair's or each player's): the
+    # reading that the side's are; a ruling a per-player count would change is marked assumed
+    per_side_clause: Clause | None = None
 
 
 class Infraction(Strict):
