@@ -151,3 +151,91 @@ def test_a_result_reached_through_a_reading_is_marked_assumed() -> None:
     ]
     read = judge(case("bhg-2011", [hand(60, both)]))["result"]
     assert read["winner"] == "EW" and read["assumed"] is True
+
+
+def test_bhg_offences_without_a_trick_are_counted_where_they_happen() -> None:
+    """BHG 二、4 (在抓牌或行牌过程中……累积3次) and 二、10 (庄家扣底牌的时间为60秒……一次给予警告，
+    两次以上每次罚10分): an exposure while drawing is the 1st of the hand, so the one in trick
+    7 is the 3rd; a delay in burying is the 1st delay, so it is the warning."""
+    exposures = [
+        {"kind": "exposed_card", "seat": "N", "trick": 7},
+        {"kind": "exposed_card", "seat": "S", "trick": 3},
+        {"kind": "exposed_card", "seat": "N", "phase": "drawing"},
+    ]
+    played = judge(case("bhg-2011", [hand(60, exposures)]))["hands"][0]
+    assert [r["occurrence"] for r in played["rulings"]] == [3, 2, 1]
+    assert [r["hand_lost"] for r in played["rulings"]] == [True, False, False]
+    delays = [
+        {"kind": "delay", "seat": "E", "trick": 8, "what": "lead"},
+        {"kind": "delay", "seat": "W", "what": "bury"},
+        {"kind": "delay", "seat": "E", "trick": 5, "what": "follow"},
+    ]
+    played = judge(case("bhg-2011", [hand(60, delays)]))["hands"][0]
+    assert [r["warning"] for r in played["rulings"]] == [False, True, False]
+    assert [r["points"] for r in played["rulings"]] == [10, 0, 10]
+
+
+def test_bhg_trick_handling_counted_per_hand_is_a_reading_where_it_decides() -> None:
+    """BHG 二、11 一次给予警告，两次以上每次罚10分 names no scope (二、10 opens with 在一副牌中):
+    a second time in another hand is again a warning, marked assumed because a count over the
+    round would fine it; the first time ever, and delays (二、10, per hand in print), are not."""
+    hands = [
+        hand(
+            40,
+            [{"kind": "trick_handling", "seat": "E", "trick": 3}, {"kind": "delay", "seat": "E", "trick": 5}],
+        ),
+        hand(
+            40,
+            [{"kind": "trick_handling", "seat": "E", "trick": 4}, {"kind": "delay", "seat": "E", "trick": 6}],
+        ),
+    ]
+    first, second = judge(case("bhg-2011", hands, finished="open"))["hands"]
+    assert [r["warning"] for r in first["rulings"] + second["rulings"]] == [True] * 4
+    assert [r["assumed"] for r in first["rulings"]] == [False, False]
+    assert [r["assumed"] for r in second["rulings"]] == [True, False]
+
+
+def test_hbue_both_sides_open_grab_is_printed_for_count_errors_only() -> None:
+    """HBUE 规则四、(一) 双方违规则下副牌实行一次性抢庄 is printed under 多或少牌; 四、(二)(2) 跟牌出错
+    prints no 双方违规: the same open grab for two wrong follows is a reading, marked assumed."""
+    follows = [
+        {"kind": "wrong_play", "seat": "E", "trick": 2, "discovered": 4},
+        {"kind": "wrong_play", "seat": "N", "trick": 5, "discovered": 6},
+    ]
+    read = judge(case("hbue-2018", [hand(60, follows)], finished="open"))["hands"][0]
+    assert read["lost_by"] == "both" and read["next_dealer"] is None
+    assert read["assumed"] is True and all(r["assumed"] for r in read["rulings"])
+    counts = [
+        {"kind": "wrong_card_count", "seat": "E", "phase": "after_bury"},
+        {"kind": "wrong_card_count", "seat": "N", "phase": "after_bury"},
+    ]
+    printed = judge(case("hbue-2018", [hand(60, counts)], finished="open"))["hands"][0]
+    assert printed["lost_by"] == "both" and printed["assumed"] is False
+
+
+def test_hbue_redeclaration_bonus_on_a_lost_hand_is_a_reading() -> None:
+    """HBUE 规则三、(五) 每反牌一次则由上庄方在原有基础上加升一级 with 规则四 庄方违规，由对方上庄并升2级:
+    +2 printed, +3 given with one re-declaration — marked assumed; the bonus on a hand scored on
+    its points is printed and not assumed."""
+    count_error = {"kind": "wrong_card_count", "seat": "W", "phase": "after_bury"}
+    lost = judge(case("hbue-2018", [hand(40), hand(50, [count_error], redeclarations=1)], finished="open"))
+    second = lost["hands"][1]
+    assert second["gains"] == {"NS": 3, "EW": 0} and second["redeclaration_bonus"] == 1
+    assert second["assumed"] is True
+    scored = judge(case("hbue-2018", [hand(40), hand(50, redeclarations=1)], finished="open"))
+    assert scored["hands"][1]["gains"] == {"NS": 0, "EW": 2} and scored["hands"][1]["assumed"] is False
+
+
+def test_bhg_counting_the_pairs_times_together_is_a_reading_where_it_decides() -> None:
+    """BHG 二、4 (累积3次，判过错方负) and 二、10 (一次给予警告，两次以上每次罚10分) do not say whose
+    times: the pair's (过错方) is the rulebook's reading. N then S: S's delay is the pair's 2nd
+    (10 points) but S's own 1st, so it is marked assumed; N then N is the 2nd either way."""
+    mixed = [{"kind": "exposed_card", "seat": seat, "trick": t} for seat, t in (("N", 2), ("N", 5), ("S", 9))]
+    third = judge(case("bhg-2011", [hand(150, mixed)]))["hands"][0]["rulings"][2]
+    assert third["hand_lost"] is True and third["assumed"] is True
+    partners = [{"kind": "delay", "seat": seat, "trick": t} for seat, t in (("N", 2), ("S", 5))]
+    second = judge(case("bhg-2011", [hand(60, partners)]))["hands"][0]["rulings"][1]
+    assert second["points"] == 10 and second["assumed"] is True
+    alone = [{"kind": "delay", "seat": "N", "trick": t} for t in (2, 5)]
+    second = judge(case("bhg-2011", [hand(60, alone)]))["hands"][0]["rulings"][1]
+    assert second["points"] == 10 and second["assumed"] is False

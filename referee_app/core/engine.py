@@ -119,7 +119,8 @@ class RoundJudge:
         # is marked assumed too
         self.read_hands: list[int] = []
         # (side, counter, hand number) for every occurrence counted so far in this round
-        self.occurrences: list[tuple[str, str, int]] = []
+        # (side, counter, hand number, seat) for every occurrence counted so far in this round
+        self.occurrences: list[tuple[str, str, int, str | None]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
 
     # -- the round -------------------------------------------------------------------------
@@ -245,7 +246,10 @@ class RoundJudge:
         if len(lost_sides) == 2:
             lost_by = "both"
             both_clause = loss_cfg.get("both_sides_clause")
-            if both_clause is not None and both_clause["assumed"]:
+            printed_for = loss_cfg.get("both_sides_kinds")
+            if (both_clause is not None and both_clause["assumed"]) or (
+                printed_for is not None and any(r.kind not in printed_for for r in losers)
+            ):
                 reading_assumed = True
                 for r in losers:
                     r.assumed = True
@@ -335,6 +339,9 @@ class RoundJudge:
         if red and not open_grab and hand.redeclarations and number >= red["from_hand"]:
             redeclaration_bonus = red["levels_each"] * hand.redeclarations
             gains[dealer_side if keep_deal else defenders] += redeclaration_bonus
+            after_loss = red.get("hand_loss_clause")
+            if lost_by is not None and after_loss is not None and after_loss["assumed"]:
+                reading_assumed = True  # a bonus on top of a printed hand-loss award
 
         passed_a: str | None = None
         after = dict(before)
@@ -516,10 +523,37 @@ class RoundJudge:
             instruction = rule["sanction"]["instruction"] or inner["sanction"]["instruction"]
         occurrence, scope, escalated = 1, None, False
         if counter is not None:
-            occurrence, scope = self.count(counter, inf.side, hand_number, record=inf.void_reason is None)
-            steps = [s for s in self.rules["counters"][counter]["steps"] if s["from_count"] <= occurrence]
-            if steps:
-                step = max(steps, key=lambda s: s["from_count"])
+            spec_counter = self.rules["counters"][counter]
+            in_round = 1 + sum(1 for s, c, _, _ in self.occurrences if s == inf.side and c == counter)
+            by_player = 1 + sum(
+                1
+                for _, c, h, seat in self.occurrences
+                if seat == inf.seat and c == counter and (spec_counter["scope"] != "hand" or h == hand_number)
+            )
+            occurrence, scope = self.count(
+                counter, inf.side, hand_number, record=inf.void_reason is None, seat=inf.seat
+            )
+            per_side = spec_counter.get("per_side_clause")
+            if (
+                scope != "event"
+                and inf.seat is not None
+                and per_side is not None
+                and per_side["assumed"]
+                and step_for(spec_counter, occurrence) is not step_for(spec_counter, by_player)
+            ):
+                # counted per player this would take another step: the side count decides it
+                assumed = True
+            scope_clause = spec_counter.get("scope_clause")
+            if (
+                scope == "hand"
+                and scope_clause is not None
+                and scope_clause["assumed"]
+                and step_for(spec_counter, occurrence) is not step_for(spec_counter, in_round)
+            ):
+                # counted over the round this would take another step: the scope decides it
+                assumed = True
+            step = step_for(spec_counter, occurrence)
+            if step is not None:
                 sanction = step["sanction"]
                 citation = cite(step["clause"])
                 assumed = assumed or bool(step["clause"]["assumed"])
@@ -583,13 +617,17 @@ class RoundJudge:
             return False
         return True
 
-    def count(self, counter: str, side: str, hand_number: int, record: bool = True) -> tuple[int, str]:
+    def count(
+        self, counter: str, side: str, hand_number: int, record: bool = True, seat: str | None = None
+    ) -> tuple[int, str]:
         """The number of this occurrence within the counter's scope, this one included."""
         scope = self.rules["counters"][counter]["scope"]
         if scope == "hand":
-            before = sum(1 for s, c, h in self.occurrences if s == side and c == counter and h == hand_number)
+            before = sum(
+                1 for s, c, h, _ in self.occurrences if s == side and c == counter and h == hand_number
+            )
         else:
-            before = sum(1 for s, c, _ in self.occurrences if s == side and c == counter)
+            before = sum(1 for s, c, _, _ in self.occurrences if s == side and c == counter)
             if scope == "event":
                 feeding = {
                     kind
@@ -598,7 +636,7 @@ class RoundJudge:
                 }
                 before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
         if record:  # a voided ruling is shown with its count but does not count
-            self.occurrences.append((side, counter, hand_number))
+            self.occurrences.append((side, counter, hand_number, seat))
         return before + 1, scope
 
     def apply_sanction(
@@ -807,23 +845,37 @@ class RoundJudge:
 
 
 #: Where an infraction without a trick falls in the hand, by the phase it was found in.
-_PHASE_POSITION = {"drawing": -2, "before_bottom": -1, "after_bury": 0, "end_of_hand": 26}
+_PHASE_POSITION = {"drawing": -3, "before_bottom": -2, "after_bury": 0, "end_of_hand": 26}
+#: A delay in burying (扣底牌) comes after the bottom is taken and before the first trick.
+_BURY_POSITION = -1
 
 
 def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     """When an infraction happened in the hand: the offence's trick, then its discovery,
     then the facts themselves, so that two different offences in one trick are counted in
     the same order however they were typed; the order they were given in breaks a tie only
-    between identical facts, where it changes nothing. One with neither a trick nor a phase
-    is placed after every trick, so its place never depends on the input order of the
-    others."""
+    between identical facts, where it changes nothing.
+
+    Without a trick, the phase places it (an exposure while drawing comes before any trick,
+    a count error found at the end after every trick); a delay in burying comes before the
+    first trick; with neither, it is placed before the first trick, where most offences
+    logged without a trick happen (drawing, burying, before the lead)."""
     if inf.trick is not None:
         when = inf.trick
         found = inf.discovered if inf.discovered is not None else inf.trick
+    elif inf.phase is not None:
+        when = found = _PHASE_POSITION[inf.phase]
+    elif inf.what == "bury":
+        when = found = _BURY_POSITION
     else:
-        when = _PHASE_POSITION.get(inf.phase or "", 27)
-        found = when
+        when = found = 0
     return when, found, repr(replace(inf, path="")), index
+
+
+def step_for(counter: dict[str, Any], occurrence: int) -> dict[str, Any] | None:
+    """The escalation step that holds for this occurrence, or None below the first."""
+    steps = [s for s in counter["steps"] if s["from_count"] <= occurrence]
+    return max(steps, key=lambda s: s["from_count"]) if steps else None
 
 
 def cite(clause: dict[str, Any]) -> str:

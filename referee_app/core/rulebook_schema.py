@@ -54,6 +54,9 @@ class Redeclaration(Strict):
     levels_each: int = Field(ge=1)
     from_hand: int = Field(default=1, ge=1)
     clause: Clause
+    # the bonus added to a hand lost by sanction (判负), where the event prints it only for
+    # hands scored on points: the reading is stated here and marks the hand assumed
+    hand_loss_clause: Clause | None = None
 
 
 class JRule(Strict):
@@ -144,6 +147,9 @@ class HandLoss(Strict):
     keep_better_outcome: bool = True
     clause: Clause
     both_sides_clause: Clause | None = None
+    # the offences both_sides_clause is printed for; a hand both sides lose by any other
+    # offence applies it by reading (marked assumed). None: printed for every offence.
+    both_sides_kinds: list[Literal[KINDS]] | None = None  # type: ignore[valid-type]
     # shift mode: the non-offending side deals next even where the shifted total alone would
     # not give it the deal; it then deals without a level gain. Where the event prints only
     # the deal, the gain is a reading and this clause says so.
@@ -345,6 +351,12 @@ class Counter(Strict):
 
     scope: Literal["hand", "round", "event"]
     steps: list[Step] = Field(min_length=1)
+    # where the text does not say what the times are counted over: the reading; a ruling the
+    # scope decides (counted over the round it would take another step) is marked assumed
+    scope_clause: Clause | None = None
+    # where the text does not say whose times are counted (the pair's or each player's): the
+    # reading that the side's are; a ruling a per-player count would change is marked assumed
+    per_side_clause: Clause | None = None
 
 
 class Infraction(Strict):
