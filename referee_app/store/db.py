@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.pool import NullPool
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
@@ -84,6 +85,26 @@ def _sqlite_settings(engine: Engine) -> None:
         # appending to it cannot interleave; readers (``READ_ONLY``) stay deferred.
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+WalIdentity = tuple[tuple[int, int] | None, tuple[int, int] | None]
+
+
+def wal_identity(db_path: str) -> WalIdentity:
+    """(device, inode) of the database's ``-wal`` and ``-shm`` files (None: missing).
+
+    While a connection is open no other process may delete them (SQLite's rule), so a
+    different identity at commit means this process's locks were lost and its WAL is no
+    longer the one other processes read."""
+
+    def ident(suffix: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(db_path + suffix)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    return ident("-wal"), ident("-shm")
 
 
 def _sqlite_precheck(path: str, create: bool) -> bool:
@@ -187,7 +208,15 @@ def make_engine(url: str | URL) -> Engine:
     """An engine with the store's connection settings; no schema check (see open_engine)."""
     u = make_url(url) if isinstance(url, str) else url
     try:
-        engine = create_engine(u)
+        if u.get_backend_name() == "sqlite":
+            # No connection outlives its transaction: SQLite's POSIX locks belong to the
+            # process, and anything in it (a Qt file dialog sniffing the folder) that opens
+            # and closes the file drops them silently. An idle pooled connection then keeps
+            # a WAL that another process may checkpoint and delete as "the last one"; a
+            # connection opened per transaction always opens the WAL everyone else uses.
+            engine = create_engine(u, poolclass=NullPool)
+        else:
+            engine = create_engine(u)
     except (NoSuchModuleError, ImportError) as err:
         raise DatabaseError(f"--db {display_url(u)}: {err}") from None
     if u.get_backend_name() == "sqlite":

@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, roles
 from .appeals import AppealsMixin
-from .db import READ_ONLY, display_url, open_engine
+from .db import READ_ONLY, display_url, open_engine, wal_identity
 from .errors import (
     ConflictError,
     DatabaseError,
@@ -170,6 +170,8 @@ class Store(AppealsMixin):
 
     def _write(self, fn: Callable[[Connection], Any]) -> Any:
         try:
+            if self.engine.dialect.name == "sqlite":
+                return self._write_sqlite(fn)
             with self.engine.begin() as conn:
                 audit.lock_for_write(conn)
                 return fn(conn)
@@ -180,6 +182,48 @@ class Store(AppealsMixin):
             ) from None
         except DBAPIError as err:
             raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+
+    def _write_sqlite(self, fn: Callable[[Connection], Any]) -> Any:
+        """One write on SQLite, reported saved only if other processes can read it.
+
+        The connection is opened for this write alone (see ``db.make_engine``). The
+        identity of ``-wal``/``-shm`` is taken when the write lock is held and compared
+        before COMMIT: a change means this process lost its locks and another process
+        deleted the WAL it holds, so the write is rolled back and run once more on a
+        fresh connection. A change after COMMIT (a race of microseconds) is settled by
+        re-reading the entries from a new connection; missing ones mean "not saved".
+        """
+        path = str(self.engine.url.database)
+        for _attempt in range(2):
+            with self.engine.connect() as conn:
+                conn.info.pop(audit.WRITTEN_KEY, None)
+                with conn.begin() as trans:
+                    before = wal_identity(path)
+                    result = fn(conn)
+                    if wal_identity(path) != before:
+                        trans.rollback()
+                        continue
+                written = list(conn.info.pop(audit.WRITTEN_KEY, []))
+            if wal_identity(path) != before and written and not self._entries_readable(written):
+                raise DatabaseError(
+                    f"{self.where}: NOT saved: another program removed the database's "
+                    "write-ahead log while this station was writing; reopen the event and "
+                    "record again"
+                )
+            return result
+        raise DatabaseError(
+            f"{self.where}: not saved: another program keeps removing the database's "
+            "write-ahead log under this station (nothing was written); close other programs "
+            "that open the database file and try again"
+        )
+
+    def _entries_readable(self, hashes: list[str]) -> bool:
+        with self.engine.connect().execution_options(**READ_ONLY) as conn:
+            found = conn.execute(
+                select(func.count()).select_from(audit_log).where(audit_log.c.hash.in_(hashes))
+            ).scalar()
+            conn.rollback()
+        return int(found or 0) == len(hashes)
 
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         try:
