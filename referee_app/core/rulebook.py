@@ -81,10 +81,14 @@ def load_rulebook(ref: str) -> Rulebook:
     return rulebook_from_text(text, origin=str(path))
 
 
-def rulebook_from_text(text: str, origin: str) -> Rulebook:
-    """Validate a rulebook's TOML text (or take it from the cache) and return it."""
+def rulebook_from_text(text: str, origin: str, *, use_cache: bool = True) -> Rulebook:
+    """Validate a rulebook's TOML text (or take it from the cache) and return it.
+
+    ``use_cache=False``: always validate the text itself. An event's pinned rulebook is
+    loaded so: a cache file can be edited by anyone who can write the user's cache folder,
+    and the event's rulings must follow the text whose hash it shows."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    cached = _cache_read(digest)
+    cached = _cache_read(digest) if use_cache else None
     if cached is not None:
         return Rulebook(id=cached["id"], data=cached, sha256=digest, source_text=text, origin=origin)
     problems, data = validate_text(text, origin)
@@ -202,7 +206,17 @@ def _cache_read(digest: str) -> dict[str, Any] | None:
     if not isinstance(stored, dict) or stored.get("stamp") != _schema_stamp():
         return None
     data = stored.get("data")
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict) or stored.get("check") != _cache_check(digest, data):
+        return None  # edited or damaged: validate the text again (and rewrite the entry)
+    return data
+
+
+def _cache_check(digest: str, data: dict[str, Any]) -> str:
+    """Ties a cache entry's data to the hash of the text it was validated from. It catches
+    a damaged or hand-edited entry, not one rewritten with this function: an event's
+    pinned rulebook never comes from the cache (``use_cache=False``)."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{digest}\n{canonical}".encode()).hexdigest()
 
 
 def _cache_write(digest: str, data: dict[str, Any]) -> None:
@@ -212,7 +226,8 @@ def _cache_write(digest: str, data: dict[str, Any]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{digest}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"stamp": _schema_stamp(), "data": data}), encoding="utf-8")
+        entry = {"stamp": _schema_stamp(), "data": data, "check": _cache_check(digest, data)}
+        tmp.write_text(json.dumps(entry), encoding="utf-8")
         os.replace(tmp, folder / f"{digest}.json")
     except OSError:
         pass  # a cache that cannot be written only costs time

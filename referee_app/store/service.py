@@ -61,6 +61,8 @@ SIDES = ("NS", "EW")
 SIGNERS = ("N", "E", "S", "W", "referee")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_SIGNATURE_BYTES = 2_000_000
+#: The longest idempotency token (the column's width on every backend).
+MAX_TOKEN = 100
 
 
 log = logging.getLogger("referee_app.store")
@@ -313,7 +315,7 @@ class Store(AppealsMixin):
             return self._rulebooks[event_id]
         rid, sha, text = self.rulebook_text(event_id)
         try:
-            rb = rulebook_from_text(text, origin=f"db:event {event_id}")
+            rb = rulebook_from_text(text, origin=f"db:event {event_id}", use_cache=False)
         except RulebookError as err:
             raise DatabaseError(
                 f"event {event_id}: its pinned rulebook {rid} (sha256 {sha[:12]}) does not load "
@@ -417,6 +419,10 @@ class Store(AppealsMixin):
             raise InputError(f"{source}: pairs: NS and EW are the same pair {nums['NS']}")
         if expected_version is not None and expected_version < 0:
             raise InputError(f"--expect-version: expected 0 or more, got {expected_version}")
+        if token is not None and not (0 < len(token) <= MAX_TOKEN and token.isprintable()):
+            raise InputError(
+                f"--token: expected 1 to {MAX_TOKEN} printable characters, got {len(token)} characters"
+            )
 
         ev = self.pick_event(event_id)
         rb = self.pinned_rulebook(ev.id)
@@ -1011,7 +1017,15 @@ def _write_match(
     if token is not None:
         prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
         if prior is not None:
-            info = json.loads(prior.payload)["info"]
+            payload = json.loads(prior.payload)
+            info = payload["info"]
+            before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
+            if before != [audit.canonical(stored_case)]:
+                raise InputError(
+                    f"--token {token}: already used for a different record (entry #{prior.seq}, "
+                    f"{prior.action} round {prior.round_no} table {prior.table_no}); nothing "
+                    "saved: give each new record its own token"
+                )
             return Recorded(
                 info["match_id"],
                 info["version"],
