@@ -34,8 +34,7 @@ def _other_process(db: str, code: str) -> str:
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from referee_app.store.service import Store\n"
-        f"with Store.open({db!r}) as store:\n"
-        + "".join(f"    {line}\n" for line in code.splitlines())
+        f"with Store.open({db!r}) as store:\n" + "".join(f"    {line}\n" for line in code.splitlines())
     )
     done = subprocess.run(
         [sys.executable, "-c", prog], capture_output=True, text=True, timeout=120, env=os.environ.copy()
