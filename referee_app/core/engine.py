@@ -112,7 +112,9 @@ class RoundJudge:
         self.levels = dict(case.levels)
         self.reached = {"NS": 0, "EW": 0}
         # (side, counter, hand number) for every occurrence counted so far in this round
-        self.occurrences: list[tuple[str, str, int]] = []
+        # counted as they happen, so counting the n-th one costs the same as the first
+        self.in_hand: dict[tuple[str, str, int], int] = {}
+        self.in_round: dict[tuple[str, str], int] = {}
         self.mandatory = self.rules["levels"]["mandatory"]
 
     # -- the round -------------------------------------------------------------------------
@@ -514,9 +516,9 @@ class RoundJudge:
         """The number of this occurrence within the counter's scope, this one included."""
         scope = self.rules["counters"][counter]["scope"]
         if scope == "hand":
-            before = sum(1 for s, c, h in self.occurrences if s == side and c == counter and h == hand_number)
+            before = self.in_hand.get((side, counter, hand_number), 0)
         else:
-            before = sum(1 for s, c, _ in self.occurrences if s == side and c == counter)
+            before = self.in_round.get((side, counter), 0)
             if scope == "event":
                 feeding = {
                     kind
@@ -525,7 +527,9 @@ class RoundJudge:
                 }
                 before += sum(n for kind, n in self.case.history[side].items() if kind in feeding)
         if record:  # a voided ruling is shown with its count but does not count
-            self.occurrences.append((side, counter, hand_number))
+            key = (side, counter, hand_number)
+            self.in_hand[key] = self.in_hand.get(key, 0) + 1
+            self.in_round[(side, counter)] = self.in_round.get((side, counter), 0) + 1
         return before + 1, scope
 
     def apply_sanction(

@@ -56,15 +56,28 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
 
 
+#: The longest rulebook id or path taken from a case or a command line.
+MAX_REF = 1000
+
+
+def _shown(ref: str) -> str:
+    return ref if len(ref) <= 80 else f"{ref[:60]}… ({len(ref)} characters)"
+
+
 def resolve(ref: str) -> Path:
     """A bundled id (``bhg-2011``) or a path to a rulebook file."""
-    if re.fullmatch(r"[a-z0-9][a-z0-9_-]*", ref):
-        candidate = rules_dir() / f"{ref}.toml"
-        if candidate.is_file():
-            return candidate
-        if not Path(ref).exists():
-            known = ", ".join(bundled_ids()) or "none"
-            raise RulebookError(f"{ref}: no bundled rulebook with this id (bundled: {known})")
+    if len(ref) > MAX_REF or "\0" in ref:
+        raise RulebookError(f"{_shown(ref)!r}: not a rulebook id or file name")
+    try:
+        if re.fullmatch(r"[a-z0-9][a-z0-9_-]*", ref):
+            candidate = rules_dir() / f"{ref}.toml"
+            if candidate.is_file():
+                return candidate
+            if not Path(ref).exists():
+                known = ", ".join(bundled_ids()) or "none"
+                raise RulebookError(f"{_shown(ref)}: no bundled rulebook with this id (bundled: {known})")
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise RulebookError(f"{_shown(ref)}: not a rulebook id or file ({exc.strerror or exc})") from None
     return Path(ref)
 
 
@@ -73,7 +86,7 @@ def load_rulebook(ref: str) -> Rulebook:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise RulebookError(f"{path}: cannot read the rulebook: {exc.strerror or exc}") from None
+        raise RulebookError(f"{_shown(str(path))}: cannot read the rulebook: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -106,12 +119,18 @@ def validate_text(text: str, origin: str) -> tuple[list[str], dict[str, Any] | N
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return [f"{origin}: TOML syntax error: {exc}"], None
+    except RecursionError:
+        return [f"{origin}: the rulebook is nested too deeply to be one"], None
+    except ValueError as exc:  # a number of more than 4300 digits
+        return [f"{origin}: not a rulebook: {str(exc).split(';')[0]}"], None
     from pydantic import ValidationError
 
     from .rulebook_schema import RulebookModel
 
     try:
         model = RulebookModel.model_validate(raw)
+    except RecursionError:
+        return [f"{origin}: the rulebook is nested too deeply to be one"], None
     except ValidationError as exc:
         lines = []
         for error in exc.errors(include_url=False):

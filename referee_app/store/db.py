@@ -10,6 +10,7 @@ anything is written to it.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,30 @@ def _first_line(err: BaseException) -> str:
     orig = getattr(err, "orig", None) or err
     lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
     return lines[0] if lines else type(orig).__name__
+
+
+#: Below this much free space, SQLite's "disk I/O error" means the disk is full (a write
+#: of the WAL or its index failed for want of room).
+LOW_SPACE_BYTES = 1 << 20
+
+
+def explain_error(err: BaseException, url: str | URL) -> str:
+    """One line for a database error: a full disk is said to be full, whatever SQLite called it."""
+    first = _first_line(err)
+    u = make_url(url) if isinstance(url, str) else url
+    where = display_url(u)
+    if u.get_backend_name() == "sqlite" and u.database:
+        folder = Path(u.database).parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+        if "is full" in first or ("I/O error" in first and free is not None and free < LOW_SPACE_BYTES):
+            shown = "" if free is None else f" ({free // 1024} KB free in {folder})"
+            return f"{where}: the disk is full{shown}; nothing was saved: free some space and try again"
+    elif "No space left" in first or "could not extend file" in first:
+        return f"{where}: the database server's disk is full; nothing was saved ({first})"
+    return f"{where}: {first}"
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -200,7 +225,7 @@ def open_engine(
                 f"{created_file}: cannot create the database, folder {created_file.parent} "
                 f"is read-only or not permitted ({_first_line(err)})"
             ) from None
-        raise DatabaseError(f"{display_url(url)}: {_first_line(err)}") from None
+        raise DatabaseError(explain_error(err, url)) from None
     return engine
 
 

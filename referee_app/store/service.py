@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, roles
 from .appeals import AppealsMixin
-from .db import READ_ONLY, display_url, open_engine, wal_identity
+from .db import READ_ONLY, display_url, explain_error, open_engine, wal_identity
 from .errors import (
     ConflictError,
     DatabaseError,
@@ -183,7 +183,7 @@ class Store(AppealsMixin):
                 f"again ({audit_first_line(err)})"
             ) from None
         except DBAPIError as err:
-            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+            raise DatabaseError(explain_error(err, self.engine.url)) from None
 
     def _write_sqlite(self, fn: Callable[[Connection], Any]) -> Any:
         """One write on SQLite, reported saved only if other processes can read it.
@@ -235,7 +235,7 @@ class Store(AppealsMixin):
                 finally:
                     conn.rollback()
         except DBAPIError as err:
-            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+            raise DatabaseError(explain_error(err, self.engine.url)) from None
 
     # -- events ------------------------------------------------------------------
     def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
