@@ -668,7 +668,9 @@ def cmd_role_set_pin(args: argparse.Namespace) -> int:
             pin = _ask_pin(f"{chief} PIN：" if zh else f"PIN of the {chief}: ")
             actor = store.login(ev.id, roles.CHIEF_REFEREE, pin, actor=actor)
         new = _ask_pin(
-            f"{name} 的新 PIN（4–12 位数字）：" if zh else f"new PIN of the {name} (4-12 digits): ",
+            f"{name} 的新 PIN（{roles.PIN_MIN}–{roles.PIN_MAX} 位数字）："
+            if zh
+            else f"new PIN of the {name} ({roles.PIN_MIN}-{roles.PIN_MAX} digits): ",
             ENV_NEW_PIN,
         )
         roles.check_pin(new, "new PIN")
