@@ -4,6 +4,7 @@ commands. Kept light: ``judge`` must not load Qt, reportlab or the database laye
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import locale
 import os
@@ -169,6 +170,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     except RecursionError:
         print(f"{source}: not JSON: nested too deeply", file=sys.stderr)
         return 2
+    except ValueError as exc:  # e.g. a number of more than 4300 digits
+        print(f"{source}: not a case: {_one_line(str(exc)).split(';')[0]}", file=sys.stderr)
+        return 2
     try:
         decision = judge(case, lang=args.lang)
     except (CaseError, RulebookError) as exc:
@@ -240,6 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - a referee never sees a traceback
         if os.environ.get("REFEREE_APP_DEBUG"):
             raise
+        if isinstance(err, OSError) and err.errno == errno.ENOSPC:
+            where = f"{err.filename}: " if err.filename else ""
+            print(f"referee-app: {where}the disk is full; free some space and try again", file=sys.stderr)
+            return 1
         from .applog import log_unexpected
 
         log = log_unexpected(err, f"referee-app {getattr(args, 'command', '')}")

@@ -385,8 +385,11 @@ def cmd_standings(args: argparse.Namespace) -> int:
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
     zh = args.lang == "zh"
-    names = {
-        str(p["number"]): "、".join(p["players"]) if zh else " / ".join(p["players"]) for p in loaded.pairs
+    from referee_app.store.pairs_csv import spreadsheet_cell
+
+    names = {  # the table is tab-separated: pasted into a spreadsheet, a name is never a formula
+        str(p["number"]): spreadsheet_cell("、".join(p["players"]) if zh else " / ".join(p["players"]))
+        for p in loaded.pairs
     }
     keys = [k for k in table.tie_breaks if k != "match_points"]
 

@@ -130,9 +130,9 @@ def parse_case(raw: Any) -> Case:
             for kind in counted:
                 history[side][kind] = _int(counted, kind, f"history.{side}.{kind}", low=0, high=1000)
     before = []
-    for i, item in enumerate(_list(top.get("before_play", []), "before_play")):
+    for i, item in enumerate(_list(top.get("before_play", []), "before_play", MAX_INFRACTIONS)):
         before.append(_infraction(item, f"before_play[{i}]", before_play=True))
-    hands = [_hand(item, f"hands[{i}]") for i, item in enumerate(_list(top.get("hands"), "hands"))]
+    hands = [_hand(item, f"hands[{i}]") for i, item in enumerate(_list(top.get("hands"), "hands", MAX_HANDS))]
     finished = _choice(top, "finished", "finished", ("time", "open"), required=True)
     for i, parsed in enumerate(hands):
         if parsed.in_progress and (i != len(hands) - 1 or finished != "open"):
@@ -157,7 +157,7 @@ def _hand(raw: Any, path: str) -> Hand:
         )
     infractions = [
         _infraction(item, f"{path}.infractions[{i}]")
-        for i, item in enumerate(_list(obj.get("infractions", []), f"{path}.infractions"))
+        for i, item in enumerate(_list(obj.get("infractions", []), f"{path}.infractions", MAX_INFRACTIONS))
     ]
     dealer = _choice(obj, "dealer", f"{path}.dealer", SEATS)
     return Hand(path, points, redeclarations, bottom, infractions, dealer, in_progress)
@@ -358,11 +358,19 @@ def _object(value: Any, path: str, allowed: set[str]) -> dict[str, Any]:
     return value
 
 
-def _list(value: Any, path: str) -> list[Any]:
+#: The largest case judged: a round has a few dozen hands at most, and a hand a handful
+#: of infractions. Above these a case is refused rather than judged slowly.
+MAX_HANDS = 200
+MAX_INFRACTIONS = 200  # in one hand, and before play
+
+
+def _list(value: Any, path: str, limit: int | None = None) -> list[Any]:
     if value is None:
         raise CaseError(f"{path}: required (a list)")
     if not isinstance(value, list):
         raise CaseError(f"{path}: expected a list, got {_show(value)}")
+    if limit is not None and len(value) > limit:
+        raise CaseError(f"{path}: {len(value)} entries, more than the {limit} a case may have")
     return value
 
 

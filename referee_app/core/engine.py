@@ -118,7 +118,6 @@ class RoundJudge:
         # an award above the printed one, a gain stopped at A …): the result they lead to
         # is marked assumed too
         self.read_hands: list[int] = []
-        # (side, counter, hand number) for every occurrence counted so far in this round
         # (side, counter, hand number, seat) for every occurrence counted so far in this round
         self.occurrences: list[tuple[str, str, int, str | None]] = []
         self.mandatory = self.rules["levels"]["mandatory"]

@@ -51,15 +51,28 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
 
 
+#: The longest rulebook id or path taken from a case or a command line.
+MAX_REF = 1000
+
+
+def _shown(ref: str) -> str:
+    return ref if len(ref) <= 80 else f"{ref[:60]}… ({len(ref)} characters)"
+
+
 def resolve(ref: str) -> Path:
     """A bundled id (``bhg-2011``) or a path to a rulebook file."""
-    if re.fullmatch(r"[a-z0-9][a-z0-9_-]*", ref):
-        candidate = rules_dir() / f"{ref}.toml"
-        if candidate.is_file():
-            return candidate
-        if not Path(ref).exists():
-            known = ", ".join(bundled_ids()) or "none"
-            raise RulebookError(f"{ref}: no bundled rulebook with this id (bundled: {known})")
+    if len(ref) > MAX_REF or "\0" in ref:
+        raise RulebookError(f"{_shown(ref)!r}: not a rulebook id or file name")
+    try:
+        if re.fullmatch(r"[a-z0-9][a-z0-9_-]*", ref):
+            candidate = rules_dir() / f"{ref}.toml"
+            if candidate.is_file():
+                return candidate
+            if not Path(ref).exists():
+                known = ", ".join(bundled_ids()) or "none"
+                raise RulebookError(f"{_shown(ref)}: no bundled rulebook with this id (bundled: {known})")
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise RulebookError(f"{_shown(ref)}: not a rulebook id or file ({exc.strerror or exc})") from None
     return Path(ref)
 
 
@@ -68,7 +81,7 @@ def load_rulebook(ref: str) -> Rulebook:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise RulebookError(f"{path}: cannot read the rulebook: {exc.strerror or exc}") from None
+        raise RulebookError(f"{_shown(str(path))}: cannot read the rulebook: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -76,10 +89,14 @@ def load_rulebook(ref: str) -> Rulebook:
     return rulebook_from_text(text, origin=str(path))
 
 
-def rulebook_from_text(text: str, origin: str) -> Rulebook:
-    """Validate a rulebook's TOML text (or take it from the cache) and return it."""
+def rulebook_from_text(text: str, origin: str, *, use_cache: bool = True) -> Rulebook:
+    """Validate a rulebook's TOML text (or take it from the cache) and return it.
+
+    ``use_cache=False``: always validate the text itself. An event's pinned rulebook is
+    loaded so: a cache file can be edited by anyone who can write the user's cache folder,
+    and the event's rulings must follow the text whose hash it shows."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    cached = _cache_read(digest)
+    cached = _cache_read(digest) if use_cache else None
     if cached is not None:
         return Rulebook(id=cached["id"], data=cached, sha256=digest, source_text=text, origin=origin)
     problems, data = validate_text(text, origin)
@@ -97,12 +114,18 @@ def validate_text(text: str, origin: str) -> tuple[list[str], dict[str, Any] | N
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return [f"{origin}: TOML syntax error: {exc}"], None
+    except RecursionError:
+        return [f"{origin}: the rulebook is nested too deeply to be one"], None
+    except ValueError as exc:  # a number of more than 4300 digits
+        return [f"{origin}: not a rulebook: {str(exc).split(';')[0]}"], None
     from pydantic import ValidationError
 
     from .rulebook_schema import RulebookModel
 
     try:
         model = RulebookModel.model_validate(raw)
+    except RecursionError:
+        return [f"{origin}: the rulebook is nested too deeply to be one"], None
     except ValidationError as exc:
         lines = []
         for error in exc.errors(include_url=False):
@@ -200,7 +223,17 @@ def _cache_read(digest: str) -> dict[str, Any] | None:
     if not isinstance(stored, dict) or stored.get("stamp") != _schema_stamp():
         return None
     data = stored.get("data")
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict) or stored.get("check") != _cache_check(digest, data):
+        return None  # edited or damaged: validate the text again (and rewrite the entry)
+    return data
+
+
+def _cache_check(digest: str, data: dict[str, Any]) -> str:
+    """Ties a cache entry's data to the hash of the text it was validated from. It catches
+    a damaged or hand-edited entry, not one rewritten with this function: an event's
+    pinned rulebook never comes from the cache (``use_cache=False``)."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{digest}\n{canonical}".encode()).hexdigest()
 
 
 def _cache_write(digest: str, data: dict[str, Any]) -> None:
@@ -210,7 +243,8 @@ def _cache_write(digest: str, data: dict[str, Any]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{digest}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"stamp": _schema_stamp(), "data": data}), encoding="utf-8")
+        entry = {"stamp": _schema_stamp(), "data": data, "check": _cache_check(digest, data)}
+        tmp.write_text(json.dumps(entry), encoding="utf-8")
         os.replace(tmp, folder / f"{digest}.json")
     except OSError:
         pass  # a cache that cannot be written only costs time

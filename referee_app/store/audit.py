@@ -24,6 +24,9 @@ GENESIS = "0" * 64
 #: Key of the PostgreSQL advisory lock that serializes writers (the chain has one head).
 PG_WRITE_LOCK = 0x5245_4631  # "REF1"
 
+#: ``Connection.info`` key: the hashes of the entries appended in the current transaction.
+WRITTEN_KEY = "referee_app.written"
+
 HEADER_FIELDS = (
     "seq",
     "at",
@@ -157,6 +160,8 @@ class Writer:
         digest = entry_hash(self.prev_hash, header, payload_text)
         entry = {**header, "payload": payload_text, "prev_hash": self.prev_hash, "hash": digest}
         self.conn.execute(audit_log.insert().values(**entry))
+        # The store re-reads these after commit when it must check that a save landed.
+        self.conn.info.setdefault(WRITTEN_KEY, []).append(digest)
         return entry
 
 

@@ -334,6 +334,8 @@ def _read_json(name: str) -> Any:
         raise InputError(f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
     except RecursionError:
         raise InputError(f"{source}: not JSON: nested too deeply") from None
+    except ValueError as err:  # e.g. a number of more than 4300 digits
+        raise InputError(f"{source}: not a case: {str(err).split(';')[0]}") from None
 
 
 def cmd_event_create(args: argparse.Namespace) -> int:
@@ -378,10 +380,13 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
 
 
 def cmd_pairs_list(args: argparse.Namespace) -> int:
+    from .pairs_csv import spreadsheet_cell
+
     with _open(args) as store:
         ev = store.pick_event(args.event)
         for p in store.list_pairs(ev.id):
-            print("\t".join([p["number"], *p["players"], p["unit"] or ""]).rstrip("\t"))
+            cells = [p["number"], *p["players"], p["unit"] or ""]
+            print("\t".join(map(spreadsheet_cell, cells)).rstrip("\t"))
     return 0
 
 
@@ -663,7 +668,9 @@ def cmd_role_set_pin(args: argparse.Namespace) -> int:
             pin = _ask_pin(f"{chief} PIN：" if zh else f"PIN of the {chief}: ")
             actor = store.login(ev.id, roles.CHIEF_REFEREE, pin, actor=actor)
         new = _ask_pin(
-            f"{name} 的新 PIN（4–12 位数字）：" if zh else f"new PIN of the {name} (4-12 digits): ",
+            f"{name} 的新 PIN（{roles.PIN_MIN}–{roles.PIN_MAX} 位数字）："
+            if zh
+            else f"new PIN of the {name} ({roles.PIN_MIN}-{roles.PIN_MAX} digits): ",
             ENV_NEW_PIN,
         )
         roles.check_pin(new, "new PIN")

@@ -10,6 +10,7 @@ anything is written to it.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.pool import NullPool
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
@@ -66,6 +68,30 @@ def _first_line(err: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
+#: Below this much free space, SQLite's "disk I/O error" means the disk is full (a write
+#: of the WAL or its index failed for want of room).
+LOW_SPACE_BYTES = 1 << 20
+
+
+def explain_error(err: BaseException, url: str | URL) -> str:
+    """One line for a database error: a full disk is said to be full, whatever SQLite called it."""
+    first = _first_line(err)
+    u = make_url(url) if isinstance(url, str) else url
+    where = display_url(u)
+    if u.get_backend_name() == "sqlite" and u.database:
+        folder = Path(u.database).parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+        if "is full" in first or ("I/O error" in first and free is not None and free < LOW_SPACE_BYTES):
+            shown = "" if free is None else f" ({free // 1024} KB free in {folder})"
+            return f"{where}: the disk is full{shown}; nothing was saved: free some space and try again"
+    elif "No space left" in first or "could not extend file" in first:
+        return f"{where}: the database server's disk is full; nothing was saved ({first})"
+    return f"{where}: {first}"
+
+
 def _sqlite_settings(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -84,6 +110,26 @@ def _sqlite_settings(engine: Engine) -> None:
         # appending to it cannot interleave; readers (``READ_ONLY``) stay deferred.
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+WalIdentity = tuple[tuple[int, int] | None, tuple[int, int] | None]
+
+
+def wal_identity(db_path: str) -> WalIdentity:
+    """(device, inode) of the database's ``-wal`` and ``-shm`` files (None: missing).
+
+    While a connection is open no other process may delete them (SQLite's rule), so a
+    different identity at commit means this process's locks were lost and its WAL is no
+    longer the one other processes read."""
+
+    def ident(suffix: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(db_path + suffix)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    return ident("-wal"), ident("-shm")
 
 
 def _sqlite_precheck(path: str, create: bool) -> bool:
@@ -179,7 +225,7 @@ def open_engine(
                 f"{created_file}: cannot create the database, folder {created_file.parent} "
                 f"is read-only or not permitted ({_first_line(err)})"
             ) from None
-        raise DatabaseError(f"{display_url(url)}: {_first_line(err)}") from None
+        raise DatabaseError(explain_error(err, url)) from None
     return engine
 
 
@@ -187,7 +233,15 @@ def make_engine(url: str | URL) -> Engine:
     """An engine with the store's connection settings; no schema check (see open_engine)."""
     u = make_url(url) if isinstance(url, str) else url
     try:
-        engine = create_engine(u)
+        if u.get_backend_name() == "sqlite":
+            # No connection outlives its transaction: SQLite's POSIX locks belong to the
+            # process, and anything in it (a Qt file dialog sniffing the folder) that opens
+            # and closes the file drops them silently. An idle pooled connection then keeps
+            # a WAL that another process may checkpoint and delete as "the last one"; a
+            # connection opened per transaction always opens the WAL everyone else uses.
+            engine = create_engine(u, poolclass=NullPool)
+        else:
+            engine = create_engine(u)
     except (NoSuchModuleError, ImportError) as err:
         raise DatabaseError(f"--db {display_url(u)}: {err}") from None
     if u.get_backend_name() == "sqlite":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,20 @@ REQUIRED = ("number", "player1", "player2")
 OPTIONAL = ("unit",)
 #: Chinese column names, and the English ones they stand for.
 CHINESE_HEADERS = {"编号": "number", "选手1": "player1", "选手2": "player2", "单位": "unit"}
+#: The longest value of each column (the database's column widths, the same on every backend).
+MAX_LENGTH = {"number": 20, "player1": 100, "player2": 100, "unit": 200}
+#: Characters that reorder or hide text: a name holding one prints differently from what
+#: the referee reads on screen (Unicode bidi controls and zero-width marks).
+INVISIBLE = {
+    **{chr(c): "a bidi control" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+    "\u200e": "a left-to-right mark",
+    "\u200f": "a right-to-left mark",
+    "\u061c": "an Arabic letter mark",
+    "\u200b": "a zero-width space",
+    "\ufeff": "a byte-order mark",
+}
+#: What a spreadsheet reads as the start of a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -79,19 +94,20 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
     rows: list[PairRow] = []
     first_line: dict[str, int] = {}
     try:
+        end = reader.line_num
         for rec in reader:
-            line = reader.line_num
+            # a quoted field may span lines: errors name the line the record starts on
+            start, end = end + 1, reader.line_num
+            line = start
             if not any(f.strip() for f in rec):
                 continue  # blank line
             if len(rec) != len(cols):
                 raise InputError(f"{name}: line {line}: expected {len(cols)} fields, got {len(rec)}")
-            vals = {c: rec[i].strip() for c, i in index.items()}
+            vals = {c: _clean(rec[i], c, name, start) for c, i in index.items()}
             for req in REQUIRED:
                 if not vals[req]:
-                    raise InputError(f"{name}: line {line}: {req} is empty")
+                    raise InputError(f"{name}: line {start}: {req} is empty")
             number = vals["number"]
-            if len(number) > 20:
-                raise InputError(f"{name}: line {line}: number {number!r} is too long")
             if number in first_line:
                 raise InputError(
                     f"{name}: line {line}: pair number {number} already on line {first_line[number]}"
@@ -103,3 +119,43 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
     if not rows:
         raise InputError(f"{name}: no pairs after the header")
     return rows
+
+
+def _clean(raw: str, column: str, name: str, line: int) -> str:
+    """A field as stored: NFC, spaces trimmed; refused (naming the line) when it holds a
+    line break, a control or an invisible reordering character, or is too long."""
+    value = unicodedata.normalize("NFC", raw).strip()
+    for ch in value:
+        what = None
+        if ch in "\r\n\u2028\u2029\x85":
+            what = "a line break"
+        elif ch == "\0":
+            what = "a NUL character"
+        elif ch in INVISIBLE:
+            what = INVISIBLE[ch]
+        elif unicodedata.category(ch) in ("Cc", "Cf"):
+            what = "a control character"
+        if what is not None:
+            raise InputError(
+                f"{name}: line {line}: {column} contains {what} (U+{ord(ch):04X}); "
+                "remove it, nothing imported"
+            )
+    limit = MAX_LENGTH[column]
+    if len(value) > limit:
+        raise InputError(
+            f"{name}: line {line}: {column} has {len(value)} characters, more than {limit}; nothing imported"
+        )
+    return value
+
+
+def spreadsheet_cell(text: str) -> str:
+    """``text`` as a CSV or spreadsheet cell that a spreadsheet shows, never evaluates: a
+    value starting like a formula (``=``, ``+``, ``-``, ``@``) gets a leading apostrophe
+    (OWASP's advice for CSV injection); a line break, tab or other control character
+    (from a database older than these checks) becomes U+FFFD, so a row stays one line.
+    Every CSV/TSV export of names goes through this."""
+    shown = "".join(
+        "\ufffd" if ch in INVISIBLE or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
+        for ch in text
+    )
+    return "'" + shown if shown.startswith(FORMULA_START) else shown

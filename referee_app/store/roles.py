@@ -1,8 +1,9 @@
 """Roles (角色), their PINs, and what each role may do — one table, checked by the store.
 
 Three roles work an event: the table referee (裁判员), the chief referee (裁判长) and the
-arbitration committee (仲裁委员会). Each has a PIN per event, 4 to 12 digits, kept only as
-a salted scrypt hash. What a role may do is :data:`PERMISSIONS`; every write of the store
+arbitration committee (仲裁委员会). Each has a PIN per event, 6 to 12 digits, kept only as
+a salted scrypt hash whose cost makes trying every 6-digit PIN take days (see README).
+What a role may do is :data:`PERMISSIONS`; every write of the store
 checks it inside its own transaction, so the window, the command line and any other
 client meet the same rule.
 
@@ -84,12 +85,19 @@ _POSSESSIVE = {
     ARBITRATION: "the arbitration committee's",
 }
 
-PIN_MIN, PIN_MAX = 4, 12
+#: Six digits at least: the hash is readable by anyone who can read the database, so the
+#: PIN must resist trying them all offline (10^6 of them), not only the lock below.
+PIN_MIN, PIN_MAX = 6, 12
 MAX_TRIES = 5
 LOCK_SECONDS = 60
 #: scrypt parameters of new hashes (each hash names its own, so they may change later):
-#: 16 MiB and about 45 ms per check on a 2020s laptop.
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+#: 128 MiB and 0.30 s of one core per derivation (measured on the development machine,
+#: 2026), so the 10^6 six-digit PINs cost 10^6 x 0.30 s = 3.5 days of one core; a core
+#: twice as fast still needs 1.7 days. A login pays it once.
+SCRYPT_COST_N = 2**17
+SCRYPT_N, SCRYPT_R, SCRYPT_P = SCRYPT_COST_N, 8, 1
+#: scrypt needs 128 * r * N bytes; hashlib refuses more than ``maxmem``.
+SCRYPT_MAXMEM = 512 * 1024 * 1024
 SCRYPT_DKLEN, SALT_BYTES = 32, 16
 
 
@@ -120,7 +128,13 @@ def hash_pin(pin: str) -> str:
     check_pin(pin)
     salt = os.urandom(SALT_BYTES)
     digest = hashlib.scrypt(
-        pin.encode("ascii"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=SCRYPT_DKLEN
+        pin.encode("ascii"),
+        salt=salt,
+        n=SCRYPT_N,
+        r=SCRYPT_R,
+        p=SCRYPT_P,
+        dklen=SCRYPT_DKLEN,
+        maxmem=SCRYPT_MAXMEM,
     )
     b64 = base64.b64encode
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${b64(salt).decode()}${b64(digest).decode()}"
@@ -140,7 +154,7 @@ def pin_matches(pin: str, stored: str) -> bool:
             r=int(r),
             p=int(p),
             dklen=len(expected),
-            maxmem=256 * 1024 * 1024,
+            maxmem=SCRYPT_MAXMEM,
         )
     except (ValueError, TypeError):
         return False

@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, roles
 from .appeals import AppealsMixin
-from .db import READ_ONLY, display_url, open_engine
+from .db import READ_ONLY, display_url, explain_error, open_engine, wal_identity
 from .desk import DeskMixin
 from .errors import (
     ConflictError,
@@ -62,6 +62,8 @@ SIDES = ("NS", "EW")
 SIGNERS = ("N", "E", "S", "W", "referee")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_SIGNATURE_BYTES = 2_000_000
+#: The longest idempotency token (the column's width on every backend).
+MAX_TOKEN = 100
 
 
 log = logging.getLogger("referee_app.store")
@@ -171,6 +173,8 @@ class Store(AppealsMixin, DeskMixin):
 
     def _write(self, fn: Callable[[Connection], Any]) -> Any:
         try:
+            if self.engine.dialect.name == "sqlite":
+                return self._write_sqlite(fn)
             with self.engine.begin() as conn:
                 audit.lock_for_write(conn)
                 return fn(conn)
@@ -180,7 +184,49 @@ class Store(AppealsMixin, DeskMixin):
                 f"again ({audit_first_line(err)})"
             ) from None
         except DBAPIError as err:
-            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+            raise DatabaseError(explain_error(err, self.engine.url)) from None
+
+    def _write_sqlite(self, fn: Callable[[Connection], Any]) -> Any:
+        """One write on SQLite, reported saved only if other processes can read it.
+
+        The connection is opened for this write alone (see ``db.make_engine``). The
+        identity of ``-wal``/``-shm`` is taken when the write lock is held and compared
+        before COMMIT: a change means this process lost its locks and another process
+        deleted the WAL it holds, so the write is rolled back and run once more on a
+        fresh connection. A change after COMMIT (a race of microseconds) is settled by
+        re-reading the entries from a new connection; missing ones mean "not saved".
+        """
+        path = str(self.engine.url.database)
+        for _attempt in range(2):
+            with self.engine.connect() as conn:
+                conn.info.pop(audit.WRITTEN_KEY, None)
+                with conn.begin() as trans:
+                    before = wal_identity(path)
+                    result = fn(conn)
+                    if wal_identity(path) != before:
+                        trans.rollback()
+                        continue
+                written = list(conn.info.pop(audit.WRITTEN_KEY, []))
+            if wal_identity(path) != before and written and not self._entries_readable(written):
+                raise DatabaseError(
+                    f"{self.where}: NOT saved: another program removed the database's "
+                    "write-ahead log while this station was writing; reopen the event and "
+                    "record again"
+                )
+            return result
+        raise DatabaseError(
+            f"{self.where}: not saved: another program keeps removing the database's "
+            "write-ahead log under this station (nothing was written); close other programs "
+            "that open the database file and try again"
+        )
+
+    def _entries_readable(self, hashes: list[str]) -> bool:
+        with self.engine.connect().execution_options(**READ_ONLY) as conn:
+            found = conn.execute(
+                select(func.count()).select_from(audit_log).where(audit_log.c.hash.in_(hashes))
+            ).scalar()
+            conn.rollback()
+        return int(found or 0) == len(hashes)
 
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         try:
@@ -190,7 +236,7 @@ class Store(AppealsMixin, DeskMixin):
                 finally:
                     conn.rollback()
         except DBAPIError as err:
-            raise DatabaseError(f"{self.where}: {audit_first_line(err)}") from None
+            raise DatabaseError(explain_error(err, self.engine.url)) from None
 
     # -- events ------------------------------------------------------------------
     def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
@@ -270,7 +316,7 @@ class Store(AppealsMixin, DeskMixin):
             return self._rulebooks[event_id]
         rid, sha, text = self.rulebook_text(event_id)
         try:
-            rb = rulebook_from_text(text, origin=f"db:event {event_id}")
+            rb = rulebook_from_text(text, origin=f"db:event {event_id}", use_cache=False)
         except RulebookError as err:
             raise DatabaseError(
                 f"event {event_id}: its pinned rulebook {rid} (sha256 {sha[:12]}) does not load "
@@ -374,6 +420,10 @@ class Store(AppealsMixin, DeskMixin):
             raise InputError(f"{source}: pairs: NS and EW are the same pair {nums['NS']}")
         if expected_version is not None and expected_version < 0:
             raise InputError(f"--expect-version: expected 0 or more, got {expected_version}")
+        if token is not None and not (0 < len(token) <= MAX_TOKEN and token.isprintable()):
+            raise InputError(
+                f"--token: expected 1 to {MAX_TOKEN} printable characters, got {len(token)} characters"
+            )
 
         ev = self.pick_event(event_id)
         rb = self.pinned_rulebook(ev.id)
@@ -968,7 +1018,15 @@ def _write_match(
     if token is not None:
         prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
         if prior is not None:
-            info = json.loads(prior.payload)["info"]
+            payload = json.loads(prior.payload)
+            info = payload["info"]
+            before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
+            if before != [audit.canonical(stored_case)]:
+                raise InputError(
+                    f"--token {token}: already used for a different record (entry #{prior.seq}, "
+                    f"{prior.action} round {prior.round_no} table {prior.table_no}); nothing "
+                    "saved: give each new record its own token"
+                )
             return Recorded(
                 info["match_id"],
                 info["version"],

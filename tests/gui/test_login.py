@@ -18,7 +18,7 @@ from referee_app.store import roles
 from referee_app.store.errors import RoleError
 from referee_app.store.service import Actor, Store
 
-CHIEF_PIN, ARB_PIN = "2468", "909090"
+CHIEF_PIN, ARB_PIN = "246879", "909090"
 
 
 class Clock:
@@ -72,12 +72,12 @@ def test_wrong_pins_the_lock_and_a_login(qtbot, session: Session, clock: Clock) 
     assert not dialog.note_label.isVisible()  # roles are enforced
     _choose(dialog, "arbitration")
     _try(dialog, "12")
-    assert dialog.error_label.isVisible() and dialog.error_label.text() == "PIN 为 4–12 位数字。"
+    assert dialog.error_label.isVisible() and dialog.error_label.text() == "PIN 为 6–12 位数字。"
     for left in (4, 3, 2, 1):
-        _try(dialog, "0000")
+        _try(dialog, "000079")
         assert dialog.error_label.text() == f"PIN 错误，还可再试 {left} 次；连续错误 5 次将锁定 1 分钟。"
         assert dialog.pin_edit.text() == "" and dialog.isVisible() and session.role is None
-    _try(dialog, "0000")
+    _try(dialog, "000079")
     until = roles.local_hms(clock.now + timedelta(seconds=60))
     assert dialog.error_label.text() == f"仲裁委员会已锁定（连续 5 次 PIN 错误），请于 {until} 后再试。"
     assert not dialog.ok_button.isEnabled() and dialog.unlock_timer.isActive()
@@ -103,7 +103,7 @@ def test_an_event_without_pins_and_english(qtbot, session: Session) -> None:  # 
     dialog.language.set("zh")
     assert dialog.windowTitle() == "登录角色" and dialog.role_combo.itemText(2) == "仲裁委员会"
     _choose(dialog, "table_referee")
-    _try(dialog, "1234")  # nothing to check yet: the role is taken as given
+    _try(dialog, "123479")  # nothing to check yet: the role is taken as given
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert session.role == "table_referee" and not session.actor.authenticated
     assert not session.roles_enforced()
@@ -113,6 +113,6 @@ def test_a_role_without_a_pin(qtbot, session: Session) -> None:  # type: ignore[
     session.set_pin("chief_referee", CHIEF_PIN)
     dialog = _dialog(qtbot, session, "en")
     _choose(dialog, "table_referee")
-    _try(dialog, "1111")
+    _try(dialog, "111179")
     assert dialog.error_label.text() == "Table referee has no PIN yet; the chief referee sets one first."
     assert dialog.isVisible() and session.role == "chief_referee"

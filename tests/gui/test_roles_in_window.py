@@ -18,14 +18,14 @@ def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> N
     assert "未设置角色PIN" in window.status_label.text()
     window.import_pairs(str(pairs_csv))
     window.session.set_pin("chief_referee", "135790")
-    window.session.set_pin("table_referee", "2468")
+    window.session.set_pin("table_referee", "246879")
 
     def log_in(dialog) -> None:
         dialog.role_combo.setCurrentIndex(dialog.role_combo.findData("table_referee"))
-        dialog.pin_edit.setText("1111")
+        dialog.pin_edit.setText("111179")
         dialog.accept()  # wrong PIN: stays open, says so at the field
         assert dialog.error_label.isVisible() and dialog.result() == 0
-        dialog.pin_edit.setText("2468")
+        dialog.pin_edit.setText("246879")
         dialog.accept()
 
     when_modal(log_in)

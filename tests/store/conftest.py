@@ -89,6 +89,15 @@ def pg_db() -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
+def _cheap_pin_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New PIN hashes in these tests cost 2^14 (each hash names its own cost, so every
+    check still runs the real code); the suite sets and checks dozens of PINs."""
+    from referee_app.store import roles
+
+    monkeypatch.setattr(roles, "SCRYPT_N", 2**14)
+
+
+@pytest.fixture(autouse=True)
 def _no_ambient_db(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("REFEREE_APP_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))

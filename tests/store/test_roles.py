@@ -21,7 +21,7 @@ from referee_app.store.errors import InputError, PinError, RoleError
 from referee_app.store.pairs_csv import parse_pairs
 from referee_app.store.service import Actor, Store
 
-PINS = {"table_referee": "1111", "chief_referee": "24681357", "arbitration": "909090"}
+PINS = {"table_referee": "111179", "chief_referee": "24681357", "arbitration": "909090"}
 WHO = Actor("孙裁判长", "desk-1")
 T0 = datetime(2026, 11, 30, 6, 0, 0, tzinfo=UTC)
 
@@ -65,22 +65,27 @@ def store(event_db: str) -> Iterator[Store]:
 # -- hashes -----------------------------------------------------------------------------------
 
 
-def test_pins_are_salted_slow_hashes_kept_out_of_the_log(event_db: str, store: Store) -> None:
+def test_pins_are_salted_slow_hashes_kept_out_of_the_log(
+    event_db: str, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(roles, "SCRYPT_N", roles.SCRYPT_COST_N)  # the real cost, not the suite's
+    # 10^6 six-digit PINs must cost over a day of one core: 128 * r * N bytes per try
+    assert roles.PIN_MIN >= 6 and 128 * roles.SCRYPT_R * roles.SCRYPT_COST_N >= 128 * 2**20
     store.create_event(name="第二赛事", rulebook=load_rulebook("bhg-2011"), date=None, actor=WHO)
     for ev in (1, 2):
-        store.set_pin(ev, "chief_referee", "4321", actor=WHO)
+        store.set_pin(ev, "chief_referee", "432179", actor=WHO)
     h1, h2 = (r[0] for r in sql(event_db, "SELECT pin_hash FROM role_pins ORDER BY id"))
     assert h1 != h2  # same PIN, two events: two salts
     for h in (h1, h2):
         scheme, n, r, p, salt, digest = h.split("$")
-        assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
+        assert (scheme, n, r, p) == ("scrypt", "131072", "8", "1")
         import base64
 
         assert len(base64.b64decode(salt)) == 16 and len(base64.b64decode(digest)) == 32
-        assert roles.pin_matches("4321", h) and not roles.pin_matches("4322", h)
+        assert roles.pin_matches("432179", h) and not roles.pin_matches("432279", h)
     # neither the PIN nor its hash is in the audit log; a digest of the hash is
     log = "\n".join(str(e["payload"]) for e in store.log())
-    assert h1 not in log and h2 not in log and "4321" not in log
+    assert h1 not in log and h2 not in log and "432179" not in log
     assert "sha256:" in log and "pin.set" in {e["action"] for e in store.log()}
     rc, out, _ = cli(event_db, "log", lang="en")
     assert rc == 0 and "PIN set for the chief referee (only a salted hash is kept)" in out
@@ -103,26 +108,26 @@ def _refused(db: str, statement: str) -> str:
 
 
 def test_pin_format_and_the_chief_referee_first(store: Store) -> None:
-    for bad in ("123", "1234567890123", "12a4", "１２３４", ""):
-        with pytest.raises(InputError, match="4 to 12 digits"):
+    for bad in ("123", "12345", "1234567890123", "12a456", "１２３４５６", ""):
+        with pytest.raises(InputError, match="6 to 12 digits"):
             store.set_pin(1, "chief_referee", bad, actor=WHO)
     with pytest.raises(InputError, match="set the chief referee's PIN first"):
-        store.set_pin(1, "table_referee", "1111", actor=WHO)
+        store.set_pin(1, "table_referee", "111179", actor=WHO)
     with pytest.raises(InputError, match="--role: expected one of"):
-        store.set_pin(1, "referee", "1111", actor=WHO)
+        store.set_pin(1, "referee", "111179", actor=WHO)
     assert not store.roles_enforced(1)
-    store.set_pin(1, "chief_referee", "2468", actor=WHO)
+    store.set_pin(1, "chief_referee", "246879", actor=WHO)
     assert store.roles_enforced(1)
     # now only the chief referee, logged in, sets PINs
     with pytest.raises(
         RoleError, match=r"^pin.set needs the chief referee's PIN \(you are: not logged in\)$"
     ):
-        store.set_pin(1, "table_referee", "1111", actor=WHO)
+        store.set_pin(1, "table_referee", "111179", actor=WHO)
     states = store.role_states(1)
     assert states["chief_referee"].has_pin and states["chief_referee"].pin_set_by == WHO.user
     assert not states["table_referee"].has_pin
     with pytest.raises(PinError, match="the table referee has no PIN on event 1 yet"):
-        store.login(1, "table_referee", "1111", actor=WHO)
+        store.login(1, "table_referee", "111179", actor=WHO)
 
 
 # -- wrong PINs and the lock --------------------------------------------------------------------
@@ -132,13 +137,13 @@ def test_wrong_pins_count_lock_for_a_minute_and_release(event_db: str, store: St
     set_all_pins(store)
     for left in (4, 3, 2, 1):
         with pytest.raises(PinError, match=f"wrong PIN for the arbitration committee; {left} tr") as e:
-            store.login(1, "arbitration", "0000", actor=WHO)
+            store.login(1, "arbitration", "000079", actor=WHO)
         assert e.value.tries_left == left and e.value.locked_until is None
         clock.advance(7)
     with pytest.raises(
         PinError, match=r"the arbitration committee is locked until \d\d:\d\d:\d\d after 5"
     ) as e:
-        store.login(1, "arbitration", "0000", actor=WHO)
+        store.login(1, "arbitration", "000079", actor=WHO)
     until = e.value.locked_until
     assert until == clock.now + timedelta(seconds=60)
     assert roles.local_hms(until) in str(e.value)
@@ -161,11 +166,11 @@ def test_wrong_pins_count_lock_for_a_minute_and_release(event_db: str, store: St
     clock.advance(1)  # 60 s after the 5th wrong PIN: released
     assert store.role_states(1)["arbitration"].locked_until is None
     with pytest.raises(PinError, match="4 tries left"):  # the next run starts
-        store.login(1, "arbitration", "0000", actor=WHO)
+        store.login(1, "arbitration", "000079", actor=WHO)
     ok = store.login(1, "arbitration", PINS["arbitration"], actor=WHO)
     assert ok.authenticated and ok.role == "arbitration"
     with pytest.raises(PinError, match="4 tries left"):  # a right PIN reset the count
-        store.login(1, "arbitration", "0000", actor=WHO)
+        store.login(1, "arbitration", "000079", actor=WHO)
     acts = [e["action"] for e in store.log() if e["action"].startswith("auth.")]
     assert acts == ["auth.fail"] * 6 + ["auth.ok", "auth.fail"]  # lock-time refusals write nothing
     assert store.verify().ok
@@ -175,14 +180,14 @@ def test_a_new_pin_ends_a_lock_and_old_logins(store: Store, clock: Clock) -> Non
     actors = set_all_pins(store)
     for _ in range(5):
         with pytest.raises(PinError):
-            store.login(1, "table_referee", "9999", actor=WHO)
+            store.login(1, "table_referee", "999979", actor=WHO)
     assert store.role_states(1)["table_referee"].locked_until is not None
-    store.set_pin(1, "table_referee", "5555", actor=actors["chief_referee"])
+    store.set_pin(1, "table_referee", "555579", actor=actors["chief_referee"])
     assert store.role_states(1)["table_referee"].tries_left == 5
     # a login with the old PIN no longer writes
     with pytest.raises(RoleError, match=r"you are: not logged in"):
         store.record(1, flip_case(), actor=actors["table_referee"])
-    fresh = store.login(1, "table_referee", "5555", actor=WHO)
+    fresh = store.login(1, "table_referee", "555579", actor=WHO)
     assert store.record(1, flip_case(), actor=fresh).version == 1
 
 
@@ -201,9 +206,9 @@ def test_a_ticket_is_only_good_for_its_event_and_store(event_db: str, store: Sto
                 1, parse_pairs("number,player1,player2\n9,甲,乙\n"), actor=actors["chief_referee"], source="p"
             )
     ev2 = store.create_event(name="乙", rulebook=load_rulebook("bhg-2011"), date=None, actor=WHO)
-    store.set_pin(ev2.id, "chief_referee", "8642", actor=WHO)
+    store.set_pin(ev2.id, "chief_referee", "864279", actor=WHO)
     with pytest.raises(RoleError):  # event 1's chief referee is nobody on event 2
-        store.set_pin(ev2.id, "arbitration", "1234", actor=actors["chief_referee"])
+        store.set_pin(ev2.id, "arbitration", "123479", actor=actors["chief_referee"])
 
 
 # -- the permission table, from the store API ---------------------------------------------------
@@ -383,7 +388,7 @@ def test_the_pin_is_prompted_without_echo_never_in_argv(
     rc, _, err = cli(event_db, "record", case, "--role", "chief_referee")
     assert rc == 0, err
     assert asked == ["PIN of the chief referee: "]
-    rc, _, err = cli(event_db, "record", case, "--role", "chief_referee", "--pin", "1234")
+    rc, _, err = cli(event_db, "record", case, "--role", "chief_referee", "--pin", "123479")
     assert rc == 2 and "unrecognized arguments: --pin" in err
     # REFEREE_APP_ROLE stands for --role
     monkeypatch.setenv("REFEREE_APP_ROLE", "arbitration")
@@ -460,7 +465,7 @@ def test_every_permission_row_from_the_command_line(
                 ), (action, role, err)
                 assert count_entries(event_db) == before
     # pin.set: role set-pin acts as the chief referee (its PIN), whatever role is named
-    monkeypatch.setenv("REFEREE_APP_NEW_PIN", "86420")
+    monkeypatch.setenv("REFEREE_APP_NEW_PIN", "8642079")
     for role in ("table_referee", "arbitration"):
         _pin_env(monkeypatch, role)  # not the chief referee's PIN
         rc, _, err = cli(event_db, "role", "set-pin", "--role", role)
@@ -468,7 +473,7 @@ def test_every_permission_row_from_the_command_line(
     _pin_env(monkeypatch, "chief_referee")
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "arbitration")
     assert rc == 0 and err == "PIN set for the arbitration committee\n"
-    assert store.login(1, "arbitration", "86420", actor=WHO).authenticated
+    assert store.login(1, "arbitration", "8642079", actor=WHO).authenticated
 
 
 def test_role_set_pin_and_status_on_a_new_event(
@@ -478,11 +483,11 @@ def test_role_set_pin_and_status_on_a_new_event(
 
     rc, out, _ = cli(event_db, "role", "status")
     assert rc == 0 and out.startswith("event 1: no PINs yet: roles not enforced")
-    answers = iter(["2468", "2469"])
+    answers = iter(["246879", "246979"])
     monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(answers))
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "chief_referee")
     assert rc == 1 and err == "new PIN: the two entries differ; nothing changed\n"
-    answers = iter(["2468", "2468"])
+    answers = iter(["246879", "246879"])
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "chief_referee", lang="zh")
     assert rc == 0 and err == "已设置裁判长的 PIN\n"
     rc, out, _ = cli(event_db, "role", "status", lang="zh")
@@ -509,7 +514,7 @@ def test_upgraded_v4_event_keeps_working_without_pins(db: str) -> None:
         assert sql(db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
         assert not s.roles_enforced(ev.id)
         s.record(ev.id, flip_case(), actor=Actor("x", "y"))
-        s.set_pin(ev.id, "chief_referee", "1357", actor=WHO)
+        s.set_pin(ev.id, "chief_referee", "135779", actor=WHO)
         with pytest.raises(RoleError):
             s.record(ev.id, flip_case(2), actor=Actor("x", "y"))
         assert s.verify().ok
@@ -524,11 +529,11 @@ def test_session_login_role_and_set_pin(store: Store, clock: Clock) -> None:
 
     desk_session = Session(store, store.pick_event(None), Actor("孙裁判长", "desk-1"), "zh")
     assert desk_session.role is None and not desk_session.roles_enforced()
-    desk_session.set_pin("chief_referee", "2468")  # the first PIN: the desk is now chief referee
+    desk_session.set_pin("chief_referee", "246879")  # the first PIN: the desk is now chief referee
     assert desk_session.roles_enforced() and desk_session.role == "chief_referee"
-    desk_session.set_pin("table_referee", "1111")
+    desk_session.set_pin("table_referee", "111179")
     desk_session.set_pin("arbitration", "909090")
-    desk_session.set_pin("chief_referee", "8642")  # a changed own PIN: logged in again with it
+    desk_session.set_pin("chief_referee", "864279")  # a changed own PIN: logged in again with it
     assert desk_session.actor.authenticated
     record = desk_session.open_table(1, 1, "1", "2")
     assert record.version == 1
@@ -537,15 +542,15 @@ def test_session_login_role_and_set_pin(store: Store, clock: Clock) -> None:
     with pytest.raises(RoleError, match=r"match.record needs .*\(you are: not logged in\)"):
         table.open_table(1, 2, "3", "4")
     with pytest.raises(PinError, match=r"^wrong PIN for the table referee; 4 tries left") as e:
-        table.login("table_referee", "2222")
+        table.login("table_referee", "222279")
     assert e.value.tries_left == 4 and table.role is None
-    table.login("table_referee", "1111")
+    table.login("table_referee", "111179")
     assert table.role == "table_referee"
     assert table.open_table(1, 2, "3", "4").version == 1
     with pytest.raises(
         RoleError, match=r"^pin.set needs the chief referee's PIN \(you are: table referee\)$"
     ):
-        table.set_pin("arbitration", "1234")
+        table.set_pin("arbitration", "123479")
     table.logout()
     assert table.role is None
     with pytest.raises(RoleError, match=r"\(you are: not logged in\)"):

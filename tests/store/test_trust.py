@@ -1,0 +1,308 @@
+"""Issue 10: a record the hall can trust (the rulebook cache, tokens, bad input, PINs …)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from store_helpers import PAIRS_CSV, cli, make_case, sql, write_json
+
+from referee_app.store.service import Store, strip_case
+
+
+def _poison(data: Any) -> Any:
+    """Every number a sanction could use, made absurd."""
+    if isinstance(data, dict):
+        return {k: _poison(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_poison(v) for v in data]
+    if isinstance(data, int) and not isinstance(data, bool) and data > 0:
+        return data + 500
+    return data
+
+
+def _edit_cache(cache_home: Path) -> int:
+    edited = 0
+    for f in (cache_home / "referee-app" / "rulebooks").glob("*.json"):
+        stored = json.loads(f.read_text(encoding="utf-8"))
+        stored["data"] = _poison(stored["data"])
+        f.write_text(json.dumps(stored), encoding="utf-8")
+        edited += 1
+    return edited
+
+
+def test_an_edited_rulebook_cache_changes_no_ruling(
+    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # this test forges the cache: its own cache folder, so no later test judges with it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "forged-cache"))
+    case = make_case()
+    f = write_json(tmp_path / "a.json", case)
+    # the bundled rulebook is the pinned one: judging it fills the cache
+    j = write_json(tmp_path / "j.json", strip_case(case))
+    rc, before, err = cli(None, "judge", j)
+    assert rc == 0, err
+    assert _edit_cache(Path(os.environ["XDG_CACHE_HOME"])) >= 1
+    # the command-line judge notices the edited entry and validates the text again
+    rc, after, err = cli(None, "judge", j)
+    assert rc == 0, err
+    assert json.loads(after) == json.loads(before)
+    # an event's rulings never come from the cache: poison it however well, they stay
+    _edit_cache(Path(os.environ["XDG_CACHE_HOME"]))
+    from referee_app.core import rulebook as rb_mod
+
+    for entry in (Path(os.environ["XDG_CACHE_HOME"]) / "referee-app" / "rulebooks").glob("*.json"):
+        stored = json.loads(entry.read_text(encoding="utf-8"))
+        stored["check"] = rb_mod._cache_check(entry.stem, stored["data"])  # a deliberate forger
+        entry.write_text(json.dumps(stored), encoding="utf-8")
+    rc, out, err = cli(event_db, "record", f)
+    assert rc == 0, err
+    with Store.open(event_db) as store:
+        (m,) = store.current_matches(1)
+        (r,) = store.rulings_of(int(m["id"]))
+    assert json.loads(m["decision_json"]) == json.loads(before)
+    assert r["points"] == json.loads(before)["hands"][0]["rulings"][0]["points"] < 500
+
+
+def test_a_token_reused_for_other_content_is_refused_by_name(event_db: str, tmp_path: Path) -> None:
+    a = write_json(tmp_path / "a.json", make_case())
+    b = write_json(tmp_path / "b.json", make_case(defender_points=80))
+    assert cli(event_db, "record", a, "--token", "tok-7")[0] == 0
+    rc, out, err = cli(event_db, "record", b, "--token", "tok-7")
+    assert rc != 0 and out == "" and err.count("\n") == 1
+    assert "--token tok-7: already used for a different record" in err and "round 1 table 1" in err
+    with Store.open(event_db) as store:
+        assert len(store.history(1, 1, 1)) == 1
+    # the same content again is still a harmless retry
+    assert cli(event_db, "record", a, "--token", "tok-7")[0] == 0
+    rc, _, err = cli(event_db, "record", b, "--token", "x" * 101)
+    assert rc != 0 and "--token: expected 1 to 100 printable characters" in err
+
+
+# -- item 8: bad input is one clear line, never "internal error" ----------------------------
+
+BASE_CASE: dict[str, Any] = {
+    "first_dealer": "E",
+    "finished": "time",
+    "hands": [{"defender_points": 60, "infractions": [{"kind": "exposed_card", "seat": "N", "cards": 1}]}],
+}
+
+
+def _judge_file(tmp_path: Path, name: str, text: str) -> tuple[int, str, str]:
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return cli(None, "judge", str(f))
+
+
+def _one_clear_line(rc: int, out: str, err: str, *expected: str) -> None:
+    assert rc == 2 and out == "" and err.count("\n") == 1, (rc, err[:300])
+    assert "internal error" not in err and "Traceback" not in err
+    assert len(err) < 400, err
+    for e in expected:
+        assert e in err, err
+
+
+def test_a_huge_event_id_is_one_line(tmp_path: Path) -> None:
+    rc, out, err = _judge_file(tmp_path, "c.json", json.dumps({**BASE_CASE, "event": "x" * 10_000}))
+    _one_clear_line(rc, out, err, "event:", "10000 characters", "not a rulebook id")
+    long_path = "/tmp/" + "y" * 300 + ".toml"
+    rc, out, err = _judge_file(tmp_path, "d.json", json.dumps({**BASE_CASE, "event": long_path}))
+    _one_clear_line(rc, out, err, "event:", "cannot read the rulebook")
+
+
+def test_a_5000_digit_number_is_one_line(tmp_path: Path, event_db: str) -> None:
+    text = json.dumps({**BASE_CASE, "event": "bhg-2011"}).replace(
+        '"defender_points": 60', '"defender_points": ' + "9" * 5000
+    )
+    rc, out, err = _judge_file(tmp_path, "c.json", text)
+    _one_clear_line(rc, out, err, "c.json: not a case", "4300 digits")
+    case = json.dumps(make_case()).replace('"defender_points": 60', '"defender_points": ' + "9" * 5000)
+    (tmp_path / "r.json").write_text(case, encoding="utf-8")
+    rc, out, err = cli(event_db, "record", str(tmp_path / "r.json"))
+    assert rc == 1 and err.count("\n") == 1 and "r.json: not a case" in err, err
+    bad_rules = tmp_path / "big.toml"
+    bad_rules.write_text('id = "x"\nn = ' + "9" * 5000 + "\n", encoding="utf-8")
+    rc, out, err = cli(None, "rules", "check", str(bad_rules))
+    assert rc == 1 and "big.toml: not a rulebook" in out + err and "internal error" not in out + err
+
+
+def test_a_rulebook_nested_100000_deep_blames_the_rulebook(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    rc, out, err = _judge_file(tmp_path, "c.json", json.dumps({**BASE_CASE, "event": str(deep)}))
+    _one_clear_line(rc, out, err, "deep.toml: the rulebook is nested too deeply")
+    assert "the case" not in err
+
+
+def test_judge_counts_escalations_linearly_and_refuses_oversized_cases(tmp_path: Path) -> None:
+    from referee_app.core import judge
+    from referee_app.core.case import MAX_INFRACTIONS
+
+    many = [{"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 7}] * MAX_INFRACTIONS
+    case = {**BASE_CASE, "event": "bhg-2011", "hands": [{"defender_points": 60, "infractions": many}]}
+    rulings = judge(case, lang="en")["hands"][0]["rulings"]
+    assert len(rulings) == MAX_INFRACTIONS
+    # the n-th exposed card in a hand is counted as the n-th (escalation from the log)
+    assert [r["occurrence"] for r in rulings] == list(range(1, MAX_INFRACTIONS + 1))
+    too_many = {**case, "hands": [{"defender_points": 60, "infractions": many * 160}]}
+    rc, out, err = _judge_file(tmp_path, "big.json", json.dumps(too_many))
+    _one_clear_line(rc, out, err, "hands[0].infractions: 32000 entries", f"more than the {MAX_INFRACTIONS}")
+
+
+BAD_NAMES = [
+    ("张\x07三", "a control character (U+0007)"),
+    ("张三\u202e", "a bidi control (U+202E)"),
+    ("张\x00三", "a NUL character"),
+    ('"张\n三"', "a line break"),
+    ("名" * 101, "101 characters, more than 100"),
+]
+
+
+def test_csv_names_with_hidden_characters_are_refused_with_their_line(db: str, tmp_path: Path) -> None:
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "测试杯")[0] == 0
+    for bad, said in BAD_NAMES:
+        csv = tmp_path / "p.csv"
+        csv.write_text(f"number,player1,player2\n1,王五,赵六\n2,李四,{bad}\n", encoding="utf-8")
+        rc, out, err = cli(db, "pairs", "import", str(csv))
+        assert rc == 1 and err.count("\n") == 1, (bad, err)
+        assert f"p.csv: line 3: player2 contains {said}" in err or f"line 3: player2 has {said}" in err, err
+    with Store.open(db) as store:
+        assert store.list_pairs(1) == []  # nothing imported, on either backend
+
+
+def test_formula_like_names_are_neutralised_in_exports(db: str, tmp_path: Path) -> None:
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "测试杯")[0] == 0
+    csv = tmp_path / "p.csv"
+    csv.write_text(
+        'number,player1,player2,unit\n1,"=HYPERLINK(""http://x"")",+1,@SUM(A1)\n2,-2,王五,东城队\n',
+        encoding="utf-8",
+    )
+    assert cli(db, "pairs", "import", str(csv))[0] == 0
+    rc, out, err = cli(db, "pairs", "list")
+    assert rc == 0, err
+    assert out.splitlines() == ["1\t'=HYPERLINK(\"http://x\")\t'+1\t'@SUM(A1)", "2\t'-2\t王五\t东城队"]
+    with Store.open(db) as store:  # stored as given: only the export is neutralised
+        assert store.list_pairs(1)[1]["players"] == ["-2", "王五"]
+    rc, out, err = cli(db, "standings")
+    assert rc == 0, err
+    assert "'=HYPERLINK" in out and "\t=" not in out and "\t+" not in out
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 600 KB file system (tmpfs), mounted for the test."""
+    where = tmp_path / "small"
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(where)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+
+
+def test_a_full_disk_is_called_full(small_disk: Path, tmp_path: Path) -> None:
+    db = str(small_disk / "event.db")
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "测试杯")[0] == 0
+    csv = tmp_path / "p.csv"
+    csv.write_text(PAIRS_CSV, encoding="utf-8")
+    assert cli(db, "pairs", "import", str(csv))[0] == 0
+    before = count_entries_sql(db)
+    fd = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:  # fill the disk to the last block
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    rc, out, err = cli(db, "record", write_json(tmp_path / "a.json", make_case()))
+    assert rc == 1 and out == "" and err.count("\n") == 1, err
+    assert "the disk is full" in err and "nothing was saved" in err and "I/O error" not in err
+    (small_disk / "filler").unlink()
+    assert count_entries_sql(db) == before
+    assert cli(db, "verify")[0] == 0
+
+
+def count_entries_sql(db: str) -> int:
+    return len(sql(db, "SELECT seq FROM audit_log"))
+
+
+# -- fuzzing the case and pairs readers: never an internal error --------------------------
+
+
+def _mutations() -> Any:
+    weird = st.one_of(
+        st.integers(min_value=-(10**40), max_value=10**40),
+        st.text(max_size=30),
+        st.floats(allow_nan=True),
+        st.none(),
+        st.booleans(),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    )
+    return weird
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzzed_cases_never_reach_an_internal_error(tmp_path: Path, data: st.DataObject) -> None:
+    case = json.loads(json.dumps({**BASE_CASE, "event": "bhg-2011"}))
+    paths: list[tuple[Any, Any]] = []
+
+    def walk(node: Any) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in list(items):
+            paths.append((node, k))
+            if isinstance(v, (dict, list)):
+                walk(v)
+
+    walk(case)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=4))):
+        node, key = data.draw(st.sampled_from(paths))
+        node[key] = data.draw(_mutations())
+    text = json.dumps(case, ensure_ascii=False)
+    if data.draw(st.booleans()):  # and damage the bytes too
+        at = data.draw(st.integers(min_value=0, max_value=len(text) - 1))
+        text = (
+            text[:at]
+            + data.draw(st.sampled_from(["", "{", "]", '"', "\\", "\x00", "9" * 5000]))
+            + text[at + 1 :]
+        )
+    f = tmp_path / "fuzz.json"
+    f.write_text(text, encoding="utf-8")
+    rc, out, err = cli(None, "judge", str(f))
+    assert rc in (0, 2), err
+    assert "internal error" not in err
+    if rc == 2:
+        assert err.count("\n") == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_fuzzed_pairs_files_are_read_or_refused_in_one_line(data: st.DataObject) -> None:
+    from referee_app.store.errors import InputError
+    from referee_app.store.pairs_csv import decode, parse_pairs
+
+    raw = bytearray(PAIRS_CSV.encode("utf-8"))
+    for _ in range(data.draw(st.integers(min_value=1, max_value=6))):
+        at = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
+        raw[at : at + 1] = data.draw(st.binary(min_size=0, max_size=3))
+    try:
+        rows = parse_pairs(decode(bytes(raw), "p.csv"), "p.csv")
+    except InputError as err:
+        assert "\n" not in str(err) and str(err).startswith("p.csv")
+        return
+    for r in rows:
+        for v in (r.number, r.player1, r.player2, r.unit or ""):
+            assert v == v.strip() and all(c.isprintable() for c in v), r
