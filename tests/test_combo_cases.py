@@ -13,11 +13,14 @@ stale.
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from referee_app.core import judge
 
 from .test_clause_cases import CASES, _cases_in, _command, _expected_of, _load, diff
 
@@ -67,6 +70,22 @@ def test_combo_case(case_path: Path) -> None:
     assert run.returncode == 0, f"{case_path.name}: exit {run.returncode}: {run.stderr.strip()}"
     problems = diff(expected, json.loads(run.stdout))
     assert not problems, f"{case_path.name}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("case_path", [pytest.param(c, id=c.stem) for c in _cases_in(COMBOS)])
+def test_combo_case_typed_in_reverse_gives_the_same_decision(case_path: Path) -> None:
+    """Issue 9: the same facts in any order give the same decision. Each hand's infractions are
+    typed backwards; the decision must be the same, its rulings listed in the new typing order."""
+    case = _load(case_path)
+    if _load(_expected_of(case_path)) == {"error": True}:
+        pytest.skip("an invalid case has no decision")
+    backwards = copy.deepcopy(case)
+    for hand in backwards["hands"]:
+        hand.get("infractions", []).reverse()
+    straight, reversed_ = judge(case, lang="zh"), judge(backwards, lang="zh")
+    for hand in reversed_["hands"]:
+        hand["rulings"].reverse()
+    assert reversed_ == straight
 
 
 def test_every_combo_case_has_its_expected_file_and_reasoning() -> None:
