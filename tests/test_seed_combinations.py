@@ -239,3 +239,20 @@ def test_bhg_counting_the_pairs_times_together_is_a_reading_where_it_decides() -
     alone = [{"kind": "delay", "seat": "N", "trick": t} for t in (2, 5)]
     second = judge(case("bhg-2011", [hand(60, alone)]))["hands"][0]["rulings"][1]
     assert second["points"] == 10 and second["assumed"] is False
+
+
+def test_bhg_failed_throw_exposed_cards_not_a_time_is_a_reading_where_it_decides() -> None:
+    """BHG 二、5 甩错牌……其余按暴露张处理 with 二、4 在一副牌中累积3次: the rulebook charges the
+    other thrown cards as exposed but does not count the throw as an exposure time. Where
+    counting it would give 二、4's hand loss — the throw after two exposures, or the 2nd
+    exposure after the throw — that ruling is marked assumed; a throw alone is not."""
+    throw = {"kind": "failed_throw", "seat": "N", "trick": 6, "cards": 1, "thrown": 4}
+    exposures = [{"kind": "exposed_card", "seat": "S", "trick": t} for t in (2, 4)]
+    played = judge(case("bhg-2011", [hand(150, [*exposures, throw])]))["hands"][0]
+    assert played["lost_by"] is None and played["rulings"][2]["points"] == 40
+    assert [r["assumed"] for r in played["rulings"]] == [False, False, True]
+    later = [{"kind": "exposed_card", "seat": "S", "trick": t} for t in (8, 10)]
+    played = judge(case("bhg-2011", [hand(150, [throw, *later])]))["hands"][0]
+    assert [r["assumed"] for r in played["rulings"]] == [False, False, True]
+    alone = judge(case("bhg-2011", [hand(150, [throw])]))["hands"][0]
+    assert alone["rulings"][0]["points"] == 40 and alone["rulings"][0]["assumed"] is False

@@ -120,6 +120,9 @@ class RoundJudge:
         self.read_hands: list[int] = []
         # (side, counter, hand number, seat) for every occurrence counted so far in this round
         self.occurrences: list[tuple[str, str, int, str | None]] = []
+        # (side, counter, hand number) for every failed throw whose other cards were charged
+        # as exposed but, by the rulebook's assumed reading, not counted as a time
+        self.rest_times: list[tuple[str, str, int]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
 
     # -- the round -------------------------------------------------------------------------
@@ -551,6 +554,12 @@ class RoundJudge:
             ):
                 # counted over the round this would take another step: the scope decides it
                 assumed = True
+            uncounted = self.uncounted_rest(counter, inf.side, hand_number)
+            if uncounted and step_for(spec_counter, occurrence) is not step_for(
+                spec_counter, occurrence + uncounted
+            ):
+                # counting an earlier failed throw's exposed cards as a time would change this
+                assumed = True
             step = step_for(spec_counter, occurrence)
             if step is not None:
                 sanction = step["sanction"]
@@ -576,7 +585,36 @@ class RoundJudge:
         self.apply_sanction(ruling, sanction, inf, dealer_side)
         if instruction:
             ruling.instruction = instruction
+        rest_counter, rest_clause = rule.get("rest_counter"), rule.get("rest_counter_clause")
+        charged_rest = (
+            sanction.get("rest_points_per_card") is not None
+            and inf.thrown is not None
+            and inf.thrown > inf.cards
+            and inf.override is None
+        )
+        if rest_counter and charged_rest and rest_clause is not None and rest_clause["assumed"]:
+            rest_spec = self.rules["counters"][rest_counter]
+            counted = sum(
+                1
+                for s, c, h, _ in self.occurrences
+                if s == inf.side and c == rest_counter and (rest_spec["scope"] != "hand" or h == hand_number)
+            )
+            earlier = self.uncounted_rest(rest_counter, inf.side, hand_number)
+            if step_for(rest_spec, counted + earlier + 1) is not None:
+                # were its exposed cards a time, this throw would take the counter's step
+                ruling.assumed = True
+            if inf.void_reason is None:
+                self.rest_times.append((inf.side, rest_counter, hand_number))
         return ruling
+
+    def uncounted_rest(self, counter: str, side: str, hand_number: int) -> int:
+        """Failed throws whose exposed cards the rulebook reads as no time of ``counter``."""
+        scope = self.rules["counters"][counter]["scope"]
+        return sum(
+            1
+            for s, c, h in self.rest_times
+            if s == side and c == counter and (scope != "hand" or h == hand_number)
+        )
 
     def first_match(self, kind: str, inf: Infraction, dealer_side: str | None) -> dict[str, Any]:
         for rule in self.rules["infractions"][kind]["rules"]:

@@ -336,6 +336,11 @@ class Rule(Strict):
     same_as: Literal[KINDS] | None = None  # type: ignore[valid-type]
     counter: str | None = None
     clause: Clause
+    # A failed throw whose other cards are charged as exposed (rest_points_per_card): the
+    # counter those cards would feed if they counted as a time, and the reading that they
+    # do not. A ruling the other reading would change is marked assumed.
+    rest_counter: str | None = None
+    rest_counter_clause: Clause | None = None
 
 
 class Step(Strict):
@@ -401,6 +406,8 @@ class RulebookModel(Strict):
                 where = f"infractions.{kind}.rules[{i}]"
                 if rule.counter is not None and rule.counter not in self.counters:
                     raise ValueError(f"{where}.counter: no counter named {rule.counter!r}")
+                if rule.rest_counter is not None and rule.rest_counter not in self.counters:
+                    raise ValueError(f"{where}.rest_counter: no counter named {rule.rest_counter!r}")
                 if rule.same_as == kind:
                     raise ValueError(f"{where}.same_as: a kind cannot refer to itself")
                 if rule.same_as is not None and any(
