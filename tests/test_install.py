@@ -29,7 +29,8 @@ from .conftest import ROOT
 from .smoke import clean_env, log_file_under, start_window
 from .test_clause_cases import diff
 
-pytestmark = pytest.mark.install
+# building the wheel and the bundle takes minutes on a loaded machine
+pytestmark = [pytest.mark.install, pytest.mark.timeout(1800)]
 
 CASE = ROOT / "tests" / "cases" / "bhg-2011" / "bhg-2-5-failed-throw.json"
 BUNDLED = ["bhg-2011", "gansu-2018", "hbue-2018"]

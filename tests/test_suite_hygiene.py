@@ -18,10 +18,10 @@ FAILING_CALLS = {"raises", "fail", "waitUntil", "waitSignal", "waitSignals", "wa
 FAILING_PREFIXES = ("assert", "check_", "expect")
 
 
-def _call_can_fail(call: ast.Call) -> bool:
+def _call_can_fail(call: ast.Call, failing_helpers: set[str]) -> bool:
     fn = call.func
     name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
-    if name in FAILING_CALLS or name.startswith(FAILING_PREFIXES):
+    if name in FAILING_CALLS or name in failing_helpers or name.startswith(FAILING_PREFIXES):
         return True
     # subprocess.run(..., check=True) raises CalledProcessError on a non-zero exit
     return any(
@@ -30,11 +30,11 @@ def _call_can_fail(call: ast.Call) -> bool:
     )
 
 
-def _can_fail(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _can_fail(function: ast.FunctionDef | ast.AsyncFunctionDef, failing_helpers: set[str]) -> bool:
     for node in ast.walk(function):
         if isinstance(node, ast.Assert | ast.Raise):
             return True
-        if isinstance(node, ast.Call) and _call_can_fail(node):
+        if isinstance(node, ast.Call) and _call_can_fail(node, failing_helpers):
             return True
     return False
 
@@ -43,12 +43,13 @@ def silent_test_functions(root: Path) -> list[str]:
     found = []
     for module in sorted(root.rglob("test_*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"), filename=str(module))
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                and node.name.startswith("test_")
-                and not _can_fail(node)
-            ):
+        functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        # the module's own helpers that assert (``_one_clear_line``) fail a test that calls them
+        helpers: set[str] = set()
+        for _ in range(3):  # helpers calling helpers
+            helpers |= {f.name for f in functions if not f.name.startswith("test_") and _can_fail(f, helpers)}
+        for node in functions:
+            if node.name.startswith("test_") and not _can_fail(node, helpers):
                 found.append(f"{module.relative_to(root)}:{node.lineno} {node.name}")
     return found
 
@@ -64,7 +65,9 @@ def test_the_scan_finds_a_test_without_an_assert(tmp_path: Path) -> None:
         "def test_asserts():\n    assert 1\n"
         "def test_raises():\n    with pytest.raises(ValueError):\n        int('x')\n"
         "def test_command():\n    subprocess.run(['true'], check=True)\n"
-        "def test_unchecked_command():\n    subprocess.run(['false'], check=False)\n",
+        "def test_unchecked_command():\n    subprocess.run(['false'], check=False)\n"
+        "def _must_be_two(x):\n    assert x == 2\n"
+        "def test_through_a_helper():\n    _must_be_two(1 + 1)\n",
         encoding="utf-8",
     )
     assert silent_test_functions(tmp_path) == [
