@@ -412,6 +412,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
             dq = row["tiebreaks"]["disqualified"]
             extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
         lines.append([*cells, extra])
+    if table.assumed:  # the readings' footnote goes with the table, printed or exported
+        lines.append([assumed_footnote(table.assumed, "zh" if zh else "en")])
     _export(args, title, head, lines)
     if args.json:
         sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
@@ -419,8 +421,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
     print(title)
     for line in [head, *lines]:
         print("\t".join(line))
-    if table.assumed:
-        print(assumed_footnote(table.assumed, "zh" if zh else "en"))
     return 0
 
 

@@ -85,6 +85,10 @@ def test_combo_case_typed_in_reverse_gives_the_same_decision(case_path: Path) ->
     straight, reversed_ = judge(case, lang="zh"), judge(backwards, lang="zh")
     for hand in reversed_["hands"]:
         hand["rulings"].reverse()
+    for decision in (straight, reversed_):  # where an infraction was typed is not the decision
+        for hand in decision["hands"]:
+            for ruling in hand["rulings"]:
+                ruling.pop("infraction")
     assert reversed_ == straight
 
 
