@@ -476,7 +476,12 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     store.add_desk_record(
         loaded.ev.id, "override", round_no, {"reason": reason, "what": what, "gaps": gaps}, actor=actor
     )
-    print(f"round {round_no - 1} not finished; overridden: {reason}", file=sys.stderr)
+    print(
+        f"第{round_no - 1}轮未完成；裁判长决定继续编排：{reason}"
+        if args.lang == "zh"
+        else f"round {round_no - 1} not finished; overridden: {reason}",
+        file=sys.stderr,
+    )
 
 
 def _confirm(args: argparse.Namespace, question_zh: str, question_en: str) -> bool:

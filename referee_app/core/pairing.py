@@ -52,7 +52,7 @@ from .standings import EventRecord, compute_standings, lot_digest, natural_key
 DENSE_LIMIT = 96
 """Fields up to this many pairs are matched over every legal table (exact)."""
 
-NEAREST = 24
+NEAREST = 12
 """Candidate opponents per pair (by rank) in larger fields."""
 
 

@@ -34,6 +34,8 @@ STATUS_ZH = {
     "signed": ("已签字", "#1b5e20", "#ffffff"),
     "appeal": ("申诉中", "#ad1457", "#ffffff"),
 }
+PAGE_MS = 8000
+"""How long each page of a long list stays on the screen (ms)."""
 PHASE_ZH = {"before": "对阵", "during": "比赛进行中", "after": "成绩", "waiting": "等待编排"}
 
 
@@ -69,7 +71,24 @@ class HallDisplay(QWidget):
         self.ticker.setInterval(500)
         self.ticker.timeout.connect(self.tick)
         self.ticker.start()
+        # a long list (a big field) is shown a page at a time, the pages turning by themselves
+        self.page = 0
+        self.pager = QTimer(self)
+        self.pager.setInterval(PAGE_MS)
+        self.pager.timeout.connect(self.next_page)
+        self.pager.start()
         self.refresh()
+
+    def next_page(self) -> None:
+        self.page += 1
+        self.refresh()
+
+    def _paged(self, items: list[str], per_page: int) -> tuple[list[str], str]:
+        """This page's share of ``items`` and its footer ("第 2/3 页"), or no footer."""
+        pages = max(1, -(-len(items) // per_page))
+        p = self.page % pages
+        footer = f"<p align='center' style='font-size:32px; color:#b0bec5'>第 {p + 1}/{pages} 页</p>"
+        return items[p * per_page : (p + 1) * per_page], (footer if pages > 1 else "")
 
     # -- what to show ----------------------------------------------------------------------
     def current_round(self) -> int:
@@ -145,7 +164,7 @@ class HallDisplay(QWidget):
     def _pairing_html(self, pairing: Any) -> str:
         names = self._names()
         head = "".join(f"<th>{h}</th>" for h in ("桌号", "南北", "选手", "东西", "选手"))
-        rows = [f"<tr style='background:#37474f'>{head}</tr>"]
+        rows = []
         for t in pairing.tables:
             rows.append(
                 f"<tr><td align='center'>{t.table}</td><td align='center'><b>{escape(t.ns)}</b></td>"
@@ -157,7 +176,9 @@ class HallDisplay(QWidget):
                 f"<tr><td align='center'>轮空</td><td align='center'><b>{escape(pairing.bye)}</b></td>"
                 f"<td colspan='3'>{escape(names.get(pairing.bye, ''))}</td></tr>"
             )
-        return _table(rows, 56 if len(pairing.tables) <= 10 else 40)
+        few = len(rows) <= 10
+        shown, footer = self._paged(rows, 10 if few else 15)
+        return _table([f"<tr style='background:#37474f'>{head}</tr>", *shown], 56 if few else 38) + footer
 
     def _status_html(self, pairing: Any, tables: list[Any]) -> str:
         by_table = {t.table: t for t in tables}
@@ -179,8 +200,11 @@ class HallDisplay(QWidget):
                 f"<span style='font-size:{52 if big else 36}px'>{word}</span></td>"
             )
         per_row = 6 if len(numbers) <= 12 else 8
+        cells, footer = self._paged(cells, 12 if len(numbers) <= 12 else 24)
         rows = ["<tr>" + "".join(cells[i : i + per_row]) + "</tr>" for i in range(0, len(cells), per_row)]
-        return "<table cellspacing='16' cellpadding='14' align='center'>" + "".join(rows) + "</table>"
+        return (
+            "<table cellspacing='16' cellpadding='14' align='center'>" + "".join(rows) + "</table>" + footer
+        )
 
     def _standings_html(self, rnd: int) -> str:
         from ..core.knockout import placings
@@ -191,21 +215,21 @@ class HallDisplay(QWidget):
         names = self._names()
         if loaded.knockout:
             rule = loaded.rulebook.data["standings"].get("placings")
-            rows = ["<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th></tr>"]
-            for r in placings(loaded.record, rule, seed=loaded.ev.id)[:14]:
+            rows = []
+            for r in placings(loaded.record, rule, seed=loaded.ev.id):
                 rank = "—" if r["rank"] is None else r["rank"]
                 rows.append(
                     f"<tr><td align='center'>{rank}</td><td align='center'><b>{escape(r['pair'])}</b></td>"
                     f"<td>{escape(names.get(r['pair'], ''))}</td></tr>"
                 )
-            return _table(rows, 40)
+            shown, footer = self._paged(rows, 14)
+            head = "<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th></tr>"
+            return _table([head, *shown], 40) + footer
         table = compute_standings(loaded.rulebook, loaded.record, through_round=rnd, seed=loaded.ev.id)
         keys = [k for k in table.tie_breaks if k not in ("match_points", "lots")]
         head = "".join(f"<th>{TIE_BREAK_LABELS[k][0]}</th>" for k in keys)
-        rows = [
-            f"<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th><th>积分</th>{head}</tr>"
-        ]
-        for r in table.rows[:14]:
+        rows = []
+        for r in table.rows:
             cells = "".join(
                 f"<td align='center'>{escape(format_tiebreak(k, r['tiebreaks'].get(k)))}</td>" for k in keys
             )
@@ -214,7 +238,11 @@ class HallDisplay(QWidget):
                 f"<td>{escape(names.get(r['pair'], ''))}</td>"
                 f"<td align='center'><b>{r['match_points']}</b></td>{cells}</tr>"
             )
-        return _table(rows, 38)
+        shown, footer = self._paged(rows, 14)
+        top = (
+            f"<tr style='background:#37474f'><th>名次</th><th>对号</th><th>选手</th><th>积分</th>{head}</tr>"
+        )
+        return _table([top, *shown], 38) + footer
 
 
 def _table(rows: list[str], px: int) -> str:

@@ -168,3 +168,25 @@ def test_the_hall_clock_is_one_clock_in_the_store(make_window, pairs_csv, db_pat
         ] * 3
     finally:
         other.close()
+
+
+def test_a_big_field_turns_its_pages(qtbot, tmp_path: Path) -> None:
+    """40 pairs: 20 tables do not fit one screen; the pages turn by themselves."""
+    db = str(tmp_path / "big.db")
+    with Store.open(db, create=True, actor=CHIEF) as s:
+        ev = s.create_event(name="大赛", rulebook=load_rulebook("gansu-2018"), date=None, actor=CHIEF)
+        rows = "number,player1,player2\n" + "".join(f"{i},甲{i},乙{i}\n" for i in range(1, 41))
+        s.import_pairs(ev.id, parse_pairs(rows), actor=CHIEF, source="p.csv")
+        publish(s, ev.id, [(t, str(2 * t - 1), str(2 * t)) for t in range(1, 21)])
+        eid = int(ev.id)
+    store = Store.open(db, actor=HALL)
+    try:
+        view = HallDisplay(Session(store, store.pick_event(eid), HALL), poll_ms=50)
+        qtbot.addWidget(view)
+        first = view.body.text()
+        assert view.phase == "before" and "第 1/2 页" in first and "甲1、乙1" in first and "甲39" not in first
+        view.next_page()
+        second = view.body.text()
+        assert "第 2/2 页" in second and "甲39、乙39" in second and "甲1、乙1" not in second
+    finally:
+        store.close()
