@@ -264,6 +264,7 @@ class Session:
         receipt: str | None = None,
         filed_at: datetime | None = None,
         accept_late_reason: str | None = None,
+        backdate_reason: str | None = None,
     ) -> dict[str, Any]:
         """File an appeal of pair ``by`` (NS or EW) against a ruling; a late one is refused
         (StoreError saying by how much) unless the chief referee's reason is given."""
@@ -276,6 +277,7 @@ class Session:
             receipt=receipt,
             filed_at=filed_at,
             accept_late_reason=accept_late_reason,
+            backdate_reason=backdate_reason,
             actor=self.actor,
         )
         return self.store.appeal(aid)

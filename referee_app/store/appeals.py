@@ -125,11 +125,15 @@ class AppealsMixin:
         filed_at: datetime | None = None,
         ended_at: datetime | None = None,
         accept_late_reason: str | None = None,
+        backdate_reason: str | None = None,
     ) -> int:
         """File an appeal by pair ``by`` (NS or EW of that match) against ruling ``ruling_id``.
 
         The window comes from the pinned rulebook; it opens when the match's result was first
-        recorded (or at ``ended_at``). A late appeal is refused with ``InputError`` saying by
+        recorded and the appeal is filed now, both by the store's clock (the server's on
+        PostgreSQL). ``filed_at``/``ended_at`` back-date them (a paper appeal typed in
+        later): only the chief referee may, with ``backdate_reason``, which the audit entry
+        keeps beside the store's time. A late appeal is refused with ``InputError`` saying by
         how much, unless ``accept_late_reason`` (the chief referee's) is given."""
         if by not in ("NS", "EW"):
             raise InputError(f"--by: expected NS or EW, got {by!r}")
@@ -137,15 +141,25 @@ class AppealsMixin:
             raise InputError("--grounds: an appeal needs its grounds in writing")
         if accept_late_reason is not None and not accept_late_reason.strip():
             raise InputError("--reason: accepting a late appeal needs a written reason")
+        backdated = filed_at is not None or ended_at is not None
+        if backdated and not (backdate_reason and backdate_reason.strip()):
+            given = "--filed-at" if filed_at is not None else "--ended-at"
+            raise InputError(
+                f"{given}: an appeal's times come from the store's clock; giving them is the "
+                "chief referee's back-dating and needs --backdate-reason TEXT"
+            )
+        if backdate_reason is not None and not backdated:
+            raise InputError("--backdate-reason: only with --filed-at or --ended-at")
         ev = self.pick_event(event_id)
         rb = self.pinned_rulebook(ev.id)
         cfg = rb.data.get("appeal") or {}
         window_minutes = int(cfg.get("window_minutes", 0))
         window_from = str(cfg.get("window_from", "round_end"))
         fee_yuan = int(cfg.get("fee_yuan", 0))
-        filed = (filed_at or datetime.now(UTC)).astimezone(UTC)
 
         def run(conn: Connection) -> int:
+            store_now = audit.store_clock(conn)
+            filed = store_now if filed_at is None else filed_at.astimezone(UTC)
             r = _ruling(conn, ruling_id)
             if r["event_id"] != ev.id:
                 raise NotFoundError(f"--ruling: no ruling {ruling_id} in event {ev.id} ({ev.name})")
@@ -193,6 +207,8 @@ class AppealsMixin:
             as_role = self._authorize(conn, ev.id, "appeal.file", actor)
             if late and accept_late_reason is not None:
                 self._authorize(conn, ev.id, "appeal.accept_late", actor)
+            if backdated:
+                self._authorize(conn, ev.id, "appeal.backdate", actor)
             pair_id = r["ns_pair_id"] if by == "NS" else r["ew_pair_id"]
             w = audit.Writer(conn)
             aid = w.insert(
@@ -241,6 +257,18 @@ class AppealsMixin:
                     "window_minutes": window_minutes,
                     "fee_yuan": fee_yuan,
                     "receipt": (receipt or "").strip() or None,
+                    **(
+                        {
+                            "backdated": {
+                                "reason": str(backdate_reason).strip(),
+                                "store_time": iso(store_now),
+                                "filed_at": None if filed_at is None else iso(filed),
+                                "ended_at": None if ended_at is None else iso(ended_at),
+                            }
+                        }
+                        if backdated
+                        else {}
+                    ),
                 },
             )
             return aid

@@ -60,6 +60,20 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+def store_clock(conn: Connection) -> datetime:
+    """The store's clock, which dates entries and decides appeal windows: the database
+    server's on PostgreSQL (one clock for every station, out of a station's reach), this
+    computer's on SQLite (the store is a file on it)."""
+    if conn.dialect.name == "postgresql":
+        now = conn.execute(text("SELECT clock_timestamp()")).scalar_one()
+        return now.astimezone(UTC)  # type: ignore[no-any-return]
+    return datetime.now(UTC)
+
+
+def iso_z(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
 def lock_for_write(conn: Connection) -> None:
     """Serialize writers for the rest of this transaction.
 
@@ -147,7 +161,7 @@ class Writer:
         payload_text = canonical({"rows": self.rows, "info": full})
         header: dict[str, Any] = {
             "seq": self.seq,
-            "at": now_iso(),
+            "at": iso_z(store_clock(self.conn)),
             "user_name": user,
             "station": station,
             "action": action,

@@ -178,6 +178,11 @@ def register(subparsers: Any) -> None:
     )
     af.add_argument("--accept-late", action="store_true", help="the chief referee accepts it late")
     af.add_argument("--reason", default=None, help="why a late appeal is accepted")
+    af.add_argument(
+        "--backdate-reason",
+        default=None,
+        help="why --filed-at/--ended-at replace the store's clock (the chief referee's act)",
+    )
     _event_opt(af)
     _who(af)
     _common(af)
@@ -542,6 +547,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             filed_at=filed_at,
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
+            backdate_reason=args.backdate_reason,
             actor=acting_as(args, store, ev.id),
         )
     print(aid)

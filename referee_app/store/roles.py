@@ -59,6 +59,8 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "match.correct": frozenset({CHIEF_REFEREE}),  # a signed table changed, or voided
     "appeal.file": ALL,
     "appeal.accept_late": frozenset({CHIEF_REFEREE}),
+    # an appeal's times come from the store's clock; giving them is back-dating
+    "appeal.backdate": frozenset({CHIEF_REFEREE}),
     "appeal.review": frozenset({CHIEF_REFEREE, ARBITRATION}),
     "appeal.decide": frozenset({ARBITRATION}),
     "appeal.withdraw": ALL,

@@ -266,7 +266,26 @@ class Desk:
             rid = self._ruling(rnd)
             late = datetime.now(UTC) + timedelta(hours=3)
             return lambda a: s.file_appeal(
-                1, ruling_id=rid, by="EW", grounds="g", actor=a, filed_at=late, accept_late_reason="交通管制"
+                1,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=a,
+                filed_at=late,
+                accept_late_reason="交通管制",
+                backdate_reason="纸质申诉补录",
+            )
+        if action == "appeal.backdate":  # on time, but at a time the store did not see
+            rnd = self.recorded()
+            rid = self._ruling(rnd)
+            return lambda a: s.file_appeal(
+                1,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=a,
+                filed_at=datetime.now(UTC),
+                backdate_reason="纸质申诉补录",
             )
         if action == "appeal.review":
             aid = self.appeal()
@@ -298,7 +317,7 @@ def test_every_permission_row_is_enforced_by_the_store(event_db: str, store: Sto
     nobody = Actor("路人", "st-0")
     assert set(roles.PERMISSIONS) == {
         "match.record", "match.void", "match.sign", "match.correct", "appeal.file",
-        "appeal.accept_late", "appeal.review", "appeal.decide", "appeal.withdraw",
+        "appeal.accept_late", "appeal.backdate", "appeal.review", "appeal.decide", "appeal.withdraw",
         "pairs.import", "event.key", "pin.set",
     }  # fmt: skip
     for action, allowed in roles.PERMISSIONS.items():
@@ -423,12 +442,16 @@ def test_every_permission_row_from_the_command_line(
             case = flip_case(rnd)
             case["hands"][1]["defender_points"] = 35
             return ["correct", write_json(tmp_path / "c.json", case), "--reason", "抄错"]
-        if action in ("appeal.file", "appeal.accept_late"):
+        if action in ("appeal.file", "appeal.accept_late", "appeal.backdate"):
             rid = desk._ruling(desk.recorded())
             args = ["appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g"]
             if action == "appeal.accept_late":
                 late = (datetime.now(UTC) + timedelta(hours=3)).isoformat()
                 args += ["--filed-at", late, "--accept-late", "--reason", "交通管制"]
+            if action != "appeal.file":
+                args += ["--backdate-reason", "纸质申诉补录"]
+            if action == "appeal.backdate":
+                args += ["--filed-at", datetime.now(UTC).isoformat()]
             return args
         if action == "appeal.review":
             return ["appeal", "review", str(desk.appeal())]

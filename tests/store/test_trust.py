@@ -302,3 +302,53 @@ def test_fuzzed_pairs_files_are_read_or_refused_in_one_line(data: st.DataObject)
     for r in rows:
         for v in (r.number, r.player1, r.player2, r.unit or ""):
             assert v == v.strip() and all(c.isprintable() for c in v), r
+
+
+# -- item 4: the times that decide an appeal come from the store's clock --------------------
+
+
+def test_appeal_times_come_from_the_stores_clock(
+    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A station whose clock is wrong (or set back on purpose) cannot move an appeal's time
+    on PostgreSQL: the entry and the filing time are the server's. On SQLite the store is a
+    file on this computer, whose clock is the store's."""
+    from datetime import UTC, datetime
+
+    from referee_app.store import audit
+
+    class StationClock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+            return datetime(2000, 1, 1, 12, 0, tzinfo=UTC)
+
+    case = make_case()
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", case))[0] == 0
+    with Store.open(event_db) as store:
+        rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
+        monkeypatch.setattr(audit, "datetime", StationClock)
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=store_actor())
+        filed = store.appeal(aid)["filed_at"]
+        at = store.log()[-1]["at"]
+    on_server = "://" in event_db
+    assert filed.startswith("2000-") != on_server and at.startswith("2000-") != on_server, (filed, at)
+    # giving a time is back-dating: refused without a reason, kept with it in the log
+    rc, _, err = cli(
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        "--filed-at", "2026-04-01T15:00:00+08:00",
+    )  # fmt: skip
+    assert rc == 1 and "--filed-at: an appeal's times come from the store's clock" in err, err
+    rc, _, err = cli(
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        "--filed-at", "2026-04-01T15:00:00+08:00", "--ended-at", "2026-04-01T14:55:00+08:00",
+        "--backdate-reason", "纸质申诉单补录",
+    )  # fmt: skip
+    assert rc == 0, err
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "裁判长倒填时间" in out and "理由：纸质申诉单补录" in out
+
+
+def store_actor() -> Any:
+    from referee_app.store.service import Actor
+
+    return Actor("张三", "table-1")
