@@ -352,3 +352,34 @@ def store_actor() -> Any:
     from referee_app.store.service import Actor
 
     return Actor("张三", "table-1")
+
+
+# -- item 7: store_meta, who, withdrawing ----------------------------------------------------
+
+
+def test_store_meta_changes_only_by_an_upgrade(event_db: str) -> None:
+    from store_helpers import refused
+
+    from referee_app.store.db import SCHEMA_VERSION
+
+    for statement in (
+        "UPDATE store_meta SET value = 'abc' WHERE key = 'schema_version'",
+        f"UPDATE store_meta SET value = '{SCHEMA_VERSION - 1}' WHERE key = 'schema_version'",
+        "DELETE FROM store_meta",
+        "INSERT INTO store_meta (key, value) VALUES ('schema_version', 'x')",
+    ):
+        assert "referee-app: " in refused(event_db, statement), statement
+    assert sql(event_db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
+    assert cli(event_db, "verify")[0] == 0
+
+
+def test_a_bad_schema_version_is_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "x")[0] == 0
+    # what someone with the file and no guards (dropped first) could do
+    sql(db, "DROP TRIGGER store_meta_only_upgrades")
+    sql(db, "UPDATE store_meta SET value = 'v6; drop' WHERE key = 'schema_version'")
+    for args in (("verify",), ("log",)):
+        rc, out, err = cli(db, *args)
+        assert rc == 1 and out == "" and err.count("\n") == 1, err
+        assert "store_meta says schema version 'v6; drop', not a version number" in err
