@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
-from . import audit
-from .errors import ConflictError, InputError, NotFoundError
+from . import audit, roles
+from .errors import ConflictError, InputError, NotFoundError, RoleError
 from .models import (
     appeal_steps,
     appeals,
@@ -302,6 +302,8 @@ class AppealsMixin:
             a = _appeal_row(conn, appeal_id, event_id)
             action = "appeal.review" if state == "under_review" else "appeal.withdraw"
             as_role = self._authorize(conn, int(a.event_id), action, actor)
+            if state == "withdrawn" and as_role == roles.TABLE_REFEREE:
+                _check_filed_by(conn, a, actor.user)
             _check_state(conn, appeal_id, allowed, state)
             w = audit.Writer(conn)
             fee = None
@@ -589,6 +591,19 @@ def _result_time(conn: Connection, round_id: int, table_no: int) -> datetime | N
             at = conn.execute(select(audit_log.c.at).where(audit_log.c.seq == seq)).scalar()
             return from_iso(str(at))
     return None
+
+
+def _check_filed_by(conn: Connection, a: Any, name: str) -> None:
+    """A table referee withdraws only an appeal they filed as table referee (the filing
+    side's referee); anyone else's needs the chief referee."""
+    entry = conn.execute(select(audit_log).where(audit_log.c.seq == a.entry_seq)).one()
+    filed_role = json.loads(entry.payload).get("info", {}).get("role")
+    if entry.user_name != name or filed_role != roles.TABLE_REFEREE:
+        by = f"{entry.user_name} ({roles.role_name(filed_role) if filed_role else 'no role'})"
+        raise RoleError(
+            f"appeal.withdraw: appeal {a.id} was filed by {by}; only that table referee or the "
+            "chief referee may withdraw it"
+        )
 
 
 def _appeal_row(conn: Connection, appeal_id: int, event_id: int | None) -> Any:

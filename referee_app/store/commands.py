@@ -302,6 +302,7 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     """The actor of a writing command: logged in as ``--role`` when the event enforces roles
     (the store then checks what the role may do); without ``--role``, no role."""
     from . import roles
+    from .errors import InputError
     from .service import Actor
 
     actor = _actor(args)
@@ -313,8 +314,15 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
         return Actor(actor.user, actor.station, role)
     zh = _lang(args) == "zh"
     name = roles.role_name(role, "zh" if zh else "en")
+    who = getattr(args, "user", None) or os.environ.get("REFEREE_APP_USER")
+    if not who:  # the log names the person who logs in, not the computer's account
+        if not sys.stdin.isatty():
+            raise InputError(
+                f"--user: give your name to act as the {roles.role_name(role)} (or REFEREE_APP_USER)"
+            )
+        who = input("姓名：" if zh else "your name: ")
     pin = _ask_pin(f"{name} PIN：" if zh else f"PIN of the {name}: ")
-    return store.login(event_id, role, pin, actor=actor)
+    return store.login(event_id, role, pin, actor=actor, name=who)
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> Any:

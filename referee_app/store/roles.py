@@ -63,7 +63,8 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "appeal.backdate": frozenset({CHIEF_REFEREE}),
     "appeal.review": frozenset({CHIEF_REFEREE, ARBITRATION}),
     "appeal.decide": frozenset({ARBITRATION}),
-    "appeal.withdraw": ALL,
+    # and a table referee only the appeal they filed (see ``Store.withdraw_appeal``)
+    "appeal.withdraw": frozenset({TABLE_REFEREE, CHIEF_REFEREE}),
     "pairs.import": frozenset({CHIEF_REFEREE}),
     "event.key": frozenset({CHIEF_REFEREE}),
     "pin.set": frozenset({CHIEF_REFEREE}),

@@ -146,8 +146,8 @@ class Store(AppealsMixin):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._rulebooks: dict[int, Any] = {}  # event id -> pinned Rulebook (events never change)
-        # ticket -> (event id, role, the PIN hash it was checked against)
-        self._logins: dict[str, tuple[int, str, str]] = {}
+        # ticket -> (event id, role, the PIN hash it was checked against, the name given)
+        self._logins: dict[str, tuple[int, str, str, str]] = {}
         self._open_noted: set[int] = set()
         self._has_roles: bool | None = None
 
@@ -847,8 +847,10 @@ class Store(AppealsMixin):
         found = self._logins.get(actor.ticket)
         if found is None:
             return None
-        ev_id, role, pin_hash = found
+        ev_id, role, pin_hash, name = found
         if ev_id != event_id or role != actor.role or pins.get(role, ("",))[0] != pin_hash:
+            return None
+        if actor.user != name:  # the log's "who" is the name given at login, nobody else's
             return None
         return role
 
@@ -865,8 +867,11 @@ class Store(AppealsMixin):
 
         return self._read(run)  # type: ignore[no-any-return]
 
-    def login(self, event_id: int, role: str, pin: str, *, actor: Actor) -> Actor:
+    def login(self, event_id: int, role: str, pin: str, *, actor: Actor, name: str | None = None) -> Actor:
         """Check ``role``'s PIN on the event; returns ``actor`` in that role, authenticated.
+
+        ``name``: who logs in (default ``actor.user``); every entry written with the returned
+        actor names them, beside the role.
 
         A wrong PIN is recorded (every station counts it) and raises ``PinError`` saying how
         many tries are left; the 5th in a run locks the role for a minute. On an event
@@ -875,6 +880,9 @@ class Store(AppealsMixin):
         roles.check_role(role)
         if not isinstance(pin, str):
             raise InputError("PIN: expected digits")
+        given = (actor.user if name is None else name).strip()
+        if not (0 < len(given) <= 100 and given.isprintable()):
+            raise InputError("name: who logs in, 1 to 100 printable characters")
         ev = self.pick_event(event_id)
         now = roles.utcnow()
         who = roles.role_name(role)
@@ -898,7 +906,7 @@ class Store(AppealsMixin):
             w = audit.Writer(conn)
             w.insert(auth_attempts, {"event_id": ev.id, "role": role, "ok": ok, "at": roles.iso(now)})
             w.commit_entry(
-                user=actor.user,
+                user=given,
                 station=actor.station,
                 action="auth.ok" if ok else "auth.fail",
                 event_id=ev.id,
@@ -908,7 +916,7 @@ class Store(AppealsMixin):
 
         ok, st = self._write(run)
         if st is None:
-            return Actor(actor.user, actor.station, role)
+            return Actor(given, actor.station, role)
         if not ok:
             after = st.failures + 1
             if after % roles.MAX_TRIES == 0:
@@ -923,8 +931,8 @@ class Store(AppealsMixin):
             )
         assert st.pin_hash is not None
         ticket = secrets.token_hex(16)
-        self._logins[ticket] = (ev.id, role, st.pin_hash)
-        return Actor(actor.user, actor.station, role, ticket)
+        self._logins[ticket] = (ev.id, role, st.pin_hash, given)
+        return Actor(given, actor.station, role, ticket)
 
     def set_pin(self, event_id: int, role: str, pin: str, *, actor: Actor) -> None:
         """Set (or change) ``role``'s PIN on the event: the chief referee's act, or anyone's

@@ -231,10 +231,14 @@ class Desk:
             self.store.sign_match(1, rnd, 1, 1, SIGS, self.chief)
         return rnd
 
-    def appeal(self) -> int:
+    def appeal(self, by: Actor | None = None) -> int:
         rnd = self.recorded()
         rid = self._ruling(rnd)
-        return int(self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=self.chief))
+        who = by or self.chief
+        return int(self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=who))
+
+    def table_referee(self, name: str) -> Actor:
+        return self.store.login(1, "table_referee", PINS["table_referee"], actor=Actor(name, "st-3"))
 
     def _ruling(self, rnd: int) -> int:
         m = [x for x in self.store.current_matches(1) if x["round_no"] == rnd][0]
@@ -295,8 +299,8 @@ class Desk:
             return lambda a: s.decide_appeal(
                 aid, decision="rejected", reason="r", committee=["周委员"], actor=a
             )
-        if action == "appeal.withdraw":
-            aid = self.appeal()
+        if action == "appeal.withdraw":  # filed by the table referee who may withdraw it
+            aid = self.appeal(by=self.actors["table_referee"])
             return lambda a: s.withdraw_appeal(aid, reason="撤回", actor=a)
         if action == "pairs.import":
             n = next(self.pair_no)
@@ -459,7 +463,8 @@ def test_every_permission_row_from_the_command_line(
             aid = str(desk.appeal())
             return ["appeal", "decide", aid, "--decision", "rejected", "--reason", "r", "--committee", "周"]
         if action == "appeal.withdraw":
-            return ["appeal", "withdraw", str(desk.appeal()), "--reason", "撤回"]
+            aid = desk.appeal(by=desk.table_referee("张三"))  # the command line's REFEREE_APP_USER
+            return ["appeal", "withdraw", str(aid), "--reason", "撤回"]
         if action == "pairs.import":
             csv.write_text(f"number,player1,player2\n{next(desk.pair_no)},甲,乙\n", encoding="utf-8")
             return ["pairs", "import", str(csv)]

@@ -383,3 +383,36 @@ def test_a_bad_schema_version_is_one_line(tmp_path: Path) -> None:
         rc, out, err = cli(db, *args)
         assert rc == 1 and out == "" and err.count("\n") == 1, err
         assert "store_meta says schema version 'v6; drop', not a version number" in err
+
+
+def test_who_is_the_name_given_at_login_and_only_the_filer_withdraws(event_db: str, tmp_path: Path) -> None:
+    from referee_app.store.errors import RoleError
+    from referee_app.store.service import Actor
+
+    with Store.open(event_db) as store:
+        os_login = Actor("root", "table-1")
+        store.set_pin(1, "chief_referee", "135790", actor=os_login)
+        chief = store.login(1, "chief_referee", "135790", actor=os_login, name="孙裁判长")
+        store.set_pin(1, "table_referee", "246802", actor=chief)
+        li = store.login(1, "table_referee", "246802", actor=os_login, name="李裁判")
+        wang = store.login(1, "table_referee", "246802", actor=os_login, name="王裁判")
+        assert (chief.user, li.user) == ("孙裁判长", "李裁判")
+        store.record(1, make_case(), actor=li)
+        entry = store.log()[-1]
+        assert (
+            entry["user_name"] == "李裁判" and json.loads(entry["payload"])["info"]["role"] == "table_referee"
+        )
+        # a ticket is the person's: the same login under another name is no login
+        with pytest.raises(RoleError, match="not logged in"):
+            store.record(
+                1, make_case(table=2, ns="3", ew="4"), actor=Actor("别人", li.station, li.role, li.ticket)
+            )
+        rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=li)
+        with pytest.raises(RoleError, match="filed by 李裁判 \\(table referee\\); only that table referee"):
+            store.withdraw_appeal(aid, reason="撤回", actor=wang)
+        store.withdraw_appeal(aid, reason="对方同意", actor=li)
+        aid2 = store.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=li)
+        store.withdraw_appeal(aid2, reason="撤回", actor=chief)  # the chief referee may
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "李裁判@table-1  ［裁判员］" in out and "孙裁判长@table-1  ［裁判长］" in out
