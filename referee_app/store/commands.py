@@ -131,11 +131,24 @@ def register(subparsers: Any) -> None:
     ve.add_argument(
         "--head",
         default=None,
-        help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet): "
-        "also check the log still contains that entry",
+        help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet), or an "
+        "anchor RA1:<entry>:<hash> (the text of a QR code): also check the log still holds it",
+    )
+    ve.add_argument(
+        "--anchors",
+        default=None,
+        metavar="FILE",
+        help="a file of anchors written by `referee-app anchor`: report truncation or rewriting",
     )
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
+
+    an = subparsers.add_parser(
+        "anchor", help="print the chain's head as an anchor (RA1:<entry>:<hash>) to keep outside"
+    )
+    an.add_argument("-o", "--output", default=None, help="append it to this anchor file too")
+    _common(an)
+    an.set_defaults(func=_guard(cmd_anchor))
 
     co = subparsers.add_parser(
         "correct",
@@ -452,9 +465,50 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
+def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
+    """(--head as a bare hash, the anchors from --head RA1:… and --anchors FILE)."""
+    from .audit import ANCHOR_PREFIX, parse_anchor
+    from .errors import InputError
+
+    head, found = args.head, []
+    try:
+        if head is not None and head.strip().upper().startswith(ANCHOR_PREFIX + ":"):
+            found.append(parse_anchor(head, "--head"))
+            head = None
+        if args.anchors is not None:
+            try:
+                text = open(args.anchors, encoding="utf-8").read()
+            except (OSError, UnicodeDecodeError) as err:
+                raise InputError(f"--anchors {args.anchors}: cannot read ({err})") from None
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip() and not line.lstrip().startswith("#"):
+                    found.append(parse_anchor(line, f"{args.anchors}: line {n}"))
+            if not found:
+                raise InputError(f"--anchors {args.anchors}: no anchor in the file")
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    return head, found
+
+
+def cmd_anchor(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
     with _open(args) as store:
-        result = store.verify(args.head)
+        a = store.anchor()
+    if args.output:
+        try:
+            with open(args.output, "a", encoding="utf-8") as f:
+                f.write(a.text() + "\n")
+        except OSError as err:
+            raise InputError(f"--output {args.output}: cannot write ({err.strerror})") from None
+    print(a.text())
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    head, anchors = _anchors_of(args)
+    with _open(args) as store:
+        result = store.verify(head, anchors)
     zh = _lang(args) == "zh"
     if result.ok:
         print(

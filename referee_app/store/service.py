@@ -966,10 +966,19 @@ class Store(AppealsMixin):
         self._write(run)
 
     # -- audit ---------------------------------------------------------------------
-    def verify(self, head: str | None = None) -> audit.VerifyResult:
+    def verify(
+        self, head: str | None = None, anchors: list[audit.Anchor] | None = None
+    ) -> audit.VerifyResult:
         """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
-        scoresheet) also check that the chain still passes through that entry."""
-        return self._read(lambda conn: audit.verify(conn, head))  # type: ignore[no-any-return]
+        scoresheet) also check that the chain still passes through that entry; with
+        ``anchors`` (entry number and hash, from an anchor file or a QR code) report a log
+        truncated before one of them or rewritten at one of them."""
+        return self._read(lambda conn: audit.verify(conn, head, anchors or []))  # type: ignore[no-any-return]
+
+    def anchor(self) -> audit.Anchor:
+        """The chain's head now, to keep outside the database (paper, a file, a QR code)."""
+        seq, digest = self._read(audit.head)
+        return audit.Anchor(int(seq), str(digest))
 
     def log(
         self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from store_helpers import PAIRS_CSV, cli, make_case, sql, write_json
+from store_helpers import PAIRS_CSV, cli, drop_guards, make_case, sql, write_json
 
 from referee_app.store.service import Store, strip_case
 
@@ -416,3 +416,62 @@ def test_who_is_the_name_given_at_login_and_only_the_filer_withdraws(event_db: s
         store.withdraw_appeal(aid2, reason="撤回", actor=chief)  # the chief referee may
     rc, out, _ = cli(event_db, "log", lang="zh")
     assert "李裁判@table-1  ［裁判员］" in out and "孙裁判长@table-1  ［裁判长］" in out
+
+
+# -- item 2 (part): anchors kept outside the database ----------------------------------------
+
+
+def _rewrite_from(db: str, seq: int, user: str) -> None:
+    """A forger with write access: change entry ``seq`` and recompute every later hash."""
+    from referee_app.store import audit
+
+    drop_guards(db, "audit_log")
+    rows = sql(db, "SELECT * FROM audit_log WHERE seq >= :s ORDER BY seq", s=seq)
+    prev = sql(db, "SELECT hash FROM audit_log WHERE seq = :s", s=seq - 1)[0][0]
+    for r in rows:
+        e = dict(r._mapping)
+        if e["seq"] == seq:
+            e["user_name"] = user
+        new = audit.entry_hash(prev, e, e["payload"])
+        sql(
+            db,
+            "UPDATE audit_log SET user_name = :u, prev_hash = :p, hash = :h WHERE seq = :s",
+            u=e["user_name"], p=prev, h=new, s=e["seq"],
+        )  # fmt: skip
+        prev = new
+
+
+def test_anchors_catch_a_rewritten_or_truncated_log(event_db: str, tmp_path: Path) -> None:
+    anchors = tmp_path / "anchors.txt"
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
+    rc, first, err = cli(event_db, "anchor", "-o", str(anchors))
+    assert rc == 0, err
+    assert (
+        cli(event_db, "record", write_json(tmp_path / "b.json", make_case(table=2, ns="3", ew="4")))[0] == 0
+    )
+    rc, second, _ = cli(event_db, "anchor", "-o", str(anchors))
+    assert anchors.read_text(encoding="utf-8").splitlines() == [first.strip(), second.strip()]
+    seq = int(second.split(":")[1])
+    rc, out, err = cli(event_db, "verify", "--anchors", str(anchors))
+    assert rc == 0 and "audit chain intact" in out, err
+    assert cli(event_db, "verify", "--head", second.strip())[0] == 0  # the text of a QR code
+
+    # rewriting entry #seq-1 and recomputing the hashes after it passes a bare verify …
+    _rewrite_from(event_db, seq - 1, "伪造者")
+    assert cli(event_db, "verify")[0] == 0
+    # … but not one with the anchors kept outside
+    rc, _, err = cli(event_db, "verify", "--anchors", str(anchors))
+    assert rc == 1 and err.count("\n") == 1
+    assert f"the log was rewritten: entry #{seq - 1} has hash" in err, err  # the earliest anchor
+
+    # truncating the tail (the last record and its rows) is caught the same way
+    rows = sql(event_db, "SELECT seq FROM audit_log ORDER BY seq")
+    assert rows[-1][0] == seq
+    for t in ("rulings", "infractions", "hands", "matches"):
+        drop_guards(event_db, t)
+        sql(event_db, f"DELETE FROM {t} WHERE entry_seq = :s", s=seq)
+    sql(event_db, "DELETE FROM audit_log WHERE seq = :s", s=seq)
+    rc, _, err = cli(event_db, "verify", "--head", second.strip())
+    assert rc == 1 and f"the log was truncated: it has {seq - 1} entries, but entry #{seq}" in err, err
+    rc, _, err = cli(event_db, "verify", "--head", "RA1:1:nothex")
+    assert rc == 1 and "--head: not an anchor" in err
