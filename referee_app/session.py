@@ -111,12 +111,12 @@ class Session:
         """Each role's :class:`~referee_app.store.roles.RoleState` (PIN set, lock) now."""
         return self.store.role_states(self.event.id)
 
-    def login(self, role: str, pin: str) -> None:
+    def login(self, role: str, pin: str, name: str | None = None) -> None:
         """Act as ``role`` from now on. A wrong PIN raises ``PinError`` (a StoreError: one
         line saying how many tries are left, or that the role is locked until HH:MM:SS;
         ``tries_left`` and ``locked_until`` on the error). On an event without PINs the role
         is taken as given: nothing is enforced there yet."""
-        self.actor = self.store.login(self.event.id, role, pin, actor=self.actor)
+        self.actor = self.store.login(self.event.id, role, pin, actor=self.actor, name=name)
 
     def logout(self) -> None:
         self.actor = Actor(self.actor.user, self.actor.station)
@@ -264,6 +264,7 @@ class Session:
         receipt: str | None = None,
         filed_at: datetime | None = None,
         accept_late_reason: str | None = None,
+        backdate_reason: str | None = None,
     ) -> dict[str, Any]:
         """File an appeal of pair ``by`` (NS or EW) against a ruling; a late one is refused
         (StoreError saying by how much) unless the chief referee's reason is given."""
@@ -276,6 +277,7 @@ class Session:
             receipt=receipt,
             filed_at=filed_at,
             accept_late_reason=accept_late_reason,
+            backdate_reason=backdate_reason,
             actor=self.actor,
         )
         return self.store.appeal(aid)

@@ -41,6 +41,9 @@ class LoginDialog(QDialog):
             self.role_combo.addItem("", role)
         if session.role in ROLES:
             self.role_combo.setCurrentIndex(ROLES.index(session.role))
+        #: Who logs in: the log names this person beside the role.
+        self.name_edit = QLineEdit(session.actor.user)
+        self.name_edit.setMaxLength(100)
         self.pin_edit = QLineEdit()
         self.pin_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.pin_edit.setMaxLength(PIN_MAX)
@@ -65,7 +68,9 @@ class LoginDialog(QDialog):
         form = QFormLayout()
         self.role_label = QLabel()
         self.pin_label = QLabel()
+        self.name_label = QLabel()
         form.addRow(self.role_label, self.role_combo)
+        form.addRow(self.name_label, self.name_edit)
         form.addRow(self.pin_label, self.pin_edit)
         form.addRow("", self.error_label)  # the error sits under the PIN field
         layout = QVBoxLayout(self)
@@ -91,6 +96,7 @@ class LoginDialog(QDialog):
         self.setWindowTitle(tr("login_title"))
         self.role_label.setText(tr("login_role"))
         self.pin_label.setText(tr("login_pin"))
+        self.name_label.setText(tr("login_name"))
         self.pin_edit.setPlaceholderText(tr("login_pin_hint"))
         for i, role in enumerate(ROLES):
             self.role_combo.setItemText(i, tr(f"role_{role}"))
@@ -119,7 +125,7 @@ class LoginDialog(QDialog):
             self._show_error(("login_pin_format", {}))
             return
         try:
-            self.session.login(self.role, pin)
+            self.session.login(self.role, pin, self.name_edit.text())
         except PinError as err:
             self.pin_edit.clear()
             self.pin_edit.setFocus()

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
-from . import audit
-from .errors import ConflictError, InputError, NotFoundError
+from . import audit, roles
+from .errors import ConflictError, InputError, NotFoundError, RoleError
 from .models import (
     appeal_steps,
     appeals,
@@ -125,12 +125,16 @@ class AppealsMixin:
         filed_at: datetime | None = None,
         ended_at: datetime | None = None,
         accept_late_reason: str | None = None,
+        backdate_reason: str | None = None,
     ) -> int:
         """File an appeal by pair ``by`` (NS or EW of that match) against ruling ``ruling_id``.
 
         The window comes from the pinned rulebook; it opens at the round's end or at the
-        publication of its scores, as the rulebook says (``desk.appeal_window_start``), or
-        at ``ended_at``. A late appeal is refused with ``InputError`` saying by
+        publication of its scores, as the rulebook says (``desk.appeal_window_start``), and the
+        appeal is filed now, both by the store's clock (the server's on PostgreSQL).
+        ``filed_at``/``ended_at`` back-date them (a paper appeal typed in later): only the
+        chief referee may, with ``backdate_reason``, which the audit entry keeps beside the
+        store's time. A late appeal is refused with ``InputError`` saying by
         how much, unless ``accept_late_reason`` (the chief referee's) is given."""
         if by not in ("NS", "EW"):
             raise InputError(f"--by: expected NS or EW, got {by!r}")
@@ -138,15 +142,25 @@ class AppealsMixin:
             raise InputError("--grounds: an appeal needs its grounds in writing")
         if accept_late_reason is not None and not accept_late_reason.strip():
             raise InputError("--reason: accepting a late appeal needs a written reason")
+        backdated = filed_at is not None or ended_at is not None
+        if backdated and not (backdate_reason and backdate_reason.strip()):
+            given = "--filed-at" if filed_at is not None else "--ended-at"
+            raise InputError(
+                f"{given}: an appeal's times come from the store's clock; giving them is the "
+                "chief referee's back-dating and needs --backdate-reason TEXT"
+            )
+        if backdate_reason is not None and not backdated:
+            raise InputError("--backdate-reason: only with --filed-at or --ended-at")
         ev = self.pick_event(event_id)
         rb = self.pinned_rulebook(ev.id)
         cfg = rb.data.get("appeal") or {}
         window_minutes = int(cfg.get("window_minutes", 0))
         window_from = str(cfg.get("window_from", "round_end"))
         fee_yuan = int(cfg.get("fee_yuan", 0))
-        filed = (filed_at or datetime.now(UTC)).astimezone(UTC)
 
         def run(conn: Connection) -> int:
+            store_now = audit.store_clock(conn)
+            filed = store_now if filed_at is None else filed_at.astimezone(UTC)
             r = _ruling(conn, ruling_id)
             if r["event_id"] != ev.id:
                 raise NotFoundError(f"--ruling: no ruling {ruling_id} in event {ev.id} ({ev.name})")
@@ -199,6 +213,8 @@ class AppealsMixin:
             as_role = self._authorize(conn, ev.id, "appeal.file", actor)
             if late and accept_late_reason is not None:
                 self._authorize(conn, ev.id, "appeal.accept_late", actor)
+            if backdated:
+                self._authorize(conn, ev.id, "appeal.backdate", actor)
             pair_id = r["ns_pair_id"] if by == "NS" else r["ew_pair_id"]
             w = audit.Writer(conn)
             aid = w.insert(
@@ -247,6 +263,18 @@ class AppealsMixin:
                     "window_minutes": window_minutes,
                     "fee_yuan": fee_yuan,
                     "receipt": (receipt or "").strip() or None,
+                    **(
+                        {
+                            "backdated": {
+                                "reason": str(backdate_reason).strip(),
+                                "store_time": iso(store_now),
+                                "filed_at": None if filed_at is None else iso(filed),
+                                "ended_at": None if ended_at is None else iso(ended_at),
+                            }
+                        }
+                        if backdated
+                        else {}
+                    ),
                 },
             )
             return aid
@@ -280,6 +308,8 @@ class AppealsMixin:
             a = _appeal_row(conn, appeal_id, event_id)
             action = "appeal.review" if state == "under_review" else "appeal.withdraw"
             as_role = self._authorize(conn, int(a.event_id), action, actor)
+            if state == "withdrawn" and as_role == roles.TABLE_REFEREE:
+                _check_filed_by(conn, a, actor.user)
             _check_state(conn, appeal_id, allowed, state)
             w = audit.Writer(conn)
             fee = None
@@ -567,6 +597,19 @@ def _result_time(conn: Connection, round_id: int, table_no: int) -> datetime | N
             at = conn.execute(select(audit_log.c.at).where(audit_log.c.seq == seq)).scalar()
             return from_iso(str(at))
     return None
+
+
+def _check_filed_by(conn: Connection, a: Any, name: str) -> None:
+    """A table referee withdraws only an appeal they filed as table referee (the filing
+    side's referee); anyone else's needs the chief referee."""
+    entry = conn.execute(select(audit_log).where(audit_log.c.seq == a.entry_seq)).one()
+    filed_role = json.loads(entry.payload).get("info", {}).get("role")
+    if entry.user_name != name or filed_role != roles.TABLE_REFEREE:
+        by = f"{entry.user_name} ({roles.role_name(filed_role) if filed_role else 'no role'})"
+        raise RoleError(
+            f"appeal.withdraw: appeal {a.id} was filed by {by}; only that table referee or the "
+            "chief referee may withdraw it"
+        )
 
 
 def _appeal_row(conn: Connection, appeal_id: int, event_id: int | None) -> Any:

@@ -60,6 +60,20 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+def store_clock(conn: Connection) -> datetime:
+    """The store's clock, which dates entries and decides appeal windows: the database
+    server's on PostgreSQL (one clock for every station, out of a station's reach), this
+    computer's on SQLite (the store is a file on it)."""
+    if conn.dialect.name == "postgresql":
+        now = conn.execute(text("SELECT clock_timestamp()")).scalar_one()
+        return now.astimezone(UTC)  # type: ignore[no-any-return]
+    return datetime.now(UTC)
+
+
+def iso_z(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
 def lock_for_write(conn: Connection) -> None:
     """Serialize writers for the rest of this transaction.
 
@@ -147,7 +161,7 @@ class Writer:
         payload_text = canonical({"rows": self.rows, "info": full})
         header: dict[str, Any] = {
             "seq": self.seq,
-            "at": now_iso(),
+            "at": iso_z(store_clock(self.conn)),
             "user_name": user,
             "station": station,
             "action": action,
@@ -187,7 +201,55 @@ def _describe(entry: Mapping[str, Any]) -> str:
     )
 
 
-def verify(conn: Connection, anchor: str | None = None) -> VerifyResult:
+#: An anchor as text (a line of an anchor file, the text of a QR code): the chain's entry
+#: number and its hash, noted outside the database.
+ANCHOR_PREFIX = "RA1"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    seq: int
+    hash: str
+
+    def text(self) -> str:
+        return f"{ANCHOR_PREFIX}:{self.seq}:{self.hash}"
+
+
+def parse_anchor(text: str, where: str) -> Anchor:
+    """``RA1:<entry number>:<64 hex digits>`` (what ``anchor`` writes and QR codes carry)."""
+    parts = text.strip().split(":")
+    if (
+        len(parts) != 3
+        or parts[0].upper() != ANCHOR_PREFIX
+        or not parts[1].isdigit()
+        or len(parts[1]) > 12
+        or len(parts[2]) != 64
+        or any(c not in "0123456789abcdef" for c in parts[2].lower())
+    ):
+        shown = text.strip()[:40]
+        raise ValueError(f"{where}: not an anchor ({shown!r}; expected {ANCHOR_PREFIX}:<entry>:<sha256 hex>)")
+    return Anchor(int(parts[1]), parts[2].lower())
+
+
+def check_anchor(entries: list[Mapping[str, Any]], anchor: Anchor) -> str | None:
+    """What is wrong with the log against an anchor noted earlier, or None."""
+    if anchor.seq < 1:
+        return f"anchor {anchor.text()}: entry numbers start at 1"
+    if anchor.seq > len(entries):
+        return (
+            f"the log was truncated: it has {len(entries)} entries, but entry #{anchor.seq} "
+            f"(hash {anchor.hash[:16]}…) was noted outside the database"
+        )
+    have = str(entries[anchor.seq - 1]["hash"])
+    if have != anchor.hash:
+        return (
+            f"the log was rewritten: entry #{anchor.seq} has hash {have[:16]}…, but "
+            f"{anchor.hash[:16]}… was noted outside the database"
+        )
+    return None
+
+
+def verify(conn: Connection, anchor: str | None = None, anchors: Iterable[Anchor] = ()) -> VerifyResult:
     """Recompute the chain, then compare every domain row with the entry that wrote it.
 
     ``anchor``: a hash noted outside the database earlier (``verify`` prints the head).
@@ -261,6 +323,10 @@ def verify(conn: Connection, anchor: str | None = None) -> VerifyResult:
                     fail(seq, f"{_describe(by_seq[seq])}: {table.name} id {rid} is missing")
 
     head_hash = prev
+    for a in anchors:
+        trouble = check_anchor(entries, a)
+        if trouble is not None:
+            problems.append((min(a.seq, len(entries) + 1), trouble))
     if anchor is not None and not problems:
         anchor = anchor.strip().lower()
         matching = [e for e in entries if str(e["hash"]).startswith(anchor)] if anchor else []

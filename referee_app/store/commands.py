@@ -131,11 +131,24 @@ def register(subparsers: Any) -> None:
     ve.add_argument(
         "--head",
         default=None,
-        help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet): "
-        "also check the log still contains that entry",
+        help="a hash printed by an earlier verify (e.g. noted on a signed scoresheet), or an "
+        "anchor RA1:<entry>:<hash> (the text of a QR code): also check the log still holds it",
+    )
+    ve.add_argument(
+        "--anchors",
+        default=None,
+        metavar="FILE",
+        help="a file of anchors written by `referee-app anchor`: report truncation or rewriting",
     )
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
+
+    an = subparsers.add_parser(
+        "anchor", help="print the chain's head as an anchor (RA1:<entry>:<hash>) to keep outside"
+    )
+    an.add_argument("-o", "--output", default=None, help="append it to this anchor file too")
+    _common(an)
+    an.set_defaults(func=_guard(cmd_anchor))
 
     co = subparsers.add_parser(
         "correct",
@@ -178,6 +191,11 @@ def register(subparsers: Any) -> None:
     )
     af.add_argument("--accept-late", action="store_true", help="the chief referee accepts it late")
     af.add_argument("--reason", default=None, help="why a late appeal is accepted")
+    af.add_argument(
+        "--backdate-reason",
+        default=None,
+        help="why --filed-at/--ended-at replace the store's clock (the chief referee's act)",
+    )
     _event_opt(af)
     _who(af)
     _common(af)
@@ -297,6 +315,7 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     """The actor of a writing command: logged in as ``--role`` when the event enforces roles
     (the store then checks what the role may do); without ``--role``, no role."""
     from . import roles
+    from .errors import InputError
     from .service import Actor
 
     actor = _actor(args)
@@ -308,8 +327,15 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
         return Actor(actor.user, actor.station, role)
     zh = _lang(args) == "zh"
     name = roles.role_name(role, "zh" if zh else "en")
+    who = getattr(args, "user", None) or os.environ.get("REFEREE_APP_USER")
+    if not who:  # the log names the person who logs in, not the computer's account
+        if not sys.stdin.isatty():
+            raise InputError(
+                f"--user: give your name to act as the {roles.role_name(role)} (or REFEREE_APP_USER)"
+            )
+        who = input("姓名：" if zh else "your name: ")
     pin = _ask_pin(f"{name} PIN：" if zh else f"PIN of the {name}: ")
-    return store.login(event_id, role, pin, actor=actor)
+    return store.login(event_id, role, pin, actor=actor, name=who)
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
@@ -439,9 +465,50 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
+def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
+    """(--head as a bare hash, the anchors from --head RA1:… and --anchors FILE)."""
+    from .audit import ANCHOR_PREFIX, parse_anchor
+    from .errors import InputError
+
+    head, found = args.head, []
+    try:
+        if head is not None and head.strip().upper().startswith(ANCHOR_PREFIX + ":"):
+            found.append(parse_anchor(head, "--head"))
+            head = None
+        if args.anchors is not None:
+            try:
+                text = open(args.anchors, encoding="utf-8").read()
+            except (OSError, UnicodeDecodeError) as err:
+                raise InputError(f"--anchors {args.anchors}: cannot read ({err})") from None
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip() and not line.lstrip().startswith("#"):
+                    found.append(parse_anchor(line, f"{args.anchors}: line {n}"))
+            if not found:
+                raise InputError(f"--anchors {args.anchors}: no anchor in the file")
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    return head, found
+
+
+def cmd_anchor(args: argparse.Namespace) -> int:
+    from .errors import InputError
+
     with _open(args) as store:
-        result = store.verify(args.head)
+        a = store.anchor()
+    if args.output:
+        try:
+            with open(args.output, "a", encoding="utf-8") as f:
+                f.write(a.text() + "\n")
+        except OSError as err:
+            raise InputError(f"--output {args.output}: cannot write ({err.strerror})") from None
+    print(a.text())
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    head, anchors = _anchors_of(args)
+    with _open(args) as store:
+        result = store.verify(head, anchors)
     zh = _lang(args) == "zh"
     if result.ok:
         print(
@@ -542,6 +609,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             filed_at=filed_at,
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
+            backdate_reason=args.backdate_reason,
             actor=acting_as(args, store, ev.id),
         )
     print(aid)

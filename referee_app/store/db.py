@@ -26,7 +26,7 @@ from .errors import DatabaseError, SchemaTooNewError
 from .models import V4_TABLES, V5_TABLES, V6_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -149,7 +149,7 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
                 version = None
                 if "store_meta" in tables:
                     row = con.execute("SELECT value FROM store_meta WHERE key='schema_version'").fetchone()
-                    version = int(row[0]) if row else None
+                    version = _version_number(row[0], path) if row else None
             finally:
                 con.close()
         except sqlite3.DatabaseError as err:
@@ -363,6 +363,50 @@ def _v6_desk_records(conn: Connection) -> None:
     _append_only(conn, tuple(t.name for t in V6_TABLES))
 
 
+def _v6_store_meta_guard(conn: Connection) -> None:
+    """``store_meta`` is append-only too, except that a schema upgrade raises its version:
+    an UPDATE may only replace ``schema_version`` by a larger whole number, nothing may be
+    deleted, and a version written must be digits (a bad value used to make the store
+    unusable)."""
+    bad_value = "NEW.value NOT GLOB '[1-9]*' OR NEW.value GLOB '*[^0-9]*' OR length(NEW.value) > 6"
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(
+            "CREATE TRIGGER store_meta_no_delete BEFORE DELETE ON store_meta "
+            "BEGIN SELECT RAISE(ABORT, 'referee-app: store_meta is append-only'); END"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER store_meta_only_upgrades BEFORE UPDATE ON store_meta "
+            f"WHEN NEW.key IS NOT OLD.key OR OLD.key <> 'schema_version' OR {bad_value} "
+            "OR CAST(NEW.value AS INTEGER) <= CAST(OLD.value AS INTEGER) "
+            "BEGIN SELECT RAISE(ABORT, 'referee-app: store_meta changes only by a schema upgrade'); END"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER store_meta_valid_version BEFORE INSERT ON store_meta "
+            f"WHEN NEW.key = 'schema_version' AND ({bad_value}) "
+            "BEGIN SELECT RAISE(ABORT, 'referee-app: schema_version must be a whole number'); END"
+        )
+        return
+    conn.exec_driver_sql(
+        "CREATE OR REPLACE FUNCTION referee_store_meta_guard() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN "
+        "IF TG_OP = 'DELETE' THEN RAISE EXCEPTION 'referee-app: store_meta is append-only'; END IF; "
+        "IF NEW.key = 'schema_version' AND NEW.value !~ '^[1-9][0-9]{0,5}$' THEN "
+        "RAISE EXCEPTION 'referee-app: schema_version must be a whole number'; END IF; "
+        "IF TG_OP = 'UPDATE' AND (NEW.key <> OLD.key OR OLD.key <> 'schema_version' "
+        "OR NEW.value::int <= OLD.value::int) THEN "
+        "RAISE EXCEPTION 'referee-app: store_meta changes only by a schema upgrade'; END IF; "
+        "RETURN NEW; END $$"
+    )
+    conn.exec_driver_sql(
+        "CREATE TRIGGER store_meta_guard BEFORE INSERT OR UPDATE OR DELETE ON store_meta "
+        "FOR EACH ROW EXECUTE FUNCTION referee_store_meta_guard()"
+    )
+    conn.exec_driver_sql(
+        "CREATE TRIGGER store_meta_no_truncate BEFORE TRUNCATE ON store_meta "
+        "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()"
+    )
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -370,6 +414,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _v4,
     5: _v5,
     6: _v6_desk_records,
+    7: _v6_store_meta_guard,  # written as 6 on the store branch, merged after the desk's
 }
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
@@ -378,7 +423,17 @@ def schema_version(conn: Connection) -> int:
     if not inspect(conn).has_table("store_meta"):
         return 0
     row = conn.execute(select(store_meta.c.value).where(store_meta.c.key == "schema_version")).first()
-    return int(row[0]) if row else 0
+    return 0 if row is None else _version_number(row[0], "the database")
+
+
+def _version_number(value: Any, where: str) -> int:
+    text = str(value)
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 6):
+        raise DatabaseError(
+            f"{where}: store_meta says schema version {text[:40]!r}, not a version number; "
+            "the database was not changed (restore it from a copy)"
+        )
+    return int(text)
 
 
 def migrate(

@@ -246,6 +246,10 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
                 f"{info.get('kind')} {info.get('seat') or ''} 的判罚 {info.get('ruling_id')} 提出申诉，"
                 f"提交于 {_when(str(info.get('filed_at')))}"
             )
+            if isinstance(info.get("backdated"), dict):
+                b = info["backdated"]
+                entered = _when(str(b.get("store_time")))
+                t += f"（裁判长倒填时间，录入于 {entered}，理由：{b.get('reason')}）"
             if late:
                 t += f"，逾期 {late} 分钟，裁判长接受，理由：{info.get('late_reason')}"
             if info.get("fee_yuan"):
@@ -256,6 +260,10 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
             f"{info.get('ruling_id')} ({where}, {h}, {info.get('kind')} {info.get('seat') or ''}), "
             f"filed {_when(str(info.get('filed_at')))}"
         )
+        if isinstance(info.get("backdated"), dict):
+            b = info["backdated"]
+            entered = _when(str(b.get("store_time")))
+            t += f" (back-dated by the chief referee, entered {entered}: {b.get('reason')})"
         if late:
             t += f", {late} min late, accepted by the chief referee: {info.get('late_reason')}"
         if info.get("fee_yuan"):

@@ -59,9 +59,12 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "match.correct": frozenset({CHIEF_REFEREE}),  # a signed table changed, or voided
     "appeal.file": ALL,
     "appeal.accept_late": frozenset({CHIEF_REFEREE}),
+    # an appeal's times come from the store's clock; giving them is back-dating
+    "appeal.backdate": frozenset({CHIEF_REFEREE}),
     "appeal.review": frozenset({CHIEF_REFEREE, ARBITRATION}),
     "appeal.decide": frozenset({ARBITRATION}),
-    "appeal.withdraw": ALL,
+    # and a table referee only the appeal they filed (see ``Store.withdraw_appeal``)
+    "appeal.withdraw": frozenset({TABLE_REFEREE, CHIEF_REFEREE}),
     "pairs.import": frozenset({CHIEF_REFEREE}),
     "event.key": frozenset({CHIEF_REFEREE}),
     # pairings, withdrawals, deciders, the round clock, the round's end (issue 13)

@@ -147,8 +147,8 @@ class Store(AppealsMixin, DeskMixin):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._rulebooks: dict[int, Any] = {}  # event id -> pinned Rulebook (events never change)
-        # ticket -> (event id, role, the PIN hash it was checked against)
-        self._logins: dict[str, tuple[int, str, str]] = {}
+        # ticket -> (event id, role, the PIN hash it was checked against, the name given)
+        self._logins: dict[str, tuple[int, str, str, str]] = {}
         self._open_noted: set[int] = set()
         self._has_roles: bool | None = None
 
@@ -848,8 +848,10 @@ class Store(AppealsMixin, DeskMixin):
         found = self._logins.get(actor.ticket)
         if found is None:
             return None
-        ev_id, role, pin_hash = found
+        ev_id, role, pin_hash, name = found
         if ev_id != event_id or role != actor.role or pins.get(role, ("",))[0] != pin_hash:
+            return None
+        if actor.user != name:  # the log's "who" is the name given at login, nobody else's
             return None
         return role
 
@@ -866,8 +868,11 @@ class Store(AppealsMixin, DeskMixin):
 
         return self._read(run)  # type: ignore[no-any-return]
 
-    def login(self, event_id: int, role: str, pin: str, *, actor: Actor) -> Actor:
+    def login(self, event_id: int, role: str, pin: str, *, actor: Actor, name: str | None = None) -> Actor:
         """Check ``role``'s PIN on the event; returns ``actor`` in that role, authenticated.
+
+        ``name``: who logs in (default ``actor.user``); every entry written with the returned
+        actor names them, beside the role.
 
         A wrong PIN is recorded (every station counts it) and raises ``PinError`` saying how
         many tries are left; the 5th in a run locks the role for a minute. On an event
@@ -876,6 +881,9 @@ class Store(AppealsMixin, DeskMixin):
         roles.check_role(role)
         if not isinstance(pin, str):
             raise InputError("PIN: expected digits")
+        given = (actor.user if name is None else name).strip()
+        if not (0 < len(given) <= 100 and given.isprintable()):
+            raise InputError("name: who logs in, 1 to 100 printable characters")
         ev = self.pick_event(event_id)
         now = roles.utcnow()
         who = roles.role_name(role)
@@ -899,7 +907,7 @@ class Store(AppealsMixin, DeskMixin):
             w = audit.Writer(conn)
             w.insert(auth_attempts, {"event_id": ev.id, "role": role, "ok": ok, "at": roles.iso(now)})
             w.commit_entry(
-                user=actor.user,
+                user=given,
                 station=actor.station,
                 action="auth.ok" if ok else "auth.fail",
                 event_id=ev.id,
@@ -909,7 +917,7 @@ class Store(AppealsMixin, DeskMixin):
 
         ok, st = self._write(run)
         if st is None:
-            return Actor(actor.user, actor.station, role)
+            return Actor(given, actor.station, role)
         if not ok:
             after = st.failures + 1
             if after % roles.MAX_TRIES == 0:
@@ -924,8 +932,8 @@ class Store(AppealsMixin, DeskMixin):
             )
         assert st.pin_hash is not None
         ticket = secrets.token_hex(16)
-        self._logins[ticket] = (ev.id, role, st.pin_hash)
-        return Actor(actor.user, actor.station, role, ticket)
+        self._logins[ticket] = (ev.id, role, st.pin_hash, given)
+        return Actor(given, actor.station, role, ticket)
 
     def set_pin(self, event_id: int, role: str, pin: str, *, actor: Actor) -> None:
         """Set (or change) ``role``'s PIN on the event: the chief referee's act, or anyone's
@@ -959,10 +967,19 @@ class Store(AppealsMixin, DeskMixin):
         self._write(run)
 
     # -- audit ---------------------------------------------------------------------
-    def verify(self, head: str | None = None) -> audit.VerifyResult:
+    def verify(
+        self, head: str | None = None, anchors: list[audit.Anchor] | None = None
+    ) -> audit.VerifyResult:
         """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
-        scoresheet) also check that the chain still passes through that entry."""
-        return self._read(lambda conn: audit.verify(conn, head))  # type: ignore[no-any-return]
+        scoresheet) also check that the chain still passes through that entry; with
+        ``anchors`` (entry number and hash, from an anchor file or a QR code) report a log
+        truncated before one of them or rewritten at one of them."""
+        return self._read(lambda conn: audit.verify(conn, head, anchors or []))  # type: ignore[no-any-return]
+
+    def anchor(self) -> audit.Anchor:
+        """The chain's head now, to keep outside the database (paper, a file, a QR code)."""
+        seq, digest = self._read(audit.head)
+        return audit.Anchor(int(seq), str(digest))
 
     def log(
         self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None

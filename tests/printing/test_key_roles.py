@@ -9,7 +9,8 @@ from pathlib import Path
 
 
 def run(db: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    full = dict(os.environ, REFEREE_APP_DB=str(db), **env)
+    # the name of who logs in to a role (the log records it, not the computer's account)
+    full = dict(os.environ, REFEREE_APP_DB=str(db), REFEREE_APP_USER="孙裁判长", **env)
     full.pop("REFEREE_APP_ROLE", None)
     return subprocess.run(
         [sys.executable, "-m", "referee_app", "--lang", "en", *args],

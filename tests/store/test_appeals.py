@@ -87,6 +87,8 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
         "牌是掉出来的",
         "--filed-at",
         late,
+        "--backdate-reason",
+        "纸质申诉单补录",
     )
     assert rc == 1 and out == "" and err.count("\n") == 1, err
     assert "filed 7 min after the 10-min window closed" in err
@@ -96,13 +98,14 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
     rc, _, err = cli(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g",
         "--ended-at", "2026-04-01T15:00:00+08:00", "--filed-at", "2026-04-01T15:12:30+08:00",
+        "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
     assert rc == 1 and "filed 3 min after the 10-min window closed" in err
     # the chief referee accepts it late: recorded, with the reason
     rc, out, err = cli(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "牌是掉出来的",
         "--filed-at", late, "--accept-late", "--reason", "计分公布延迟", "--receipt", "No. 0042",
-        "--user", "孙裁判长",
+        "--user", "孙裁判长", "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
     assert rc == 0, err
     aid = int(out)
@@ -116,6 +119,7 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
     rc, out, err = cli(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
         "--filed-at", (recorded_at(event_db, mid) + timedelta(minutes=9)).isoformat(),
+        "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
     assert rc == 0, err
     assert cli(event_db, "verify")[0] == 0

@@ -231,10 +231,14 @@ class Desk:
             self.store.sign_match(1, rnd, 1, 1, SIGS, self.chief)
         return rnd
 
-    def appeal(self) -> int:
+    def appeal(self, by: Actor | None = None) -> int:
         rnd = self.recorded()
         rid = self._ruling(rnd)
-        return int(self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=self.chief))
+        who = by or self.chief
+        return int(self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=who))
+
+    def table_referee(self, name: str) -> Actor:
+        return self.store.login(1, "table_referee", PINS["table_referee"], actor=Actor(name, "st-3"))
 
     def _ruling(self, rnd: int) -> int:
         m = [x for x in self.store.current_matches(1) if x["round_no"] == rnd][0]
@@ -266,7 +270,26 @@ class Desk:
             rid = self._ruling(rnd)
             late = datetime.now(UTC) + timedelta(hours=3)
             return lambda a: s.file_appeal(
-                1, ruling_id=rid, by="EW", grounds="g", actor=a, filed_at=late, accept_late_reason="交通管制"
+                1,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=a,
+                filed_at=late,
+                accept_late_reason="交通管制",
+                backdate_reason="纸质申诉补录",
+            )
+        if action == "appeal.backdate":  # on time, but at a time the store did not see
+            rnd = self.recorded()
+            rid = self._ruling(rnd)
+            return lambda a: s.file_appeal(
+                1,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=a,
+                filed_at=datetime.now(UTC),
+                backdate_reason="纸质申诉补录",
             )
         if action == "appeal.review":
             aid = self.appeal()
@@ -276,8 +299,8 @@ class Desk:
             return lambda a: s.decide_appeal(
                 aid, decision="rejected", reason="r", committee=["周委员"], actor=a
             )
-        if action == "appeal.withdraw":
-            aid = self.appeal()
+        if action == "appeal.withdraw":  # filed by the table referee who may withdraw it
+            aid = self.appeal(by=self.actors["table_referee"])
             return lambda a: s.withdraw_appeal(aid, reason="撤回", actor=a)
         if action == "pairs.import":
             n = next(self.pair_no)
@@ -300,7 +323,7 @@ def test_every_permission_row_is_enforced_by_the_store(event_db: str, store: Sto
     nobody = Actor("路人", "st-0")
     assert set(roles.PERMISSIONS) == {
         "match.record", "match.void", "match.sign", "match.correct", "appeal.file",
-        "appeal.accept_late", "appeal.review", "appeal.decide", "appeal.withdraw",
+        "appeal.accept_late", "appeal.backdate", "appeal.review", "appeal.decide", "appeal.withdraw",
         "pairs.import", "event.key", "pin.set",
         "desk.run",
     }  # fmt: skip
@@ -426,12 +449,16 @@ def test_every_permission_row_from_the_command_line(
             case = flip_case(rnd)
             case["hands"][1]["defender_points"] = 35
             return ["correct", write_json(tmp_path / "c.json", case), "--reason", "抄错"]
-        if action in ("appeal.file", "appeal.accept_late"):
+        if action in ("appeal.file", "appeal.accept_late", "appeal.backdate"):
             rid = desk._ruling(desk.recorded())
             args = ["appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g"]
             if action == "appeal.accept_late":
                 late = (datetime.now(UTC) + timedelta(hours=3)).isoformat()
                 args += ["--filed-at", late, "--accept-late", "--reason", "交通管制"]
+            if action != "appeal.file":
+                args += ["--backdate-reason", "纸质申诉补录"]
+            if action == "appeal.backdate":
+                args += ["--filed-at", datetime.now(UTC).isoformat()]
             return args
         if action == "appeal.review":
             return ["appeal", "review", str(desk.appeal())]
@@ -439,7 +466,8 @@ def test_every_permission_row_from_the_command_line(
             aid = str(desk.appeal())
             return ["appeal", "decide", aid, "--decision", "rejected", "--reason", "r", "--committee", "周"]
         if action == "appeal.withdraw":
-            return ["appeal", "withdraw", str(desk.appeal()), "--reason", "撤回"]
+            aid = desk.appeal(by=desk.table_referee("张三"))  # the command line's REFEREE_APP_USER
+            return ["appeal", "withdraw", str(aid), "--reason", "撤回"]
         if action == "pairs.import":
             csv.write_text(f"number,player1,player2\n{next(desk.pair_no)},甲,乙\n", encoding="utf-8")
             return ["pairs", "import", str(csv)]
@@ -510,7 +538,7 @@ def test_upgraded_v4_event_keeps_working_without_pins(db: str) -> None:
     ev = old.create_event(name="旧", rulebook=load_rulebook("bhg-2011"), date=None, actor=WHO)
     old.import_pairs(ev.id, parse_pairs("number,player1,player2\n1,甲,乙\n2,丙,丁\n"), actor=WHO, source="p")
     old.close()
-    with Store.open(db) as s:  # upgraded to 5 on open
+    with Store.open(db) as s:  # upgraded to the current schema on open
         assert sql(db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
         assert not s.roles_enforced(ev.id)
         s.record(ev.id, flip_case(), actor=Actor("x", "y"))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from store_helpers import PAIRS_CSV, cli, make_case, sql, write_json
+from store_helpers import PAIRS_CSV, cli, drop_guards, make_case, sql, write_json
 
 from referee_app.store.service import Store, strip_case
 
@@ -306,3 +306,176 @@ def test_fuzzed_pairs_files_are_read_or_refused_in_one_line(data: st.DataObject)
     for r in rows:
         for v in (r.number, r.player1, r.player2, r.unit or ""):
             assert v == v.strip() and all(c.isprintable() for c in v), r
+
+
+# -- item 4: the times that decide an appeal come from the store's clock --------------------
+
+
+def test_appeal_times_come_from_the_stores_clock(
+    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A station whose clock is wrong (or set back on purpose) cannot move an appeal's time
+    on PostgreSQL: the entry and the filing time are the server's. On SQLite the store is a
+    file on this computer, whose clock is the store's."""
+    from datetime import UTC, datetime
+
+    from referee_app.store import audit
+
+    class StationClock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+            return datetime(2000, 1, 1, 12, 0, tzinfo=UTC)
+
+    case = make_case()
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", case))[0] == 0
+    with Store.open(event_db) as store:
+        rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
+        monkeypatch.setattr(audit, "datetime", StationClock)
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=store_actor())
+        filed = store.appeal(aid)["filed_at"]
+        at = store.log()[-1]["at"]
+    on_server = "://" in event_db
+    assert filed.startswith("2000-") != on_server and at.startswith("2000-") != on_server, (filed, at)
+    # giving a time is back-dating: refused without a reason, kept with it in the log
+    rc, _, err = cli(
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        "--filed-at", "2026-04-01T15:00:00+08:00",
+    )  # fmt: skip
+    assert rc == 1 and "--filed-at: an appeal's times come from the store's clock" in err, err
+    rc, _, err = cli(
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        "--filed-at", "2026-04-01T15:00:00+08:00", "--ended-at", "2026-04-01T14:55:00+08:00",
+        "--backdate-reason", "纸质申诉单补录",
+    )  # fmt: skip
+    assert rc == 0, err
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "裁判长倒填时间" in out and "理由：纸质申诉单补录" in out
+
+
+def store_actor() -> Any:
+    from referee_app.store.service import Actor
+
+    return Actor("张三", "table-1")
+
+
+# -- item 7: store_meta, who, withdrawing ----------------------------------------------------
+
+
+def test_store_meta_changes_only_by_an_upgrade(event_db: str) -> None:
+    from store_helpers import refused
+
+    from referee_app.store.db import SCHEMA_VERSION
+
+    for statement in (
+        "UPDATE store_meta SET value = 'abc' WHERE key = 'schema_version'",
+        f"UPDATE store_meta SET value = '{SCHEMA_VERSION - 1}' WHERE key = 'schema_version'",
+        "DELETE FROM store_meta",
+        "INSERT INTO store_meta (key, value) VALUES ('schema_version', 'x')",
+    ):
+        assert "referee-app: " in refused(event_db, statement), statement
+    assert sql(event_db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
+    assert cli(event_db, "verify")[0] == 0
+
+
+def test_a_bad_schema_version_is_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "x")[0] == 0
+    # what someone with the file and no guards (dropped first) could do
+    sql(db, "DROP TRIGGER store_meta_only_upgrades")
+    sql(db, "UPDATE store_meta SET value = 'v6; drop' WHERE key = 'schema_version'")
+    for args in (("verify",), ("log",)):
+        rc, out, err = cli(db, *args)
+        assert rc == 1 and out == "" and err.count("\n") == 1, err
+        assert "store_meta says schema version 'v6; drop', not a version number" in err
+
+
+def test_who_is_the_name_given_at_login_and_only_the_filer_withdraws(event_db: str, tmp_path: Path) -> None:
+    from referee_app.store.errors import RoleError
+    from referee_app.store.service import Actor
+
+    with Store.open(event_db) as store:
+        os_login = Actor("root", "table-1")
+        store.set_pin(1, "chief_referee", "135790", actor=os_login)
+        chief = store.login(1, "chief_referee", "135790", actor=os_login, name="孙裁判长")
+        store.set_pin(1, "table_referee", "246802", actor=chief)
+        li = store.login(1, "table_referee", "246802", actor=os_login, name="李裁判")
+        wang = store.login(1, "table_referee", "246802", actor=os_login, name="王裁判")
+        assert (chief.user, li.user) == ("孙裁判长", "李裁判")
+        store.record(1, make_case(), actor=li)
+        entry = store.log()[-1]
+        assert (
+            entry["user_name"] == "李裁判" and json.loads(entry["payload"])["info"]["role"] == "table_referee"
+        )
+        # a ticket is the person's: the same login under another name is no login
+        with pytest.raises(RoleError, match="not logged in"):
+            store.record(
+                1, make_case(table=2, ns="3", ew="4"), actor=Actor("别人", li.station, li.role, li.ticket)
+            )
+        rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=li)
+        with pytest.raises(RoleError, match="filed by 李裁判 \\(table referee\\); only that table referee"):
+            store.withdraw_appeal(aid, reason="撤回", actor=wang)
+        store.withdraw_appeal(aid, reason="对方同意", actor=li)
+        aid2 = store.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=li)
+        store.withdraw_appeal(aid2, reason="撤回", actor=chief)  # the chief referee may
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "李裁判@table-1  ［裁判员］" in out and "孙裁判长@table-1  ［裁判长］" in out
+
+
+# -- item 2 (part): anchors kept outside the database ----------------------------------------
+
+
+def _rewrite_from(db: str, seq: int, user: str) -> None:
+    """A forger with write access: change entry ``seq`` and recompute every later hash."""
+    from referee_app.store import audit
+
+    drop_guards(db, "audit_log")
+    rows = sql(db, "SELECT * FROM audit_log WHERE seq >= :s ORDER BY seq", s=seq)
+    prev = sql(db, "SELECT hash FROM audit_log WHERE seq = :s", s=seq - 1)[0][0]
+    for r in rows:
+        e = dict(r._mapping)
+        if e["seq"] == seq:
+            e["user_name"] = user
+        new = audit.entry_hash(prev, e, e["payload"])
+        sql(
+            db,
+            "UPDATE audit_log SET user_name = :u, prev_hash = :p, hash = :h WHERE seq = :s",
+            u=e["user_name"], p=prev, h=new, s=e["seq"],
+        )  # fmt: skip
+        prev = new
+
+
+def test_anchors_catch_a_rewritten_or_truncated_log(event_db: str, tmp_path: Path) -> None:
+    anchors = tmp_path / "anchors.txt"
+    assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
+    rc, first, err = cli(event_db, "anchor", "-o", str(anchors))
+    assert rc == 0, err
+    assert (
+        cli(event_db, "record", write_json(tmp_path / "b.json", make_case(table=2, ns="3", ew="4")))[0] == 0
+    )
+    rc, second, _ = cli(event_db, "anchor", "-o", str(anchors))
+    assert anchors.read_text(encoding="utf-8").splitlines() == [first.strip(), second.strip()]
+    seq = int(second.split(":")[1])
+    rc, out, err = cli(event_db, "verify", "--anchors", str(anchors))
+    assert rc == 0 and "audit chain intact" in out, err
+    assert cli(event_db, "verify", "--head", second.strip())[0] == 0  # the text of a QR code
+
+    # rewriting entry #seq-1 and recomputing the hashes after it passes a bare verify …
+    _rewrite_from(event_db, seq - 1, "伪造者")
+    assert cli(event_db, "verify")[0] == 0
+    # … but not one with the anchors kept outside
+    rc, _, err = cli(event_db, "verify", "--anchors", str(anchors))
+    assert rc == 1 and err.count("\n") == 1
+    assert f"the log was rewritten: entry #{seq - 1} has hash" in err, err  # the earliest anchor
+
+    # truncating the tail (the last record and its rows) is caught the same way
+    rows = sql(event_db, "SELECT seq FROM audit_log ORDER BY seq")
+    assert rows[-1][0] == seq
+    for t in ("rulings", "infractions", "hands", "matches"):
+        drop_guards(event_db, t)
+        sql(event_db, f"DELETE FROM {t} WHERE entry_seq = :s", s=seq)
+    sql(event_db, "DELETE FROM audit_log WHERE seq = :s", s=seq)
+    rc, _, err = cli(event_db, "verify", "--head", second.strip())
+    assert rc == 1 and f"the log was truncated: it has {seq - 1} entries, but entry #{seq}" in err, err
+    rc, _, err = cli(event_db, "verify", "--head", "RA1:1:nothex")
+    assert rc == 1 and "--head: not an anchor" in err
