@@ -508,20 +508,60 @@ def test_appeal_window_runs_from_the_round_end_or_the_publication_of_scores(tmp_
             store.record(
                 eid, {**case(1, 2, "3", "4", "NS", rules), "finished": "open"}, actor=ACTOR, lang="en"
             )
-            store.file_appeal(eid, ruling_id=rid, by="EW", grounds="g", actor=ACTOR, filed_at=later)
+            store.file_appeal(
+                eid,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=ACTOR,
+                filed_at=later,
+                backdate_reason="书面申诉补录",
+            )
             ended = t1 + timedelta(hours=1)
             store.add_desk_record(eid, "round_end", 1, {}, actor=ACTOR, at=ended.isoformat())
             with pytest.raises(InputError, match=f"filed 50 min after the {minutes}-min window closed"):
-                store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=later)
+                store.file_appeal(
+                    eid,
+                    ruling_id=rid,
+                    by="NS",
+                    grounds="g",
+                    actor=ACTOR,
+                    filed_at=later,
+                    backdate_reason="书面申诉补录",
+                )
         else:
-            store.file_appeal(eid, ruling_id=rid, by="EW", grounds="g", actor=ACTOR, filed_at=later)
+            store.file_appeal(
+                eid,
+                ruling_id=rid,
+                by="EW",
+                grounds="g",
+                actor=ACTOR,
+                filed_at=later,
+                backdate_reason="书面申诉补录",
+            )
             store.add_desk_record(
                 eid, "scores_published", 1, {}, actor=ACTOR, at=(later - timedelta(minutes=8)).isoformat()
             )
             with pytest.raises(InputError, match=f"filed 3 min after the {minutes}-min window closed"):
-                store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=later)
+                store.file_appeal(
+                    eid,
+                    ruling_id=rid,
+                    by="NS",
+                    grounds="g",
+                    actor=ACTOR,
+                    filed_at=later,
+                    backdate_reason="书面申诉补录",
+                )
             on_time = later - timedelta(minutes=4)
-            store.file_appeal(eid, ruling_id=rid, by="NS", grounds="g", actor=ACTOR, filed_at=on_time)
+            store.file_appeal(
+                eid,
+                ruling_id=rid,
+                by="NS",
+                grounds="g",
+                actor=ACTOR,
+                filed_at=on_time,
+                backdate_reason="书面申诉补录",
+            )
             assert store.appeals(eid)[-1]["window_source"] == "published"
         assert store.verify().ok
         store.close()
