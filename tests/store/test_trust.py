@@ -38,7 +38,11 @@ def _edit_cache(cache_home: Path) -> int:
     return edited
 
 
-def test_an_edited_rulebook_cache_changes_no_ruling(event_db: str, tmp_path: Path) -> None:
+def test_an_edited_rulebook_cache_changes_no_ruling(
+    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a cache of this test's own: the poisoned entries must not reach other tests
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     case = make_case()
     f = write_json(tmp_path / "a.json", case)
     # the bundled rulebook is the pinned one: judging it fills the cache
