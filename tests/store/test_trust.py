@@ -41,8 +41,8 @@ def _edit_cache(cache_home: Path) -> int:
 def test_an_edited_rulebook_cache_changes_no_ruling(
     event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # this test forges the cache: its own cache folder, so no later test judges with it
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "forged-cache"))
+    # a cache of this test's own: the poisoned entries must not reach other tests
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     case = make_case()
     f = write_json(tmp_path / "a.json", case)
     # the bundled rulebook is the pinned one: judging it fills the cache
