@@ -1,0 +1,95 @@
+"""The table referee's station (issue 15, items 3–8): corrections, blank facts, mis-taps,
+checks, drafts and small screens, driven through the real widgets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from .conftest import open_event_with_table, when_modal
+from .test_signing import sign_everyone
+
+
+def type_points(view, defender: str, bottom: str = "") -> None:
+    view.defender_points.edit.setText(defender)
+    view.bottom_points.edit.setText(bottom)
+
+
+def double_click_hand(qtbot, view, row: int) -> None:
+    index = view.hands_model.index(row, 0)
+    rect = view.hands_view.visualRect(index)
+    viewport = view.hands_view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def hand_points(view) -> list[int]:
+    return [h["defender_points"] for h in view.record.case["hands"] if "defender_points" in h]
+
+
+def test_a_mistyped_hand_is_corrected_before_signing_by_double_click(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    for points in ("60", "85"):
+        type_points(view, points)
+        qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    assert hand_points(view) == [60, 85]
+    levels_after_first = view.record.decision["hands"][0]["levels_after"]
+
+    double_click_hand(qtbot, view, 0)
+    assert view.editing_hand == 0
+    assert view.defender_points.edit.text() == "60"
+    assert view.hand_box.title() == "更正第1副的分数"
+    assert view.cancel_edit_button.isVisible()
+    view.defender_points.edit.setText("120")
+    qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    assert hand_points(view) == [120, 85]  # the second hand stays; no third hand was added
+    assert view.record.decision["hands"][0]["levels_after"] != levels_after_first
+    assert view.editing_hand is None and view.hand_box.title() == "录入本副结果"
+
+
+def test_after_signing_a_hand_is_corrected_only_within_the_chief_referees_correction(
+    make_window, pairs_csv, qtbot
+) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    type_points(view, "60")
+    qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    when_modal(lambda box: box.button(box.StandardButton.Yes).click())
+    qtbot.mouseClick(view.end_button, Qt.MouseButton.LeftButton)
+    when_modal(sign_everyone)
+    qtbot.mouseClick(view.sign_button, Qt.MouseButton.LeftButton)
+    assert view.record.signed
+    signed_version = view.record.version
+
+    told = {}
+    when_modal(lambda box: (told.setdefault("text", box.text()), box.close()))
+    double_click_hand(qtbot, view, 0)
+    assert "签字锁定" in told["text"] and view.editing_hand is None
+
+    def reason(dialog) -> None:
+        dialog.setTextValue("第1副防守方得分应为65分")
+        dialog.accept()
+
+    when_modal(reason)
+    qtbot.mouseClick(view.correct_button, Qt.MouseButton.LeftButton)
+    assert view.correction_banner.isVisible()
+    assert "第1副防守方得分应为65分" in view.correction_banner.text()
+    window.say("something else")  # the status bar moves on; the banner stays
+    QTest.qWait(10)
+    assert view.correction_banner.isVisible()
+
+    double_click_hand(qtbot, view, 0)
+    assert view.editing_hand == 0 and view.hand_box.isEnabled()
+    view.defender_points.edit.setText("65")
+    qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    assert hand_points(view) == [65]
+    assert view.record.version == signed_version + 1 and not view.record.signed
+    assert view.record.case.get("finished") == "time"
+    assert not view.correction_banner.isVisible() and view.sign_button.isEnabled()
+    log = window.session.store.log(window.session.event.id, 1, 1)
+    assert any("第1副防守方得分应为65分" in str(entry) for entry in log)
+
+
