@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import CaseError, editing
-from ..core.catalogue import fields_for
+from ..core.catalogue import facts_required, fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from ..session import Session, TableRecord
 from ..store.errors import StoreError
@@ -355,7 +355,15 @@ class TableView(QWidget):
         seat = seat or self.diagram.selected
         fields = fields_for(self.session.rulebook.data, kind)
         dialog = InfractionDialog(
-            self.language, kind, label, self.preview_infraction, fields, seat, values, self
+            self.language,
+            kind,
+            label,
+            self.preview_infraction,
+            fields,
+            seat,
+            values,
+            self,
+            required=facts_required(self.session.rulebook.data, kind),
         )
         self.active_dialog = dialog
         accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted

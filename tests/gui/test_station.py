@@ -93,3 +93,62 @@ def test_after_signing_a_hand_is_corrected_only_within_the_chief_referees_correc
     assert any("第1副防守方得分应为65分" in str(entry) for entry in log)
 
 
+
+
+def test_a_fact_that_decides_the_rule_must_be_entered_before_confirming(make_window, pairs_csv, qtbot) -> None:
+    from referee_app.gui.infraction_dialog import InfractionDialog
+
+    window = make_window()
+    open_event_with_table(window, "gansu-2018", pairs_csv)
+    view = window.table_view
+    seen: dict[str, object] = {}
+
+    def hidden_found_in_trick_4(dialog: InfractionDialog) -> None:
+        dialog.who_buttons["W"].click()
+        dialog.inputs["discovered"].setValue(4)  # the offence's own trick left blank
+        seen["enabled"] = dialog.confirm_button.isEnabled()
+        seen["preview"] = dialog.preview_label.text()
+        seen["trick_error"] = dialog.errors["trick"].isVisible()
+        qtbot.mouseClick(dialog.confirm_button, Qt.MouseButton.LeftButton)
+        seen["still_open"] = dialog.isVisible()
+        dialog.inputs["trick"].setValue(2)
+        seen["enabled_after"] = dialog.confirm_button.isEnabled()
+        qtbot.mouseClick(dialog.confirm_button, Qt.MouseButton.LeftButton)
+
+    when_modal(hidden_found_in_trick_4)
+    assert view.log_infraction("hidden_card")
+    assert seen["enabled"] is False and seen["still_open"] is True and seen["trick_error"] is True
+    assert "发生于第几圈" in str(seen["preview"])
+    assert seen["enabled_after"] is True
+    logged = view.record.case["hands"][-1]["infractions"][-1]
+    assert logged["trick"] == 2 and logged["discovered"] == 4
+    assert "当圈" not in view.record.decision["hands"][-1]["rulings"][-1]["text"]
+
+    def card_count(dialog: InfractionDialog) -> None:
+        dialog.who_buttons["N"].click()
+        phase = dialog.inputs["phase"]
+        seen["phase_blank"] = phase.currentData() is None
+        seen["count_enabled"] = dialog.confirm_button.isEnabled()
+        dialog.reject()
+
+    when_modal(card_count)
+    assert not view.log_infraction("wrong_card_count")
+    assert seen["phase_blank"] is True and seen["count_enabled"] is False
+
+
+def test_bhg_hidden_card_with_blank_tricks_is_not_ruled_same_trick(make_window, pairs_csv) -> None:
+    from referee_app.gui.infraction_dialog import InfractionDialog
+
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    seen = {}
+
+    def blank(dialog: InfractionDialog) -> None:
+        dialog.who_buttons["S"].click()
+        seen["enabled"] = dialog.confirm_button.isEnabled()
+        seen["preview"] = dialog.preview_label.text()
+        dialog.reject()
+
+    when_modal(blank)
+    assert not window.table_view.log_infraction("hidden_card")
+    assert seen["enabled"] is False and "发现于第几圈" in seen["preview"]
