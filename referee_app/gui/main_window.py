@@ -296,6 +296,10 @@ class MainWindow(QMainWindow):
         self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
         self.table_view = TableView(self.language, self.session, self.hall.clock.minutes_since_start)
         self.table_view.back.connect(self.show_hall)
+        clock = self.hall.clock
+        self.table_view.seconds_left = lambda: (
+            None if clock.minutes_since_start() is None else clock.remaining()
+        )
         self.table_view.saved.connect(self.say)
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)

@@ -49,12 +49,13 @@ class PointsField(QWidget):
 
     changed = Signal()
 
-    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+    def __init__(self, language: Language, parent: QWidget | None = None, maximum: int = 200) -> None:
         super().__init__(parent)
         self.language = language
+        self.maximum = maximum
         self.edit = QLineEdit()
         self.edit.setMaxLength(3)
-        self.edit.setPlaceholderText("0–200")
+        self.edit.setPlaceholderText(f"0–{maximum}")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
@@ -69,12 +70,13 @@ class PointsField(QWidget):
         if not text.isdigit():
             return None
         number = int(text)
-        return number if 0 <= number <= 200 and number % 5 == 0 else None
+        return number if 0 <= number <= self.maximum and number % 5 == 0 else None
 
     def _check(self) -> None:
         text = self.edit.text().strip()
         ok = text == "" or self.value() is not None
-        self.error.setText("" if ok else self.language.tr("points_invalid", value=text))
+        message = "points_invalid" if self.maximum == 200 else "bottom_points_invalid"
+        self.error.setText("" if ok else self.language.tr(message, value=text, maximum=self.maximum))
         self.error.setVisible(not ok)
         self.edit.setStyleSheet("" if ok else "border: 2px solid #c62828;")
         self.changed.emit()
@@ -97,6 +99,8 @@ class TableView(QWidget):
         self.language = language
         self.session = session
         self.minutes_since_start = minutes_since_start
+        # The round clock's time left in seconds, None while it has not been started.
+        self.seconds_left: Callable[[], float | None] = lambda: None
         self.record: TableRecord | None = None
         rulebook = session.rulebook.data
 
@@ -167,7 +171,7 @@ class TableView(QWidget):
         self.hand_box = QGroupBox()
         form = QFormLayout(self.hand_box)
         self.defender_points = PointsField(language)
-        self.bottom_points = PointsField(language)
+        self.bottom_points = PointsField(language, maximum=rulebook["bottom"].get("max_points") or 200)
         self.redeclarations = QSpinBox()
         self.redeclarations.setRange(0, 10)
         self.captured = QCheckBox()
@@ -503,9 +507,15 @@ class TableView(QWidget):
         except ValueError:
             QMessageBox.warning(self, self.language.tr("not_saved"), self.language.tr("end_needs_points"))
             return
-        answer = QMessageBox.question(
-            self, self.language.tr("end_round"), self.language.tr("end_round_confirm")
-        )
+        left = self.seconds_left()
+        tr = self.language.tr
+        if left is not None and left >= 60:  # a mis-tap long before time: say how long is left
+            text = tr("end_round_early", minutes=int(left // 60))
+            default = QMessageBox.StandardButton.No
+        else:
+            text, default = tr("end_round_confirm"), QMessageBox.StandardButton.Yes
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(self, tr("end_round"), text, buttons, default)
         if answer == QMessageBox.StandardButton.Yes:
             self.save(case)
 

@@ -152,3 +152,42 @@ def test_bhg_hidden_card_with_blank_tricks_is_not_ruled_same_trick(make_window, 
     when_modal(blank)
     assert not window.table_view.log_infraction("hidden_card")
     assert seen["enabled"] is False and "发现于第几圈" in seen["preview"]
+
+
+def test_a_bottom_above_the_rulebooks_maximum_is_refused(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    assert window.session.rulebook.data["bottom"]["max_points"] == 80
+    type_points(view, "60", "90")
+    assert not view.confirm_hand_button.isEnabled()
+    assert view.bottom_points.error.isVisible() and "0–80" in view.bottom_points.error.text()
+    qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    assert hand_points(view) == []
+    view.bottom_points.edit.setText("80")
+    assert view.confirm_hand_button.isEnabled()
+
+
+def test_ending_the_round_with_time_left_says_how_much_and_defaults_to_no(
+    make_window, pairs_csv, qtbot
+) -> None:
+    import time
+
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    type_points(view, "60")
+    qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
+    clock = window.hall.clock
+    clock.restore(time.time() - (clock.total - 47 * 60 - 30), 0.0)  # 47½ minutes left
+    seen = {}
+
+    def answer(box) -> None:
+        seen["text"] = box.text()
+        seen["default"] = box.defaultButton() is box.button(box.StandardButton.No)
+        box.button(box.StandardButton.No).click()
+
+    when_modal(answer)
+    qtbot.mouseClick(view.end_button, Qt.MouseButton.LeftButton)
+    assert "还剩47分钟" in seen["text"] and seen["default"]
+    assert view.record.case.get("finished") != "time" and view.record.decision.get("result") is None
