@@ -306,14 +306,26 @@ class TableView(QWidget):
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
         locked = record.signed and self.correction_reason is None
-        for widget in (self.hand_box, self.kind_box, self.shot_box, self.void_button, *self.arrive.values()):
+        for widget in (self.hand_box, self.kind_box, self.shot_box, *self.arrive.values()):
             widget.setEnabled((not finished or self.correction_reason is not None) and not locked)
+        # a ruling that ended the round (a forfeit for late arrival) can still be voided
+        self.void_button.setEnabled(not locked)
+        for side, button in self.arrive.items():  # a side arrives once
+            if self.has_arrived(side):
+                button.setEnabled(False)
         if self.editing_hand is not None and not locked:
             self.hand_box.setEnabled(True)  # a finished, unsigned round's hand can still be corrected
         self.sign_button.setEnabled(finished and not record.signed)
         self.correct_button.setVisible(record.signed)
         self.retranslate()
         self.preview_hand()
+
+    def has_arrived(self, side: str) -> bool:
+        assert self.record is not None
+        return any(
+            i.get("kind") == "late_arrival" and i.get("side") == side and not i.get("void")
+            for i in self.record.case.get("before_play") or []
+        )
 
     def reload(self) -> None:
         if self.record is None:

@@ -3,7 +3,7 @@ checks, drafts and small screens, driven through the real widgets."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from .conftest import open_event_with_table, when_modal
@@ -191,3 +191,57 @@ def test_ending_the_round_with_time_left_says_how_much_and_defaults_to_no(
     qtbot.mouseClick(view.end_button, Qt.MouseButton.LeftButton)
     assert "还剩47分钟" in seen["text"] and seen["default"]
     assert view.record.case.get("finished") != "time" and view.record.decision.get("result") is None
+
+
+def test_a_late_arrival_forfeit_is_voided_with_a_reason_and_arrival_is_pressed_once(
+    make_window, pairs_csv, qtbot
+) -> None:
+    import time
+
+    from PySide6.QtWidgets import QInputDialog
+
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    window.hall.clock.restore(time.time() - 11 * 60, 0.0)  # started 11 minutes ago
+    when_modal(lambda dialog: qtbot.mouseClick(dialog.confirm_button, Qt.MouseButton.LeftButton))
+    qtbot.mouseClick(view.arrive["NS"], Qt.MouseButton.LeftButton)
+    assert view.record.case["before_play"][0]["minutes"] == 11
+    assert view.record.decision.get("result") is not None  # the round is forfeited at once
+    assert not view.arrive["NS"].isEnabled()  # arrival cannot be pressed a second time
+    assert view.void_button.isEnabled()
+
+    view.rulings_view.selectRow(0)
+
+    def reason(dialog) -> None:
+        assert isinstance(dialog, QInputDialog)
+        dialog.setTextValue("到场时钟未按时开始，按错")
+        dialog.accept()
+
+    when_modal(reason)
+    qtbot.mouseClick(view.void_button, Qt.MouseButton.LeftButton)
+    assert view.record.case["before_play"][0]["void"] == {"reason": "到场时钟未按时开始，按错"}
+    assert view.record.decision.get("result") is None
+    assert view.arrive["NS"].isEnabled() and view.hand_box.isEnabled()
+
+
+def test_a_single_tap_on_the_signature_pad_is_not_a_signature(make_window, qtbot) -> None:
+    from referee_app.gui.signature import SignDialog
+
+    window = make_window()
+    dialog = SignDialog(window.language, {"N": "张三"}, "第1轮 第1桌", window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    pad = dialog.pads["N"]
+    qtbot.mouseClick(pad, Qt.MouseButton.LeftButton, pos=pad.rect().center())
+    assert pad.strokes and pad.is_empty()
+    assert "北" in dialog.missing.text() or "N" in dialog.missing.text()
+    for other in ("E", "S", "W", "referee"):
+        dialog.pads[other].add_stroke([(10, 40), (40, 20), (70, 50), (110, 25)])
+    assert not dialog.confirm_button.isEnabled()
+    start = pad.rect().center()
+    qtbot.mousePress(pad, Qt.MouseButton.LeftButton, pos=start)
+    for dx in range(5, 100, 5):
+        QTest.mouseMove(pad, start + QPoint(dx - 50, (dx % 20) - 10))
+    qtbot.mouseRelease(pad, Qt.MouseButton.LeftButton, pos=start + QPoint(50, 0))
+    assert not pad.is_empty() and dialog.confirm_button.isEnabled()
