@@ -97,3 +97,25 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
             if sanction["points_range"] is not None:
                 used.add("points")
     return tuple(f for f in FIELDS[kind] if f in used or f in _ALWAYS)
+
+
+# Facts a rule's condition reads: left blank, the lightest rule would match by default (a
+# hidden card with no tricks would be ruled "found in the same trick"), so they must be given.
+_REQUIRED_BY_CONDITION = {
+    "phase": ("phase",),
+    "found_after": ("trick", "discovered"),
+    "severity": ("severity",),
+}
+
+
+def facts_required(rules: dict, kind: str) -> tuple[str, ...]:
+    """The facts of ``kind`` a referee must enter before a ruling is confirmed under the
+    normalised ``rules``: those that choose between its rules."""
+    needed: set[str] = set()
+    kinds = [kind] + [r["same_as"] for r in rules["infractions"][kind]["rules"] if r["same_as"]]
+    for name in kinds:
+        for rule in rules["infractions"][name]["rules"]:
+            for condition, value in rule["when"].items():
+                if value is not None:
+                    needed.update(_REQUIRED_BY_CONDITION.get(condition, ()))
+    return tuple(f for f in FIELDS[kind] if f in needed)

@@ -63,6 +63,25 @@ def complete_hand(
     return out
 
 
+def correct_hand(
+    case: dict[str, Any],
+    hand_index: int,
+    defender_points: int,
+    redeclarations: int = 0,
+    bottom: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Replace the points of an already scored hand (a mistyped score); its rulings stay, and
+    every later hand is judged again from the corrected levels."""
+    out = copy.deepcopy(case)
+    hand = out["hands"][hand_index]
+    if hand.get("in_progress"):
+        raise ValueError("the hand is still being played: enter its points instead")
+    hand["defender_points"] = defender_points
+    hand["redeclarations"] = redeclarations
+    hand["bottom"] = dict(bottom or {"points": 0, "captured": False})
+    return out
+
+
 def infraction_at(case: dict[str, Any], hand_index: int | None, index: int) -> dict[str, Any]:
     """The infraction of hand ``hand_index`` (``None``: before play) at ``index``."""
     items = case["before_play"] if hand_index is None else case["hands"][hand_index]["infractions"]

@@ -107,6 +107,9 @@ class Bottom(Strict):
     throw: Literal["fixed", "fixed_or_largest", "largest_plus"]
     throw_value: int = Field(ge=0)
     clause: Clause
+    #: The most card points the bottom can hold (8 cards of two decks: 80); a larger entry
+    #: is a typing mistake the table referee is told about at once.
+    max_points: int | None = Field(default=None, ge=0)
 
 
 class Levels(Strict):

@@ -49,12 +49,14 @@ class InfractionDialog(QDialog):
         seat: str | None = None,
         values: dict[str, Any] | None = None,
         parent: QWidget | None = None,
+        required: tuple[str, ...] = (),
     ) -> None:
         super().__init__(parent)
         self.language = language
         self.kind = kind
         self.label = label
         self.preview_fn = preview
+        self.required = required  # facts that choose the rule: never guessed, always entered
         self.result_infraction: dict[str, Any] | None = None
         self.proposed: dict[str, Any] | None = None
         self.ready = False  # no preview until every widget exists
@@ -197,6 +199,8 @@ class InfractionDialog(QDialog):
         lang = self.language.lang
         if name in CHOICES:
             combo = QComboBox()
+            if name in self.required:  # no preselected (lightest) choice
+                combo.addItem(self.language.tr("choose_fact"), None)
             for value, words in CHOICES[name].items():
                 combo.addItem(words[lang], value)
             combo.currentIndexChanged.connect(lambda *_: self.refresh())
@@ -248,14 +252,15 @@ class InfractionDialog(QDialog):
         out["side" if self.kind == "late_arrival" else "seat"] = who
         for name, widget in self.inputs.items():
             if isinstance(widget, QComboBox):
-                out[name] = widget.currentData()
+                if widget.currentData() is not None:
+                    out[name] = widget.currentData()
             elif isinstance(widget, QCheckBox) and widget.isChecked():
                 out[name] = True  # an unticked box is the case format's default (false)
             elif isinstance(widget, QSpinBox):
                 value = widget.value()
                 if value or name == "minutes":
                     out[name] = value
-        if "discovered" in out and "trick" not in out:
+        if "discovered" in out and "trick" not in out and "trick" not in self.required:
             out["trick"] = out["discovered"]  # found in the trick it happened
         if self.override_box.isChecked():
             out["override"] = {"sanctions": self.override_sanctions(), "reason": self.override_reason()}
@@ -294,6 +299,17 @@ class InfractionDialog(QDialog):
             self.preview_label.setText(f"<i>{tr('pick_offender')}</i>")
             self.confirm_button.setEnabled(False)
             return
+        missing = self.missing_facts(infraction)
+        if missing:
+            self.proposed = None
+            for name in missing:
+                self.errors[name].setText(tr("fact_required"))
+                self.errors[name].setVisible(True)
+            names = "、".join(FIELD_LABELS[name][self.language.lang] for name in missing)
+            message = tr("facts_missing", names=names)
+            self.preview_label.setText(f"<span style='color:#ef6c00'>{message}</span>")
+            self.confirm_button.setEnabled(False)
+            return
         try:
             ruling = self.preview_fn(copy.deepcopy(infraction))
         except CaseError as exc:
@@ -304,6 +320,9 @@ class InfractionDialog(QDialog):
         self.proposed = ruling
         self.confirm_button.setEnabled(True)
         self.preview_label.setText(ruling_html(self.language, ruling))
+
+    def missing_facts(self, infraction: dict[str, Any]) -> list[str]:
+        return [name for name in self.required if name in self.inputs and name not in infraction]
 
     def show_error(self, message: str) -> None:
         """Put the engine's message next to the field it names, or under the preview."""

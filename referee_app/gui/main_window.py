@@ -303,6 +303,10 @@ class MainWindow(QMainWindow):
         self.watcher.changed.connect(self.store_changed)
         self.table_view = TableView(self.language, self.session, self.hall.clock.minutes_since_start)
         self.table_view.back.connect(self.show_hall)
+        clock = self.hall.clock
+        self.table_view.seconds_left = lambda: (
+            None if clock.minutes_since_start() is None else clock.remaining()
+        )
         self.table_view.saved.connect(self.say)
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)

@@ -20,6 +20,8 @@ from ..core.seats import SEAT_NAMES
 from .i18n import Language
 
 SIGNERS = ("N", "E", "S", "W", "referee")
+# Pixels of stroke a signature needs: a tap or a brush of the pad is not a signature.
+MIN_INK = 60.0
 
 
 class SignaturePad(QWidget):
@@ -35,8 +37,12 @@ class SignaturePad(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents, True)
         self.setCursor(Qt.CursorShape.CrossCursor)
 
+    def ink(self) -> float:
+        """How much has been written, as the total length of the strokes in pixels."""
+        return sum(path.length() for path in self.strokes)
+
     def is_empty(self) -> bool:
-        return not self.strokes
+        return self.ink() < MIN_INK
 
     def clear(self) -> None:
         self.strokes = []

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import CaseError, editing
-from ..core.catalogue import fields_for
+from ..core.catalogue import facts_required, fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from ..session import Session, TableRecord
 from ..store.errors import StoreError
@@ -49,12 +49,13 @@ class PointsField(QWidget):
 
     changed = Signal()
 
-    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+    def __init__(self, language: Language, parent: QWidget | None = None, maximum: int = 200) -> None:
         super().__init__(parent)
         self.language = language
+        self.maximum = maximum
         self.edit = QLineEdit()
         self.edit.setMaxLength(3)
-        self.edit.setPlaceholderText("0–200")
+        self.edit.setPlaceholderText(f"0–{maximum}")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
@@ -69,12 +70,13 @@ class PointsField(QWidget):
         if not text.isdigit():
             return None
         number = int(text)
-        return number if 0 <= number <= 200 and number % 5 == 0 else None
+        return number if 0 <= number <= self.maximum and number % 5 == 0 else None
 
     def _check(self) -> None:
         text = self.edit.text().strip()
         ok = text == "" or self.value() is not None
-        self.error.setText("" if ok else self.language.tr("points_invalid", value=text))
+        message = "points_invalid" if self.maximum == 200 else "bottom_points_invalid"
+        self.error.setText("" if ok else self.language.tr(message, value=text, maximum=self.maximum))
         self.error.setVisible(not ok)
         self.edit.setStyleSheet("" if ok else "border: 2px solid #c62828;")
         self.changed.emit()
@@ -97,6 +99,8 @@ class TableView(QWidget):
         self.language = language
         self.session = session
         self.minutes_since_start = minutes_since_start
+        # The round clock's time left in seconds, None while it has not been started.
+        self.seconds_left: Callable[[], float | None] = lambda: None
         self.record: TableRecord | None = None
         rulebook = session.rulebook.data
 
@@ -110,6 +114,14 @@ class TableView(QWidget):
         header.addWidget(self.title, 1)
         self.status = QLabel()
         header.addWidget(self.status)
+        # Correcting a signed record is a state, not a passing message: it stays on screen.
+        self.correction_banner = QLabel()
+        self.correction_banner.setObjectName("correctionBanner")
+        self.correction_banner.setWordWrap(True)
+        self.correction_banner.setStyleSheet(
+            "background: #fff3e0; color: #bf360c; border: 2px solid #ef6c00; padding: 4px; font-weight: bold;"
+        )
+        self.correction_banner.setVisible(False)
         self.preview_button = QPushButton()
         button_shortcut(self.preview_button, "Ctrl+P", self)
         self.preview_button.clicked.connect(self.preview_scoresheet)
@@ -118,6 +130,7 @@ class TableView(QWidget):
         self.correct_button = QPushButton()
         self.correct_button.clicked.connect(lambda: self.start_correction())
         self.correction_reason: str | None = None
+        self.editing_hand: int | None = None  # the scored hand being corrected in the form
         header.addWidget(self.preview_button)
         header.addWidget(self.sign_button)
         header.addWidget(self.correct_button)
@@ -154,10 +167,11 @@ class TableView(QWidget):
         self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Stretch)
+        self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
         form = QFormLayout(self.hand_box)
         self.defender_points = PointsField(language)
-        self.bottom_points = PointsField(language)
+        self.bottom_points = PointsField(language, maximum=rulebook["bottom"].get("max_points") or 200)
         self.redeclarations = QSpinBox()
         self.redeclarations.setRange(0, 10)
         self.captured = QCheckBox()
@@ -192,8 +206,12 @@ class TableView(QWidget):
         self.confirm_hand_button.clicked.connect(self.confirm_hand)
         self.end_button = QPushButton()
         self.end_button.clicked.connect(self.end_on_time)
+        self.cancel_edit_button = QPushButton()
+        self.cancel_edit_button.clicked.connect(self.cancel_hand_edit)
+        self.cancel_edit_button.setVisible(False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.confirm_hand_button, 2)
+        buttons.addWidget(self.cancel_edit_button, 1)
         buttons.addWidget(self.end_button, 1)
         form.addRow(buttons)
         for widget in (self.defender_points, self.bottom_points):
@@ -259,6 +277,7 @@ class TableView(QWidget):
         body.setStretchFactor(2, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(header)
+        layout.addWidget(self.correction_banner)
         layout.addWidget(body, 1)
 
         QShortcut(QKeySequence("Ctrl+Return"), self.hand_box, activated=self.confirm_hand)
@@ -287,12 +306,26 @@ class TableView(QWidget):
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
         locked = record.signed and self.correction_reason is None
-        for widget in (self.hand_box, self.kind_box, self.shot_box, self.void_button, *self.arrive.values()):
+        for widget in (self.hand_box, self.kind_box, self.shot_box, *self.arrive.values()):
             widget.setEnabled((not finished or self.correction_reason is not None) and not locked)
+        # a ruling that ended the round (a forfeit for late arrival) can still be voided
+        self.void_button.setEnabled(not locked)
+        for side, button in self.arrive.items():  # a side arrives once
+            if self.has_arrived(side):
+                button.setEnabled(False)
+        if self.editing_hand is not None and not locked:
+            self.hand_box.setEnabled(True)  # a finished, unsigned round's hand can still be corrected
         self.sign_button.setEnabled(finished and not record.signed)
         self.correct_button.setVisible(record.signed)
         self.retranslate()
         self.preview_hand()
+
+    def has_arrived(self, side: str) -> bool:
+        assert self.record is not None
+        return any(
+            i.get("kind") == "late_arrival" and i.get("side") == side and not i.get("void")
+            for i in self.record.case.get("before_play") or []
+        )
 
     def reload(self) -> None:
         if self.record is None:
@@ -338,7 +371,15 @@ class TableView(QWidget):
         seat = seat or self.diagram.selected
         fields = fields_for(self.session.rulebook.data, kind)
         dialog = InfractionDialog(
-            self.language, kind, label, self.preview_infraction, fields, seat, values, self
+            self.language,
+            kind,
+            label,
+            self.preview_infraction,
+            fields,
+            seat,
+            values,
+            self,
+            required=facts_required(self.session.rulebook.data, kind),
         )
         self.active_dialog = dialog
         accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted
@@ -400,26 +441,75 @@ class TableView(QWidget):
             self.confirm_hand_button.setEnabled(False)
             return
         try:
-            decision = self.session.preview(editing.complete_hand(self.record.case, **fields))
-        except CaseError as exc:
+            decision = self.session.preview(self.case_with_hand(fields))
+        except (CaseError, ValueError) as exc:
             self.outcome.setText(f"<span style='color:#c62828'>{exc}</span>")
             self.confirm_hand_button.setEnabled(False)
             return
-        hand = decision["hands"][-1]
+        hand = decision["hands"][-1 if self.editing_hand is None else self.editing_hand]
         self.outcome.setText(f"<b>{self.language.tr('outcome_preview')}</b> {hand['text']}")
         self.confirm_hand_button.setEnabled(True)
+
+    def case_with_hand(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The case with the form's points: a new hand, or the corrected one."""
+        assert self.record is not None
+        if self.editing_hand is not None:
+            return editing.correct_hand(self.record.case, self.editing_hand, **fields)
+        return editing.complete_hand(self.record.case, **fields)
 
     def confirm_hand(self) -> None:
         fields = self.hand_fields()
         if self.record is None or fields is None or not self.confirm_hand_button.isEnabled():
             return
-        if self.save(editing.complete_hand(self.record.case, **fields)):
-            for field in (self.defender_points, self.bottom_points):
-                field.edit.clear()
-            self.redeclarations.setValue(0)
-            self.captured.setChecked(False)
-            self.j_cards.setValue(0)
+        case = self.case_with_hand(fields)
+        self.editing_hand = None
+        if self.save(case):
+            self.clear_hand_form()
             self.defender_points.edit.setFocus()
+
+    def clear_hand_form(self) -> None:
+        for field in (self.defender_points, self.bottom_points):
+            field.edit.clear()
+        self.redeclarations.setValue(0)
+        self.captured.setChecked(False)
+        self.j_cards.setValue(0)
+
+    def edit_hand(self, row: int) -> bool:
+        """Load a scored hand into the form to correct a mistyped score. Before signing the
+        table referee may; after signing only within the chief referee's correction."""
+        if self.record is None:
+            return False
+        hands = self.record.case.get("hands") or []
+        if not 0 <= row < len(hands) or hands[row].get("in_progress") or "defender_points" not in hands[row]:
+            return False
+        if self.record.signed and self.correction_reason is None:
+            tr = self.language.tr
+            QMessageBox.information(self, tr("edit_hand_title"), tr("edit_hand_signed"))
+            return False
+        hand = hands[row]
+        bottom = hand.get("bottom") or {}
+        self.editing_hand = row
+        self.defender_points.edit.setText(str(hand["defender_points"]))
+        self.redeclarations.setValue(int(hand.get("redeclarations") or 0))
+        self.bottom_points.edit.setText(str(bottom.get("points", 0)))
+        self.captured.setChecked(bool(bottom.get("captured")))
+        if bottom.get("shape"):
+            self.shape.setCurrentIndex(max(0, self.shape.findData(bottom["shape"])))
+        if bottom.get("largest"):
+            self.largest.setCurrentIndex(max(0, self.largest.findData(bottom["largest"])))
+        if bottom.get("pairs"):
+            self.pairs.setValue(int(bottom["pairs"]))
+        self.j_cards.setValue(int(bottom.get("j") or 0))
+        self.load(self.record)
+        self.defender_points.edit.setFocus()
+        self.defender_points.edit.selectAll()
+        return True
+
+    def cancel_hand_edit(self) -> None:
+        self.editing_hand = None
+        self.clear_hand_form()
+        if self.record is not None:
+            self.load(self.record)
 
     def end_on_time(self) -> None:
         if self.record is None:
@@ -429,9 +519,15 @@ class TableView(QWidget):
         except ValueError:
             QMessageBox.warning(self, self.language.tr("not_saved"), self.language.tr("end_needs_points"))
             return
-        answer = QMessageBox.question(
-            self, self.language.tr("end_round"), self.language.tr("end_round_confirm")
-        )
+        left = self.seconds_left()
+        tr = self.language.tr
+        if left is not None and left >= 60:  # a mis-tap long before time: say how long is left
+            text = tr("end_round_early", minutes=int(left // 60))
+            default = QMessageBox.StandardButton.No
+        else:
+            text, default = tr("end_round_confirm"), QMessageBox.StandardButton.Yes
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(self, tr("end_round"), text, buttons, default)
         if answer == QMessageBox.StandardButton.Yes:
             self.save(case)
 
@@ -576,12 +672,20 @@ class TableView(QWidget):
         for side, button in self.arrive.items():
             button.setText(tr("mark_arrived", side=SIDE_NAMES[lang][side]))
         self.shot_box.setTitle(tr("shot_clock"))
-        self.hand_box.setTitle(tr("enter_hand"))
+        editing_hand = self.editing_hand
+        self.hand_box.setTitle(
+            tr("enter_hand") if editing_hand is None else tr("edit_hand", n=editing_hand + 1)
+        )
+        self.cancel_edit_button.setVisible(editing_hand is not None)
+        self.cancel_edit_button.setText(tr("cancel_edit_hand"))
+        if self.correction_reason is not None:
+            self.correction_banner.setText(tr("correction_banner", reason=self.correction_reason))
+        self.correction_banner.setVisible(self.correction_reason is not None)
         self.kind_box.setTitle(tr("log_infraction"))
         self.rulings_box.setTitle(tr("rulings"))
         self.void_button.setText(tr("void_ruling"))
         self.appeal_button.setText(tr("file_appeal"))
-        self.confirm_hand_button.setText(tr("confirm_hand"))
+        self.confirm_hand_button.setText(tr("confirm_hand") if editing_hand is None else tr("save_hand_edit"))
         self.end_button.setText(tr("end_round"))
         self.preview_button.setText(tr("preview_scoresheet"))
         self.sign_button.setText(tr("sign_round"))
