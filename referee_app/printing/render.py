@@ -420,23 +420,30 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
+#: The QR's mask pattern, fixed: choosing the best of the 8 (reportlab's ``make()``) scores
+#: every mask in pure Python, 8 encodings for one code, and any mask decodes the same.
+QR_MASK = 0
+
+
 class QRFlowable(Flowable):
     """A QR code drawn straight on the canvas: reportlab's QR encoder (the one its
     ``barcode.qr`` widget uses), one filled path of runs instead of thousands of validated
-    shapes, which made the widget the slowest part of a round's PDF. ASCII payloads only."""
+    shapes, which made the widget the slowest part of a round's PDF. ASCII payloads only.
+    ``size`` None: ``module`` points a module, quiet zone included."""
 
-    def __init__(self, payload: str, size: float, quiet: int = 2) -> None:
+    def __init__(self, payload: str, size: float | None = None, quiet: int = 2, module: float = 1.0) -> None:
         super().__init__()
         from reportlab.graphics.barcode import qrencoder
 
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
-        qr.make()
+        qr.version = qr.calculate_version()
+        qr.makeImpl(False, QR_MASK)
         self.payload = payload
         self.modules = qr.getModuleCount()
         self.dark = [[qr.isDark(r, c) for c in range(self.modules)] for r in range(self.modules)]
         self.quiet = quiet
-        self.width = self.height = size
+        self.width = self.height = size if size is not None else (self.modules + 2 * quiet) * module
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         return (self.width, self.height)
@@ -468,8 +475,7 @@ QR_MODULE = 0.75 * mm
 
 
 def _qr(payload: str) -> QRFlowable:
-    probe = QRFlowable(payload, 1, quiet=2)
-    return QRFlowable(payload, (probe.modules + 4) * QR_MODULE, quiet=2)
+    return QRFlowable(payload, quiet=2, module=QR_MODULE)
 
 
 # -- shared blocks --------------------------------------------------------------------------
