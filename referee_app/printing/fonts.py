@@ -44,7 +44,8 @@ _registered = False
 
 
 def register_fonts() -> str:
-    """Register the CJK font with reportlab (once) and return its name."""
+    """Register the CJK font's main face with reportlab (once) and return its name; the
+    second face is :func:`mono_font`."""
     global _registered
     if _registered:
         return FONT
@@ -59,7 +60,6 @@ def register_fonts() -> str:
         raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
     try:
         pdfmetrics.registerFont(TTFont(FONT, str(path), subfontIndex=0))
-        pdfmetrics.registerFont(TTFont(FONT_MONO, str(path), subfontIndex=1))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
         raise ResourceError(f"{path}: cannot load the font: {exc}") from None
     from reportlab.pdfbase import ttfonts
@@ -70,15 +70,38 @@ def register_fonts() -> str:
     rl_fonts.addMapping(FONT, 1, 0, FONT)
     rl_fonts.addMapping(FONT, 0, 1, FONT)
     rl_fonts.addMapping(FONT, 1, 1, FONT)
-    for bold in (0, 1):
-        for italic in (0, 1):
-            rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
     # reportlab's own CJK splitter (used for paragraphs with markup) reads these globals.
     extended = "".join(sorted(set(textsplit.ALL_CANNOT_START) | set(CANNOT_START)))
     textsplit.ALL_CANNOT_START = extended
     paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
     _registered = True
     return FONT
+
+
+_mono_registered = False
+
+
+def mono_font() -> str:
+    """Register the file's second face, for digests, on first use (parsing a face costs
+    about as much as laying out a sheet, and most forms print no digest) and return its name."""
+    global _mono_registered
+    if _mono_registered:
+        return FONT_MONO
+    register_fonts()
+    from reportlab.lib import fonts as rl_fonts
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    path = font_path()
+    try:
+        pdfmetrics.registerFont(TTFont(FONT_MONO, str(path), subfontIndex=1))
+    except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
+        raise ResourceError(f"{path}: cannot load the font's second face: {exc}") from None
+    for bold in (0, 1):
+        for italic in (0, 1):
+            rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
+    _mono_registered = True
+    return FONT_MONO
 
 
 def _is_word_char(ch: str) -> bool:
@@ -281,6 +304,8 @@ def font_runs(text: str) -> list[tuple[str, str]]:
 
 
 def needs_fallback(text: str) -> bool:
+    if _main_chars is not None and _main_chars.issuperset(map(ord, text)):
+        return False  # the common case, checked in C: every cell of every sheet asks
     return not all(_covered(ch) for ch in text)
 
 
