@@ -123,8 +123,9 @@ def styles() -> _Styles:
     return _styles
 
 
-#: One run of text in a cell: the text, its font size and colour (the face is :data:`FONT`).
-Piece = tuple[str, float, Any]
+#: One run of text in a cell: the text, its font size and colour, and its face when not
+#: :data:`FONT` (the digest face).
+Piece = tuple[Any, ...]
 
 
 class CellText(Flowable):
@@ -144,7 +145,7 @@ class CellText(Flowable):
         self.style = style
         self.markup_text = markup_text
         self._at: float | None = None
-        self._laid: list[tuple[float, float, list[tuple[str, float, Any, float]]]] = []
+        self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         self._stand_in: Any = None
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
@@ -153,17 +154,22 @@ class CellText(Flowable):
         """(top offset, x, runs) per printed line; False when only the Paragraph can do it."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
-        laid: list[tuple[float, float, list[tuple[str, float, Any, float]]]] = []
+        laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         shift = {TA_CENTER: 0.5, TA_RIGHT: 1.0}.get(self.style.alignment, 0.0)  # of the room left
         for line in self.lines:
             if len(line) == 1:
-                text, size, color = line[0]
-                broken = break_lines(text, lambda s, z=size: stringWidth(s, FONT, z), width) if text else []
+                text, size, color, *face = line[0]
+                f = face[0] if face else FONT
+                broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width) if text else []
                 for part in broken:
-                    w = stringWidth(part, FONT, size)
-                    laid.append((size, (width - w) * shift, [(part, size, color, w)]))
+                    w = stringWidth(part, f, size)
+                    laid.append((size, (width - w) * shift, [(part, size, color, w, f)]))
             else:
-                runs = [(t, z, c, stringWidth(t, FONT, z)) for t, z, c in line if t]
+                runs = []
+                for t, z, c, *face in line:
+                    f = face[0] if face else FONT
+                    if t:
+                        runs.append((t, z, c, stringWidth(t, f, z), f))
                 used = sum(r[3] for r in runs)
                 if used > width + 1e-6:
                     return False
@@ -192,9 +198,9 @@ class CellText(Flowable):
         for size, x, runs in self._laid:
             y = y - size if first else y - self.style.leading
             first = False
-            for text, z, color, w in runs:
+            for text, z, color, w, face in runs:
                 c.setFillColor(color)
-                c.setFont(FONT, z)
+                c.setFont(face, z)
                 c.drawString(x, y, text)
                 x += w
         c.restoreState()
@@ -1001,7 +1007,8 @@ def scoresheet_story(
     # heading alone at the foot of a page
     tail: list[Any] = []
     blank = bool(data.blank_hands)
-    qr = _qr(qr_payload(data)) if form.has("integrity") and not blank else None
+    payload = qr_payload(data) if form.has("integrity") and not blank else ""  # hashes the record
+    qr = _qr(payload) if payload else None
     rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
     if form.has("result"):
@@ -1052,7 +1059,7 @@ def scoresheet_story(
             ]
             result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
     if form.has("integrity") and not blank:
-        result_block += [Spacer(1, 3), *_record_lines(form, data)]
+        result_block += [Spacer(1, 3), *_record_lines(form, data, digest, payload)]
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
         cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
@@ -1132,15 +1139,22 @@ def _zone_line(form: FormTemplate) -> str:
     return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
 
 
-def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
+def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload: str) -> list[Any]:
     """What the QR holds, in print, for a third party to check the sheet against the store:
     the event's id, the record's version, the audit chain's head, the record digest; the
     time zone of every time on the sheet; or the mark of a sheet not from the event record."""
     st = styles()
     stamp = data.record
     zone = zone_name(data.signed_at)
-    digest = f'<font name="{mono_font()}" size="6.5">{data.digest}</font>'
-    out: list[Any] = [Paragraph(f"{markup(form.zh('digest'))}：{digest}", st.small)]
+    mono = mono_font()
+    small, tiny = (st.small.fontSize, st.small.textColor), (st.tiny.fontSize, st.tiny.textColor)
+    out: list[Any] = [
+        _cell(
+            [[(f"{form.zh('digest')}：", *small), (digest, 6.5, st.small.textColor, mono)]],
+            st.small,
+            f'{markup(form.zh("digest"))}：<font name="{mono}" size="6.5">{digest}</font>',
+        )
+    ]
     if stamp is None:
         out.append(
             Paragraph(
@@ -1150,30 +1164,38 @@ def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
             )
         )
     else:
+        head = (
+            f"{form.zh('record')} {form.en('record')}：E{stamp.event_id}"
+            f" · 第{stamp.version}版 version {stamp.version}"
+            f" · {form.zh('chain_head')} {form.en('chain_head')} #{stamp.chain_seq} "
+        )
         out.append(
-            Paragraph(
-                f"{markup(form.zh('record'))} {markup(form.en('record'))}：E{stamp.event_id}"
-                f" · 第{stamp.version}版 version {stamp.version}"
-                f" · {markup(form.zh('chain_head'))} {markup(form.en('chain_head'))} #{stamp.chain_seq}"
-                f' <font name="{mono_font()}" size="6">{stamp.chain_hash}</font>',
+            _cell(
+                [[(" ".join(head.split()) + " ", *small), (stamp.chain_hash, 6, st.small.textColor, mono)]],
                 st.small,
+                f'{markup(head)}<font name="{mono}" size="6">{stamp.chain_hash}</font>',
             )
         )
+    rulebook = f"{form.zh('rulebook_digest')} {data.event.rulebook_id} "
     out.append(
-        Paragraph(
-            f"{markup(form.zh('rulebook_digest'))} {markup(data.event.rulebook_id)}"
-            f' <font name="{mono_font()}" size="6">{markup(data.event.rulebook_sha256)}</font>',
+        _cell(
+            [
+                [
+                    (" ".join(rulebook.split()) + " ", *tiny),
+                    (data.event.rulebook_sha256, 6, st.tiny.textColor, mono),
+                ]
+            ],
             st.tiny,
+            f'{markup(rulebook)}<font name="{mono}" size="6">{markup(data.event.rulebook_sha256)}</font>',
         )
     )
+    out.append(_plain(f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}", st.tiny))
     out.append(
-        Paragraph(
-            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}",
+        _cell(
+            [[(f"QR {payload}", 6, st.tiny.textColor, mono)]],
             st.tiny,
+            f'<font name="{mono}" size="6">QR {markup(payload)}</font>',
         )
-    )
-    out.append(
-        Paragraph(f'<font name="{mono_font()}" size="6">QR {markup(qr_payload(data))}</font>', st.tiny)
     )
     return out
 
