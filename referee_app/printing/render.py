@@ -191,8 +191,7 @@ class CellText(Flowable):
         if self._stand_in is not None:
             self._stand_in.drawOn(self.canv, 0, 0)
             return
-        c = self.canv
-        c.saveState()
+        c = self.canv  # drawOn saves and restores the canvas state around draw()
         y = self.height
         first = True
         for size, x, runs in self._laid:
@@ -203,7 +202,6 @@ class CellText(Flowable):
                 c.setFont(face, z)
                 c.drawString(x, y, text)
                 x += w
-        c.restoreState()
 
 
 def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> Any:
