@@ -12,7 +12,10 @@ one, Latin words and numbers are not cut, and no line is wider than the column.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,22 +47,21 @@ _registered = False
 
 
 def register_fonts() -> str:
-    """Register the CJK font with reportlab (once) and return its name."""
+    """Register the CJK font's main face with reportlab (once) and return its name; the
+    second face is :func:`mono_font`."""
     global _registered
     if _registered:
         return FONT
     from reportlab.lib import fonts as rl_fonts
     from reportlab.lib import textsplit
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.platypus import paragraph
 
     path = font_path()
     if not path.is_file():
         raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
     try:
-        pdfmetrics.registerFont(TTFont(FONT, str(path), subfontIndex=0))
-        pdfmetrics.registerFont(TTFont(FONT_MONO, str(path), subfontIndex=1))
+        pdfmetrics.registerFont(load_face(FONT, path, 0))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
         raise ResourceError(f"{path}: cannot load the font: {exc}") from None
     from reportlab.pdfbase import ttfonts
@@ -70,15 +72,120 @@ def register_fonts() -> str:
     rl_fonts.addMapping(FONT, 1, 0, FONT)
     rl_fonts.addMapping(FONT, 0, 1, FONT)
     rl_fonts.addMapping(FONT, 1, 1, FONT)
-    for bold in (0, 1):
-        for italic in (0, 1):
-            rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
     # reportlab's own CJK splitter (used for paragraphs with markup) reads these globals.
     extended = "".join(sorted(set(textsplit.ALL_CANNOT_START) | set(CANNOT_START)))
     textsplit.ALL_CANNOT_START = extended
     paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
     _registered = True
     return FONT
+
+
+# -- the parsed faces, kept between runs ------------------------------------------------------
+#: Parsing a face of the 5 MB TTC (cmap, widths, glyph offsets) in reportlab's pure Python
+#: costs about half a second at every start; its result is kept in the user's cache folder
+#: (``fonts/``), tied to the font file's size and time, the face and reportlab's version.
+_FACE_CACHE_FORMAT = 1
+_NAME_FIELDS = ("name", "familyName", "styleName", "fullName", "uniqueFontID")
+_face_lock = threading.Lock()
+
+
+def _face_stamp(path: Path, index: int) -> str:
+    import reportlab
+
+    stat = path.stat()
+    return f"{_FACE_CACHE_FORMAT}-{reportlab.Version}-{stat.st_size}-{stat.st_mtime_ns}-{index}"
+
+
+def _face_cache_file(path: Path, index: int) -> Path:
+    from ..locations import user_cache_dir
+
+    return user_cache_dir() / "fonts" / f"{path.stem}-{index}.face"
+
+
+def _face_cache_read(path: Path, index: int) -> dict[str, Any] | None:
+    if os.environ.get("REFEREE_APP_NO_CACHE"):
+        return None
+    try:
+        blob = _face_cache_file(path, index).read_bytes()
+        check, body = blob[:32], blob[32:]
+        if hashlib.sha256(body).digest() != check:
+            return None  # damaged: parse the font again (and rewrite the entry)
+        stamp, fields = marshal.loads(body)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if stamp != _face_stamp(path, index) or not isinstance(fields, dict):
+        return None
+    return fields
+
+
+def _face_cache_write(path: Path, index: int, face: Any) -> None:
+    if os.environ.get("REFEREE_APP_NO_CACHE"):
+        return
+    fields = {k: v for k, v in face.__dict__.items() if k not in ("_ttf_data", "_pdfScale")}
+    for k in _NAME_FIELDS:
+        if isinstance(fields.get(k), bytes):
+            fields[k] = bytes(fields[k])
+    try:
+        body = marshal.dumps((_face_stamp(path, index), fields))
+        target = _face_cache_file(path, index)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(hashlib.sha256(body).digest() + body)
+        os.replace(tmp, target)
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs time
+
+
+def load_face(name: str, path: Path, index: int) -> Any:
+    """reportlab's ``TTFont(name, path, subfontIndex=index)``, its parsed face from the cache
+    when the cache holds this file's face (the file's bytes are always read afresh)."""
+    from reportlab.pdfbase import ttfonts
+
+    fields = _face_cache_read(path, index)
+    if fields is None:
+        font = ttfonts.TTFont(name, str(path), subfontIndex=index)
+        _face_cache_write(path, index, font.face)
+        return font
+    face = ttfonts.TTFontFace.__new__(ttfonts.TTFontFace)
+    face.__dict__.update(fields)
+    for k in _NAME_FIELDS:
+        if isinstance(fields.get(k), bytes):
+            setattr(face, k, ttfonts.TTFNameBytes(fields[k]))
+    face._ttf_data = path.read_bytes()
+    scale = 1000 / face.unitsPerEm
+    face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)
+    with _face_lock:  # TTFont builds its face itself: hand it the cached one
+        parse = ttfonts.TTFontFace
+        ttfonts.TTFontFace = lambda *args, **kwargs: face  # type: ignore[misc,assignment]
+        try:
+            return ttfonts.TTFont(name, str(path), subfontIndex=index)
+        finally:
+            ttfonts.TTFontFace = parse  # type: ignore[misc]
+
+
+_mono_registered = False
+
+
+def mono_font() -> str:
+    """Register the file's second face, for digests, on first use (parsing a face costs
+    about as much as laying out a sheet, and most forms print no digest) and return its name."""
+    global _mono_registered
+    if _mono_registered:
+        return FONT_MONO
+    register_fonts()
+    from reportlab.lib import fonts as rl_fonts
+    from reportlab.pdfbase import pdfmetrics
+
+    path = font_path()
+    try:
+        pdfmetrics.registerFont(load_face(FONT_MONO, path, 1))
+    except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
+        raise ResourceError(f"{path}: cannot load the font's second face: {exc}") from None
+    for bold in (0, 1):
+        for italic in (0, 1):
+            rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
+    _mono_registered = True
+    return FONT_MONO
 
 
 def _is_word_char(ch: str) -> bool:
@@ -281,6 +388,8 @@ def font_runs(text: str) -> list[tuple[str, str]]:
 
 
 def needs_fallback(text: str) -> bool:
+    if _main_chars is not None and _main_chars.issuperset(map(ord, text)):
+        return False  # the common case, checked in C: every cell of every sheet asks
     return not all(_covered(ch) for ch in text)
 
 

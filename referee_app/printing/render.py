@@ -54,11 +54,12 @@ from .data import (
 )
 from .fonts import (
     FONT,
-    FONT_MONO,
+    break_lines,
     cjk_paragraph,
     cjk_paragraphs,
     font_runs,
     markup,
+    mono_font,
     needs_fallback,
     register_fonts,
 )
@@ -91,7 +92,6 @@ class _Styles:
         self.label = ParagraphStyle("label", parent=base, fontSize=8, leading=9.2)
         self.label_c = ParagraphStyle("label_c", parent=self.label, alignment=TA_CENTER)
         self.grounds = ParagraphStyle("grounds", parent=base, fontSize=10, leading=16, firstLineIndent=20)
-        self.mono = ParagraphStyle("mono", parent=base, fontName=FONT_MONO, fontSize=7, leading=8.5)
         self.heading = ParagraphStyle(
             "heading", parent=base, fontSize=10.5, leading=13, spaceBefore=4, spaceAfter=2
         )
@@ -105,6 +105,12 @@ class _Styles:
         )
         self.left = ParagraphStyle("left", parent=base, alignment=TA_LEFT)
         self.note = ParagraphStyle("note", parent=self.cell, textColor=MARK)
+        self.event_l = ParagraphStyle(
+            "event_l", parent=self.event, alignment=TA_LEFT, fontSize=12, leading=14
+        )
+        self.title_r = ParagraphStyle(
+            "title_r", parent=self.title, alignment=TA_RIGHT, fontSize=17, leading=19
+        )
 
 
 _styles: _Styles | None = None
@@ -117,51 +123,155 @@ def styles() -> _Styles:
     return _styles
 
 
-def _lab(
-    form: FormTemplate, key: str, *, center: bool = False, inline: bool = False, **fields: Any
-) -> Paragraph:
+#: One run of text in a cell: the text, its font size and colour, and its face when not
+#: :data:`FONT` (the digest face).
+Piece = tuple[Any, ...]
+
+
+class CellText(Flowable):
+    """Text in a table cell drawn straight on the canvas, as the :class:`Paragraph` it
+    replaces would lay it out (first baseline a font size below the top, lines ``leading``
+    apart, left or centred), without parsing markup or wrapping twice: a scoresheet has
+    hundreds of cells and a round's PDF a hundred scoresheets.
+
+    ``lines`` are the logical lines; one of a single piece is broken by
+    :func:`~.fonts.break_lines` to the column, one of several pieces (a label with its
+    English beside it) is kept whole. Where that does not fit, or a character needs a
+    fallback font, ``para()`` (the Paragraph it stands for) lays the cell out instead."""
+
+    def __init__(self, lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> None:
+        super().__init__()
+        self.lines = lines
+        self.style = style
+        self.markup_text = markup_text
+        self._at: float | None = None
+        self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
+        self._stand_in: Any = None
+        self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
+        self.spaceAfter = style.spaceAfter
+
+    def _layout(self, width: float) -> bool:
+        """(top offset, x, runs) per printed line; False when only the Paragraph can do it."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
+        shift = {TA_CENTER: 0.5, TA_RIGHT: 1.0}.get(self.style.alignment, 0.0)  # of the room left
+        for line in self.lines:
+            if len(line) == 1:
+                text, size, color, *face = line[0]
+                f = face[0] if face else FONT
+                broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width) if text else []
+                for part in broken:
+                    w = stringWidth(part, f, size)
+                    laid.append((size, (width - w) * shift, [(part, size, color, w, f)]))
+            else:
+                runs = []
+                for t, z, c, *face in line:
+                    f = face[0] if face else FONT
+                    if t:
+                        runs.append((t, z, c, stringWidth(t, f, z), f))
+                used = sum(r[3] for r in runs)
+                if used > width + 1e-6:
+                    return False
+                laid.append((max(r[1] for r in runs), (width - used) * shift, runs))
+        self._laid = laid
+        return True
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        if self._at != availWidth:
+            self._at = availWidth
+            self._stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
+        if self._stand_in is not None:
+            self.width, self.height = self._stand_in.wrap(availWidth, availHeight)
+        else:
+            self.width, self.height = availWidth, len(self._laid) * self.style.leading
+        return self.width, self.height
+
+    def draw(self) -> None:
+        if self._stand_in is not None:
+            self._stand_in.drawOn(self.canv, 0, 0)
+            return
+        c = self.canv  # drawOn saves and restores the canvas state around draw()
+        y = self.height
+        first = True
+        for size, x, runs in self._laid:
+            y = y - size if first else y - self.style.leading
+            first = False
+            for text, z, color, w, face in runs:
+                c.setFillColor(color)
+                c.setFont(face, z)
+                c.drawString(x, y, text)
+                x += w
+
+
+def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> Any:
+    """:class:`CellText` for text the main font draws in the style's face, else the Paragraph."""
+    if style.fontName != FONT or any(needs_fallback(p[0]) for line in lines for p in line):
+        return Paragraph(markup_text, style)
+    return CellText(lines, style, markup_text)
+
+
+def _bilingual(
+    zh: str, en: str, style: ParagraphStyle, *, inline: bool, sep: str = " ", en_size: float = EN_SIZE
+) -> Any:
+    """Chinese in the style, English smaller and grey beneath it (or beside when ``inline``,
+    after ``sep``: spaces collapse to one as in a paragraph, ``\xa0`` stays)."""
+    joint = sep.replace("\xa0", "&nbsp;") if inline else "<br/>"
+    text = f'{markup(zh)}{joint}<font size="{en_size}" color="#5a5a5a">{markup(en)}</font>'
+    zh, en = " ".join(zh.split()), " ".join(en.split())
+    if not zh or not en:  # a reworded template may leave one out: the Paragraph knows the spacing
+        return Paragraph(text, style)
+    size, color = style.fontSize, style.textColor
+    if inline:
+        gap = sep if "\xa0" in sep else " "
+        lines = [[(zh + gap, size, color), (en, en_size, GREY)]]
+    else:
+        lines = [[(zh, size, color)], [(en, en_size, GREY)]]
+    return _cell(lines, style, text)
+
+
+def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = False, **fields: Any) -> Any:
     """A bilingual label: Chinese, English beneath (or beside when ``inline``)."""
-    st = styles()
-    zh = markup(form.zh(key, **fields))
-    en = markup(form.en(key, **fields))
-    sep = "  " if inline else "<br/>"
-    return Paragraph(
-        f'{zh}{sep}<font size="{EN_SIZE}" color="#5a5a5a">{en}</font>',
-        st.label_c if center else st.label,
-    )
+    style = styles().label_c if center else styles().label
+    return _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
 
 
-def _heading(form: FormTemplate, key: str) -> Paragraph:
-    zh = markup(form.zh(key))
-    en = markup(form.en(key))
-    return Paragraph(f'{zh}&nbsp;&nbsp;<font size="8" color="#5a5a5a">{en}</font>', styles().heading)
+def _heading(form: FormTemplate, key: str) -> Any:
+    return _bilingual(form.zh(key), form.en(key), styles().heading, inline=True, sep="\xa0\xa0", en_size=8)
+
+
+def _plain(text: str, style: ParagraphStyle) -> Any:
+    """One style of plain text (newlines become spaces), broken by Chinese rules."""
+    flat = " ".join(text.split())
+    if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
+        return cjk_paragraph(text, style)
+    return _cell([[(flat, style.fontSize, style.textColor)]], style, markup(flat))
 
 
 def _p(text: Any, style: ParagraphStyle | None = None) -> Any:
-    return cjk_paragraph("" if text is None else str(text), style or styles().cell)
+    return _plain("" if text is None else str(text), style or styles().cell)
 
 
 def _pc(text: Any) -> Any:
     """Centred cell text; a newline starts a new line."""
     text = "" if text is None else str(text)
+    style = styles().cell_c
     if "\n" in text:
-        return cjk_paragraphs(text, styles().cell_c)
-    return cjk_paragraph(text, styles().cell_c)
+        return [_plain(p, style) for p in text.split("\n") if p.strip()] or [_plain("", style)]
+    return _plain(text, style)
 
 
-def _two(zh: str, en: str, style: ParagraphStyle | None = None) -> Paragraph:
+def _two(zh: str, en: str, style: ParagraphStyle | None = None) -> Any:
     """Data shown in both languages (an event name, a side): Chinese, English beneath."""
     st = style or styles().cell
     if not en or en == zh:
         return Paragraph(markup(zh), st)
-    return Paragraph(f'{markup(zh)}<br/><font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', st)
+    return _bilingual(zh, en, st, inline=False)
 
 
-def _lab_text(zh: str, en: str) -> Paragraph:
+def _lab_text(zh: str, en: str) -> Any:
     """A short bilingual value on one line (``南北方 NS``)."""
-    return Paragraph(
-        f'{markup(zh)} <font size="{EN_SIZE}" color="#5a5a5a">{markup(en)}</font>', styles().cell_c
-    )
+    return _bilingual(zh, en, styles().cell_c, inline=True)
 
 
 def _grid(
@@ -263,7 +373,7 @@ class NumberedCanvas(Canvas):
             self.setFillColor(INK)
             self.drawString(margin, y, left[0])
             if len(left) > 1:
-                self.setFont(FONT_MONO, 6.5)
+                self.setFont(mono_font(), 6.5)
                 self.setFillColor(GREY)
                 self.drawString(margin, y - 8, left[1])
         mark = info.get("watermark")
@@ -420,23 +530,30 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
+#: The QR's mask pattern, fixed: choosing the best of the 8 (reportlab's ``make()``) scores
+#: every mask in pure Python, 8 encodings for one code, and any mask decodes the same.
+QR_MASK = 0
+
+
 class QRFlowable(Flowable):
     """A QR code drawn straight on the canvas: reportlab's QR encoder (the one its
     ``barcode.qr`` widget uses), one filled path of runs instead of thousands of validated
-    shapes, which made the widget the slowest part of a round's PDF. ASCII payloads only."""
+    shapes, which made the widget the slowest part of a round's PDF. ASCII payloads only.
+    ``size`` None: ``module`` points a module, quiet zone included."""
 
-    def __init__(self, payload: str, size: float, quiet: int = 2) -> None:
+    def __init__(self, payload: str, size: float | None = None, quiet: int = 2, module: float = 1.0) -> None:
         super().__init__()
         from reportlab.graphics.barcode import qrencoder
 
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
-        qr.make()
+        qr.version = qr.calculate_version()
+        qr.makeImpl(False, QR_MASK)
         self.payload = payload
         self.modules = qr.getModuleCount()
         self.dark = [[qr.isDark(r, c) for c in range(self.modules)] for r in range(self.modules)]
         self.quiet = quiet
-        self.width = self.height = size
+        self.width = self.height = size if size is not None else (self.modules + 2 * quiet) * module
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         return (self.width, self.height)
@@ -468,8 +585,7 @@ QR_MODULE = 0.75 * mm
 
 
 def _qr(payload: str) -> QRFlowable:
-    probe = QRFlowable(payload, 1, quiet=2)
-    return QRFlowable(payload, (probe.modules + 4) * QR_MODULE, quiet=2)
+    return QRFlowable(payload, quiet=2, module=QR_MODULE)
 
 
 # -- shared blocks --------------------------------------------------------------------------
@@ -477,15 +593,8 @@ def _title_block(form: FormTemplate, ev: Any, compact: bool = False) -> list[Any
     st = styles()
     spaced = " ".join(form.title.zh) if len(form.title.zh) <= 4 else form.title.zh
     if compact:  # the form's title beside the event's name: room for a table's hands
-        event = Paragraph(
-            f'{markup(ev.name_zh)}<br/><font size="7" color="#5a5a5a">{markup(ev.name_en)}</font>',
-            ParagraphStyle("event_l", parent=st.event, alignment=TA_LEFT, fontSize=12, leading=14),
-        )
-        title = Paragraph(
-            f"{markup(form.title.zh)}<br/>"
-            f'<font size="7" color="#5a5a5a">{markup(form.title.en.upper())}</font>',
-            ParagraphStyle("title_r", parent=st.title, alignment=TA_RIGHT, fontSize=17, leading=19),
-        )
+        event = _bilingual(ev.name_zh, ev.name_en, st.event_l, inline=False, en_size=7)
+        title = _bilingual(form.title.zh, form.title.en.upper(), st.title_r, inline=False, en_size=7)
         head = Table([[event, title]], colWidths=["72%", "28%"], hAlign="LEFT")
         head.setStyle(
             TableStyle(
@@ -645,6 +754,8 @@ def _hand_outcome(hand: Mapping[str, Any], lang: str) -> str:
 
 def _struck(cell: Any) -> Any:
     """A paragraph's text struck through (a voided ruling stays legible, and visibly void)."""
+    if isinstance(cell, CellText):
+        return Paragraph(f"<strike>{cell.markup_text}</strike>", cell.style)
     if isinstance(cell, Paragraph):
         return Paragraph(f"<strike>{cell.text}</strike>", cell.style)
     return cell
@@ -894,7 +1005,8 @@ def scoresheet_story(
     # heading alone at the foot of a page
     tail: list[Any] = []
     blank = bool(data.blank_hands)
-    qr = _qr(qr_payload(data)) if form.has("integrity") and not blank else None
+    payload = qr_payload(data) if form.has("integrity") and not blank else ""  # hashes the record
+    qr = _qr(payload) if payload else None
     rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
     if form.has("result"):
@@ -945,7 +1057,7 @@ def scoresheet_story(
             ]
             result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
     if form.has("integrity") and not blank:
-        result_block += [Spacer(1, 3), *_record_lines(form, data)]
+        result_block += [Spacer(1, 3), *_record_lines(form, data, digest, payload)]
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
         cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
@@ -999,7 +1111,7 @@ def stamp_block(stamp: Any, width: float) -> Table:
             st.tiny,
         ),
         Paragraph(
-            f'证书指纹 Certificate SHA-256：<font name="{FONT_MONO}" size="6">{fp_text}</font>', st.tiny
+            f'证书指纹 Certificate SHA-256：<font name="{mono_font()}" size="6">{fp_text}</font>', st.tiny
         ),
     ]
     t = Table([[lines]], colWidths=[width], hAlign="LEFT")
@@ -1025,15 +1137,22 @@ def _zone_line(form: FormTemplate) -> str:
     return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
 
 
-def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
+def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload: str) -> list[Any]:
     """What the QR holds, in print, for a third party to check the sheet against the store:
     the event's id, the record's version, the audit chain's head, the record digest; the
     time zone of every time on the sheet; or the mark of a sheet not from the event record."""
     st = styles()
     stamp = data.record
     zone = zone_name(data.signed_at)
-    digest = f'<font name="{FONT_MONO}" size="6.5">{data.digest}</font>'
-    out: list[Any] = [Paragraph(f"{markup(form.zh('digest'))}：{digest}", st.small)]
+    mono = mono_font()
+    small, tiny = (st.small.fontSize, st.small.textColor), (st.tiny.fontSize, st.tiny.textColor)
+    out: list[Any] = [
+        _cell(
+            [[(f"{form.zh('digest')}：", *small), (digest, 6.5, st.small.textColor, mono)]],
+            st.small,
+            f'{markup(form.zh("digest"))}：<font name="{mono}" size="6.5">{digest}</font>',
+        )
+    ]
     if stamp is None:
         out.append(
             Paragraph(
@@ -1043,29 +1162,39 @@ def _record_lines(form: FormTemplate, data: ScoresheetData) -> list[Any]:
             )
         )
     else:
+        head = (
+            f"{form.zh('record')} {form.en('record')}：E{stamp.event_id}"
+            f" · 第{stamp.version}版 version {stamp.version}"
+            f" · {form.zh('chain_head')} {form.en('chain_head')} #{stamp.chain_seq} "
+        )
         out.append(
-            Paragraph(
-                f"{markup(form.zh('record'))} {markup(form.en('record'))}：E{stamp.event_id}"
-                f" · 第{stamp.version}版 version {stamp.version}"
-                f" · {markup(form.zh('chain_head'))} {markup(form.en('chain_head'))} #{stamp.chain_seq}"
-                f' <font name="{FONT_MONO}" size="6">{stamp.chain_hash}</font>',
+            _cell(
+                [[(" ".join(head.split()) + " ", *small), (stamp.chain_hash, 6, st.small.textColor, mono)]],
                 st.small,
+                f'{markup(head)}<font name="{mono}" size="6">{stamp.chain_hash}</font>',
             )
         )
+    rulebook = f"{form.zh('rulebook_digest')} {data.event.rulebook_id} "
     out.append(
-        Paragraph(
-            f"{markup(form.zh('rulebook_digest'))} {markup(data.event.rulebook_id)}"
-            f' <font name="{FONT_MONO}" size="6">{markup(data.event.rulebook_sha256)}</font>',
+        _cell(
+            [
+                [
+                    (" ".join(rulebook.split()) + " ", *tiny),
+                    (data.event.rulebook_sha256, 6, st.tiny.textColor, mono),
+                ]
+            ],
             st.tiny,
+            f'{markup(rulebook)}<font name="{mono}" size="6">{markup(data.event.rulebook_sha256)}</font>',
         )
     )
+    out.append(_plain(f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}", st.tiny))
     out.append(
-        Paragraph(
-            f"{markup(form.zh('local_times', zone=zone))} {markup(form.en('local_times', zone=zone))}",
+        _cell(
+            [[(f"QR {payload}", 6, st.tiny.textColor, mono)]],
             st.tiny,
+            f'<font name="{mono}" size="6">QR {markup(payload)}</font>',
         )
     )
-    out.append(Paragraph(f'<font name="{FONT_MONO}" size="6">QR {markup(qr_payload(data))}</font>', st.tiny))
     return out
 
 

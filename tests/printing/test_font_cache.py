@@ -1,0 +1,60 @@
+"""Issue 11 (printing): the parsed font faces kept in the user's cache folder. A sheet
+printed from the cache is the same sheet; a damaged entry is parsed again, never trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+
+from .conftest import requires_poppler
+from .helpers import CASE, pdftotext, run_cli
+
+
+def _print(tmp_path: Path, cache: Path, name: str, **env: str) -> Path:
+    out = tmp_path / f"{name}.pdf"
+    proc = run_cli(
+        "print", "scoresheet", "--case", str(CASE), "-o", str(out), env={"XDG_CACHE_HOME": str(cache), **env}
+    )
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def _fonts(pdf: Path) -> list[str]:
+    out = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return sorted(line.split()[0].split("+", 1)[-1] for line in out.splitlines()[2:])
+
+
+@requires_poppler
+def test_a_sheet_printed_from_the_cached_faces_is_the_same_sheet(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = _print(tmp_path, cache, "parsed")
+    entries = sorted(p.name for p in (cache / "referee-app" / "fonts").iterdir())
+    assert entries == ["wqy-microhei-0.face", "wqy-microhei-1.face"]  # the digest face too
+    second = _print(tmp_path, cache, "cached")
+    assert pdftotext(second) == pdftotext(first)
+    assert (
+        _fonts(second)
+        == _fonts(first)
+        == sorted(["WenQuanYiMicroHei-0", "WenQuanYiMicroHei-0", "WenQuanYiMicroHeiMono-1"])
+    )
+
+
+@requires_poppler
+def test_a_damaged_face_entry_is_parsed_again_and_rewritten(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    good = _print(tmp_path, cache, "good")
+    entry = cache / "referee-app" / "fonts" / "wqy-microhei-0.face"
+    whole = entry.read_bytes()
+    damaged = whole[:1000] + b"\0" * 64 + whole[1064:]  # same size, some bytes changed
+    entry.write_bytes(damaged)
+    again = _print(tmp_path, cache, "again")
+    assert pdftotext(again) == pdftotext(good)
+    rewritten = entry.read_bytes()
+    assert rewritten != damaged and hashlib.sha256(rewritten[32:]).digest() == rewritten[:32]
+
+
+def test_no_cache_leaves_the_cache_folder_alone(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _print(tmp_path, cache, "uncached", REFEREE_APP_NO_CACHE="1")
+    assert not (cache / "referee-app" / "fonts").exists()
