@@ -213,3 +213,205 @@ def test_round_zero_ranks_everyone_equal_by_lots() -> None:
     rec = EventRecord(pairs=("1", "2"), results=(win(1, "1", "2"),))
     t = compute_standings(BHG, rec, through_round=0, seed=3)
     assert t.round == 0 and all(r["match_points"] == 0 for r in t.rows)
+
+
+# -- the tally: every match, every bye, in any order -------------------------------------------
+
+
+def test_a_pair_missing_from_the_list_still_gets_its_row() -> None:
+    """A result names pair 9, which the record's pair list lacks: it is ranked, not dropped."""
+    rows = by_pair(BHG, EventRecord(pairs=("1",), results=(win(1, "9", "1"),)))
+    assert rows["9"]["match_points"] == 2 and rows["1"]["tiebreaks"]["opponents_score"] == 2
+
+
+def test_results_after_the_standings_round_are_skipped_in_any_order() -> None:
+    """Standings after round 2 ignore round 3, wherever it stands in the record."""
+    rec = EventRecord(
+        pairs=("1", "2", "3"),
+        results=(win(3, "2", "1"), win(1, "1", "2"), win(2, "3", "2")),
+        byes=(Bye(3, "3"), Bye(1, "3"), Bye(2, "1")),
+    )
+    rows = by_pair(BHG, rec, through_round=2)
+    assert {p: r["match_points"] for p, r in rows.items()} == {"1": 4, "2": 0, "3": 4}
+
+
+def test_a_bye_keeps_the_level_difference_earned_in_play() -> None:
+    """A bye credits no levels (BYE_LEVEL_DIFFERENCE = 0) and takes none away."""
+    rec = EventRecord(pairs=("1", "2", "3"), results=(win(1, "1", "2", 3),), byes=(Bye(2, "1"),))
+    rows = by_pair(BHG, rec)
+    assert rows["1"]["tiebreaks"]["level_difference"] == 3
+    assert rows["1"]["match_points"] == 4  # the bye counts as a win (match_points.win)
+    assert by_pair(only("level_difference", win_points=3), rec)["1"]["match_points"] == 5
+
+
+def test_a_win_sitting_east_west_counts_as_beating_the_opponent() -> None:
+    """小分 counts the pairs beaten whichever side the winner sat (BHG 比赛方法 小分)."""
+    rec = EventRecord(pairs=("1", "2", "3"), results=(ew_win(1, "2", "1"), win(2, "2", "3")))
+    rows = by_pair(BHG, rec)
+    assert rows["1"]["tiebreaks"]["small_points"] == 2  # beat 2, who has 2 points
+    assert rows["2"]["tiebreaks"]["small_points"] == 0  # beat 3 (0 points), lost to 1
+
+
+def test_a_double_forfeit_is_not_a_draw_for_small_points() -> None:
+    """Both sides forfeit (双方弃权): neither drew, so neither gets half the other's points."""
+    both = MatchResult(1, "1", "2", None, 0, 0, 0, 0, "both")
+    rec = EventRecord(pairs=("1", "2", "3"), results=(both, win(2, "2", "3")))
+    rows = by_pair(BHG, rec)
+    assert rows["1"]["tiebreaks"]["small_points"] == 0
+    drawn = EventRecord(pairs=("1", "2", "3"), results=(draw(1, "1", "2"), win(2, "2", "3")))
+    assert by_pair(BHG, drawn)["1"]["tiebreaks"]["small_points"] == 1.5  # half of 2's 3 points
+
+
+# -- each tie-break on its own ----------------------------------------------------------------
+
+
+def test_opponents_score_alone_ranks_the_stronger_schedule_first() -> None:
+    """对手分 (BHG 比赛方法; Gansu 六、四): the sum of the opponents' total match points."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "3", "4"), win(2, "2", "4"), win(2, "1", "3")),
+    )
+    rows = by_pair(only("opponents_score"), rec)
+    assert rows["1"]["tiebreaks"]["opponents_score"] == 2 and rows["2"]["tiebreaks"]["opponents_score"] == 0
+    # 1 met 3 (2 points); 3 met 4 (0) and 1 (2); 2 met 4 (0): 1 and 3 share rank 1
+    assert table(only("opponents_score"), rec)[:3] == [(1, "1"), (1, "3"), (3, "2")]
+
+
+def test_level_difference_alone_ranks_the_larger_sum_first() -> None:
+    """级差分 (BHG 比赛方法 级差大者名次列前): the sum of the per-round level differences."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "1", "3", 2), win(1, "2", "4", 4), MatchResult(2, "1", "2", None, 1, 1, 3, -3)),
+    )
+    rows = by_pair(only("level_difference"), rec)
+    assert rows["1"]["tiebreaks"]["level_difference"] == 5 and rows["2"]["tiebreaks"]["level_difference"] == 1
+    assert table(only("level_difference"), rec)[:2] == [(1, "1"), (2, "2")]
+
+
+def test_progressive_score_alone_rewards_the_earlier_win() -> None:
+    """累进分: the sum of the cumulative points after each round (2+2 beats 0+2)."""
+    rec = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "1", "3"), win(1, "4", "2"), win(2, "2", "1"),
+                                                          win(2, "3", "4")))
+    rows = by_pair(only("progressive_score"), rec)
+    assert rows["1"]["tiebreaks"]["progressive_score"] == 4 and rows["2"]["tiebreaks"]["progressive_score"] == 2
+    assert [p for _, p in table(only("progressive_score"), rec)] == ["1", "4", "2", "3"]
+
+
+def test_small_points_alone_beaten_in_full_drawn_by_half() -> None:
+    """小分 (BHG 比赛方法): opponents beaten count their total, drawn ones half; whole when even."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4", "5"),
+        results=(win(1, "1", "2"), draw(1, "3", "4"), win(2, "2", "5"), draw(2, "1", "3"), win(3, "4", "5")),
+    )
+    rows = by_pair(only("small_points"), rec)
+    # 1 beat 2 (2 points) and drew with 3 (2 points): 2 + 1 = 3, a whole number
+    assert rows["1"]["tiebreaks"]["small_points"] == 3 and isinstance(rows["1"]["tiebreaks"]["small_points"], int)
+    # 3 drew with 4 (3 points) and with 1 (3 points): 1.5 + 1.5 = 3
+    assert rows["3"]["tiebreaks"]["small_points"] == 3
+    # 4 drew with 3 (2 points) and beat 5 (0 points): 1
+    assert rows["4"]["tiebreaks"]["small_points"] == 1
+    odd = EventRecord(pairs=("1", "2", "3"), results=(draw(1, "1", "2"), win(2, "2", "3")))
+    assert by_pair(only("small_points"), odd)["1"]["tiebreaks"]["small_points"] == 1.5
+
+
+def test_small_points_alone_ranks_the_larger_first() -> None:
+    rec = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "1", "3"), win(1, "2", "4"), win(2, "3", "4")))
+    # 1 and 2 have 2 points; 1 beat 3 (2 points), 2 beat 4 (0)
+    assert table(only("small_points"), rec)[:2] == [(1, "1"), (2, "2")]
+    rec2 = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "2", "3"), win(1, "1", "4"), win(2, "3", "4")))
+    assert table(only("small_points"), rec2)[:2] == [(1, "2"), (2, "1")]
+
+
+def test_previous_round_points_after_r_minus_1_then_back() -> None:
+    """Gansu 六、四: after round R−1, then R−2, … back to round 1 (the last round itself not)."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "1", "3"), win(1, "2", "4"), draw(2, "1", "4"), win(2, "3", "2"), win(3, "2", "1"),
+                 win(3, "3", "4")),
+    )
+    rows = by_pair(only("previous_round_points"), rec)
+    assert rows["1"]["tiebreaks"]["previous_round_points"] == [3, 2]
+    assert rows["2"]["tiebreaks"]["previous_round_points"] == [2, 2]
+    assert rows["3"]["tiebreaks"]["previous_round_points"] == [2, 0]
+    # 2 and 3 both have 4 points and 2 after round 2; 2 had more after round 1
+    assert [p for _, p in table(only("previous_round_points"), rec)] == ["2", "3", "1", "4"]
+    assert by_pair(only("previous_round_points"), rec, through_round=1)["1"]["tiebreaks"]["previous_round_points"] == []
+
+
+def test_head_to_head_sums_every_meeting_among_the_tied_pairs() -> None:
+    """相互间成绩: each tied pair's points from all its matches against the others tied."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "2", "1"), win(1, "3", "4"), draw(2, "1", "2"), win(2, "4", "3"), win(3, "1", "4"),
+                 win(3, "3", "2")),
+    )
+    # points: 1: 0+1+2 = 3, 2: 2+1+0 = 3, 3: 2+0+2 = 4, 4: 0+2+0 = 2; 1 and 2 tied
+    rows = by_pair(only("head_to_head"), rec)
+    assert rows["2"]["tiebreaks"]["head_to_head"] == 3 and rows["1"]["tiebreaks"]["head_to_head"] == 1
+    assert [p for _, p in table(only("head_to_head"), rec)] == ["3", "2", "1", "4"]
+    # EW's points count too: 1 beat 2 sitting EW in round 2
+    rec2 = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "2", "1"), win(1, "3", "4"), ew_win(2, "2", "1"), win(2, "4", "3"), win(3, "1", "4"),
+                 win(3, "2", "3")),
+    )
+    rows2 = by_pair(only("head_to_head"), rec2)
+    assert rows2["1"]["tiebreaks"]["head_to_head"] == 2 and rows2["2"]["tiebreaks"]["head_to_head"] == 2
+
+
+def test_head_to_head_needs_every_two_tied_pairs_to_have_met() -> None:
+    """Three tied pairs of which two never met: head to head separates nobody (None)."""
+    circle = EventRecord(pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "2", "3")), byes=(Bye(1, "3"),))
+    # 1, 2 and 3 all have 2 points, but 1 and 3 never met (3's points are a bye)
+    rows = by_pair(only("head_to_head"), circle)
+    assert all(r["tiebreaks"]["head_to_head"] is None for r in rows.values())
+    assert [r for r, _ in table(only("head_to_head"), circle)] == [1, 1, 1]
+
+
+def test_lots_alone_smallest_digest_first_with_its_draw_number() -> None:
+    """抽签: pair p draws sha256("<seed>:<p>"); the smallest ranks first, draw 1."""
+    rec = EventRecord(pairs=("1", "2", "3", "4"))
+    t = compute_standings(only("lots"), rec, seed=11)
+    expected = sorted("1234", key=lambda p: lot_digest(11, p))
+    assert [r["pair"] for r in t.rows] == expected
+    assert [r["tiebreaks"]["lots"] for r in t.rows] == [{"seed": 11, "draw": n} for n in (1, 2, 3, 4)]
+    assert [r["rank"] for r in t.rows] == [1, 2, 3, 4]
+    assert compute_standings(only("lots"), rec).seed == 0  # the default seed is recorded
+
+
+def test_tiebreaks_in_the_rulebooks_order_without_match_points() -> None:
+    rec = EventRecord(pairs=("1", "2"), results=(win(1, "1", "2"),))
+    t = compute_standings(GANSU, rec, seed=2)
+    assert t.tie_breaks == ["match_points", "level_difference", "opponents_score", "previous_round_points", "lots"]
+    assert list(t.rows[0]["tiebreaks"]) == ["level_difference", "opponents_score", "previous_round_points", "lots"]
+    assert t.to_json() is t.rows
+    assert [(r["rank"], r["pair"], r["match_points"]) for r in t.rows] == [(1, "1", 2), (2, "2", 0)]
+
+
+def test_assumed_readings_and_the_bye_only_on_rows_that_had_one() -> None:
+    """HBUE 通知四、(一): lots and bye scoring are the rulebook's reading (assumed); the bye's
+    mark goes only on the rows of pairs that had a bye by the standings round."""
+    rec = EventRecord(pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "3", "1")),
+                      byes=(Bye(1, "3"), Bye(2, "2")))
+    t = compute_standings(HBUE, rec, through_round=1)
+    assert t.assumed == ["lots", "bye"]
+    rows = rows_by_pair(t.rows)
+    assert rows["3"]["assumed"] == ["lots", "bye"]
+    assert rows["2"]["assumed"] == ["lots"]  # its bye is in round 2, after the standings round
+    assert rows["1"]["assumed"] == ["lots"]
+    # Gansu marks level difference and opponents' score, not 上一轮总积分 (its text defines it)
+    gansu = compute_standings(GANSU, rec).assumed
+    assert gansu[:2] == ["level_difference", "opponents_score"] and "previous_round_points" not in gansu
+    assert compute_standings(only("lots"), rec).assumed == []
+
+
+def test_disqualified_pairs_ranked_after_the_rest_by_the_same_tie_breaks() -> None:
+    """取消比赛资格: ranked after every other pair, among themselves by the same order."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "1", "2"), win(1, "3", "4"), win(2, "1", "3"), win(2, "2", "4")),
+        disqualifications=(Disqualification("1", 2), Disqualification("3", 2)),
+    )
+    t = compute_standings(only("opponents_score"), rec)
+    assert [(r["rank"], r["pair"]) for r in t.rows] == [(1, "2"), (2, "4"), (3, "1"), (4, "3")]
+    assert [r["tiebreaks"].get("disqualified") for r in t.rows] == [None, None, 2, 2]
