@@ -415,3 +415,40 @@ def test_disqualified_pairs_ranked_after_the_rest_by_the_same_tie_breaks() -> No
     t = compute_standings(only("opponents_score"), rec)
     assert [(r["rank"], r["pair"]) for r in t.rows] == [(1, "2"), (2, "4"), (3, "1"), (4, "3")]
     assert [r["tiebreaks"].get("disqualified") for r in t.rows] == [None, None, 2, 2]
+
+
+def test_a_pair_sitting_north_south_twice_in_one_round_is_refused() -> None:
+    with pytest.raises(StandingsError, match=r"^round 1: pair 1 has two results \(match\)$"):
+        compute_standings(BHG, EventRecord(("1", "2", "3"), (win(1, "1", "2"), win(1, "1", "3"))))
+
+
+def test_equal_pairs_listed_by_pair_number_2_before_10() -> None:
+    """Pairs no tie-break separates share the rank and are listed by number, as numbers."""
+    rec = EventRecord(pairs=("10", "2", "3", "4"), results=(win(1, "10", "3"), win(1, "2", "4")))
+    assert table(custom_order(["match_points"]), rec) == [(1, "2"), (1, "10"), (3, "3"), (3, "4")]
+
+
+def custom_order(order: list[str]) -> dict[str, Any]:
+    return {"match_points": {"win": 2, "draw": 1, "loss": 0}, "standings": {"tie_breaks": order}}
+
+
+def test_without_any_tie_break_all_share_rank_1_listed_by_pair_number() -> None:
+    """A rulebook listing no tie-break ranks nobody apart; the disqualified still come last."""
+    rec = EventRecord(
+        pairs=("10", "9", "2", "11", "3"),
+        results=(win(1, "10", "9"), win(1, "2", "11")),
+        disqualifications=(Disqualification("11", 1), Disqualification("3", 1)),
+    )
+    t = compute_standings(custom_order([]), rec)
+    assert [(r["rank"], r["pair"]) for r in t.rows] == [(1, "2"), (1, "9"), (1, "10"), (4, "3"), (4, "11")]
+
+
+def test_a_pair_alone_on_its_points_does_not_stop_the_next_tie_break() -> None:
+    """After 积分 one pair leads alone; the two tied below it are still separated by 对手分."""
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4", "5", "6"),
+        results=(win(1, "1", "2"), win(1, "3", "4"), win(1, "5", "6"), win(2, "1", "3"), win(2, "4", "2"),
+                 win(2, "6", "5")),
+    )
+    # 1: 4 points; 3, 4, 5, 6: 2 points; 对手分 3: 4+2 = 6 … 4: 2+0 = 2, 5: 2+2 = 4, 6: 2+2 = 4
+    assert table(only("opponents_score"), rec) == [(1, "1"), (2, "3"), (3, "5"), (3, "6"), (5, "4"), (6, "2")]
