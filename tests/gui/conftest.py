@@ -90,5 +90,9 @@ def when_modal(action: Callable[[QWidget], None]) -> None:
         except BaseException:
             widget.close()  # never leave a modal dialog blocking the test run
             raise
+        if widget is QApplication.activeModalWidget() and widget.isVisible():
+            # the action did not close it (a refused confirm): close it rather than hang
+            widget.close()
+            raise AssertionError(f"{type(widget).__name__} stayed open after the test's action")
 
     QTimer.singleShot(0, attempt)
