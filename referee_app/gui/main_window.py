@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QDate, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDateEdit,
     QDialog,
@@ -178,7 +179,7 @@ class MainWindow(QMainWindow):
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
         self.settings = QSettings("referee-app", "referee-app")
-        self.resize(1280, 800)
+        self.fit_to_screen()
         self.stack = QStackedWidget()
         self.welcome = WelcomePage(language)
         self.welcome.new_button.clicked.connect(self.new_event)
@@ -193,6 +194,16 @@ class MainWindow(QMainWindow):
         self.fill_events()
         self.retranslate()
 
+    def fit_to_screen(self) -> None:
+        """1280×800 where the screen has room, else the screen's available area (a 1024×700
+        laptop must see the whole window)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            self.resize(1280, 800)
+            return
+        area = screen.availableGeometry()
+        self.resize(min(1280, area.width()), min(800, area.height()))
+
     # -- actions -------------------------------------------------------------------------------
 
     def _actions(self) -> None:
@@ -201,7 +212,8 @@ class MainWindow(QMainWindow):
         self.act_import = QAction(self, shortcut=QKeySequence("Ctrl+I"), triggered=self.import_pairs)
         self.act_hall = QAction(self, shortcut=QKeySequence("F2"), triggered=self.show_hall)
         self.act_lang = QAction(self, shortcut=QKeySequence("Ctrl+L"), triggered=self.toggle_language)
-        self.act_quit = QAction(self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
+        # Ctrl+Q spelled out: the platform's standard Quit key is empty on Windows and offscreen
+        self.act_quit = QAction(self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.close)
         self.menu_event = self.menuBar().addMenu("")
         for act in (self.act_new, self.act_open, self.act_import, self.act_quit):
             self.menu_event.addAction(act)
@@ -512,6 +524,17 @@ class MainWindow(QMainWindow):
         self.act_login.setText(tr("switch_role"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.table_view is not None and self.table_view.unconfirmed_input():
+            answer = QMessageBox.question(
+                self,
+                self.language.tr("quit"),
+                self.language.tr("quit_unconfirmed"),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
         if self.hall is not None:
             self.remember_clock()
         super().closeEvent(event)

@@ -320,6 +320,10 @@ class TableView(QWidget):
         self.retranslate()
         self.preview_hand()
 
+    def unconfirmed_input(self) -> bool:
+        """Hand points typed but not confirmed (quitting would lose them)."""
+        return bool(self.defender_points.edit.text().strip() or self.bottom_points.edit.text().strip())
+
     def has_arrived(self, side: str) -> bool:
         assert self.record is not None
         return any(
@@ -542,13 +546,17 @@ class TableView(QWidget):
         hand_index, index, ruling = chosen
         if ruling.get("voided"):
             return False
-        if reason is None:
+        while reason is None:  # an empty reason asks again instead of dropping the void
             text, ok = QInputDialog.getMultiLineText(
                 self, self.language.tr("void_title"), self.language.tr("void_prompt", ruling=ruling["text"])
             )
             if not ok:
                 return False
-            reason = text
+            if text.strip():
+                reason = text
+                break
+            tr = self.language.tr
+            QMessageBox.warning(self, tr("void_title"), tr("void_reason_required"))
         if not reason.strip():
             QMessageBox.warning(
                 self, self.language.tr("void_title"), self.language.tr("void_reason_required")

@@ -43,6 +43,11 @@ def pairs_csv(tmp_path: Path) -> Path:
     return path
 
 
+def _drop_typed_points(window: MainWindow) -> None:
+    if window.table_view is not None:
+        window.table_view.clear_hand_form()
+
+
 @pytest.fixture()
 def make_window(qtbot, db_path: Path) -> Callable[..., MainWindow]:
     stores: list[Store] = []
@@ -52,7 +57,8 @@ def make_window(qtbot, db_path: Path) -> Callable[..., MainWindow]:
         store = Store.open(str(db_path), create=True, actor=actor)
         stores.append(store)
         window = MainWindow(store, actor, Language(lang))
-        qtbot.addWidget(window)
+        # closing asks about typed, unconfirmed points: the teardown's close must not block
+        qtbot.addWidget(window, before_close_func=_drop_typed_points)
         window.resize(1400, 860)
         window.show()
         return window

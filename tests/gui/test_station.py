@@ -245,3 +245,79 @@ def test_a_single_tap_on_the_signature_pad_is_not_a_signature(make_window, qtbot
         QTest.mouseMove(pad, start + QPoint(dx - 50, (dx % 20) - 10))
     qtbot.mouseRelease(pad, Qt.MouseButton.LeftButton, pos=start + QPoint(50, 0))
     assert not pad.is_empty() and dialog.confirm_button.isEnabled()
+
+
+def test_quitting_with_typed_points_asks_and_no_keeps_the_window(make_window, pairs_csv, qtbot) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    type_points(view, "65")
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    seen = {}
+
+    def refuse(box) -> None:
+        seen["text"] = box.text()
+        box.button(box.StandardButton.No).click()
+
+    when_modal(refuse)
+    try:
+        QTest.keyClick(view.defender_points.edit, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: "text" in seen)
+        assert "未确认" in seen["text"]
+        assert window.isVisible() and view.defender_points.edit.text() == "65"
+    finally:
+        view.defender_points.edit.clear()  # the test's own teardown closes the window unasked
+
+
+def test_a_void_with_an_empty_reason_asks_again(make_window, pairs_csv, qtbot) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    from referee_app.gui.infraction_dialog import InfractionDialog
+
+    from .test_table_referee import fill
+
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+
+    def log(dialog: InfractionDialog) -> None:
+        fill(dialog, "W", {"cards": 1, "trick": 2})
+        dialog.confirm()
+
+    when_modal(log)
+    assert view.log_infraction("exposed_card")
+    view.rulings_view.selectRow(0)
+    asked = []
+
+    def second(dialog) -> None:
+        assert isinstance(dialog, QInputDialog)
+        asked.append("again")
+        dialog.setTextValue("录错桌")
+        dialog.accept()
+
+    def warned(box) -> None:
+        asked.append(box.text())
+        when_modal(second)
+        box.close()
+
+    def empty(dialog) -> None:
+        assert isinstance(dialog, QInputDialog)
+        asked.append("first")
+        when_modal(warned)
+        dialog.setTextValue("  ")
+        dialog.accept()
+
+    when_modal(empty)
+    qtbot.mouseClick(view.void_button, Qt.MouseButton.LeftButton)
+    assert asked == ["first", "撤销判罚须填写理由。", "again"]
+    assert view.record.case["hands"][0]["infractions"][0]["void"] == {"reason": "录错桌"}
+
+
+def test_the_window_fits_the_available_screen(make_window) -> None:
+    window = make_window()
+    window.fit_to_screen()
+    area = window.screen().availableGeometry()
+    assert window.width() <= area.width() and window.height() <= area.height()
