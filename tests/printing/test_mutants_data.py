@@ -599,3 +599,18 @@ def test_applied_clause_step_from_1_needs_an_occurrence_and_a_step_without_from_
     assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 0}) == {"ref": "s0"}
     data["counters"]["cx"]["steps"] = [{"clause": {"ref": "s0"}}, {"from_count": 1, "clause": {"ref": "s1"}}]
     assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 1}) == {"ref": "s1"}
+
+
+def test_split_case_copies_the_pairs_deeply() -> None:
+    raw = {"event": "bhg-2011", "pairs": {"NS": {"players": ["甲一"]}}}
+    _, meta = split_case(raw)
+    meta["pairs"]["NS"]["players"].append("甲二")
+    assert raw["pairs"]["NS"]["players"] == ["甲一"]
+
+
+def test_scoresheet_judged_in_the_sheets_language() -> None:
+    raw = json.loads(CASE_FILE.read_text("utf-8"))
+    en = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "en").decision)]
+    zh = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "zh").decision)]
+    assert en and len(en) == len(zh) and en != zh
+    assert language_free(scoresheet_from_case(raw, "en").decision) == language_free(scoresheet_from_case(raw).decision)
