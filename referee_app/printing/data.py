@@ -632,9 +632,9 @@ def sanction_summary(ruling: Mapping[str, Any], lang: str, instruction: bool = T
     if ruling.get("disqualified"):
         parts.append("取消比赛资格" if zh else "disqualified")
     told = ruling.get("instruction") if instruction else None
-    if told:
-        if isinstance(told, Mapping):
-            told = told.get(lang) or told.get("zh") or ""
+    if isinstance(told, Mapping):
+        told = told.get(lang) or told.get("zh") or ""
+    if told:  # an instruction in neither language must not blank the summary
         parts.append(str(told))
     if not parts:
         parts.append("不处罚" if zh else "no sanction")

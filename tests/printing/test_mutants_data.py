@@ -43,6 +43,7 @@ from referee_app.printing.data import (
     record_digest,
     ruling_clause,
     sanction_summary,
+    scoresheet_from_case,
     seat_player,
     seat_player_text,
     split_case,
@@ -488,3 +489,128 @@ def test_applied_clause_counter_named_by_the_kind_when_the_rule_has_none() -> No
 def test_json_is_canonical() -> None:
     assert canonical_json({"b": [1, "二"], "a": None}) == '{"a":null,"b":[1,"二"]}'
     assert json.loads(canonical_json({"x": 1})) == {"x": 1}
+
+
+# -- second pass: the survivors of the first run ----------------------------------------------
+
+CASE_FILE = __import__("pathlib").Path(__file__).parent / "data" / "round3-table5.json"
+
+
+def test_ruling_slip_names_the_offender_and_the_pair() -> None:
+    from referee_app.printing.data import RulingSlipData
+
+    slip = RulingSlipData(event=EventHeader("赛事"), ruling={"seat": "W", "side": "EW"}, pairs=dict(PAIRS), lang="en")
+    assert slip.offender_players() == "乙二 (pair 7)"
+    side = RulingSlipData(event=EventHeader("赛事"), ruling={"side": "NS"}, pairs=dict(PAIRS))
+    assert side.offender_players() == "甲一、甲二（12号对）"
+
+
+def test_offender_text_unknown_seat_or_side_in_english() -> None:
+    assert offender_text({"seat": "Q"}, "en") == "Q ()"
+    assert offender_text({"seat": "N"}, "en") == "North ()"
+    assert offender_text({"seat": "S", "side": "XX"}, "zh") == "南家（）"
+
+
+def test_scoresheet_from_a_case_file_fills_every_field() -> None:
+    raw = json.loads(CASE_FILE.read_text("utf-8"))
+    s = scoresheet_from_case(raw, "en", date="2024-05-18")
+    assert (s.round, s.table, s.lang, s.event.date) == (3, 5, "en", "2024-05-18")
+    assert s.pairs["EW"].number == "7" and "round" not in s.case and "pairs" not in s.case
+    assert s.infraction_labels == infraction_labels(BHG)
+    assert s.event.rulebook_id == BHG.id
+    assert s.decision["hands"] and "result" in s.decision
+    t = scoresheet_from_case(raw, round_no=4, table_no=9)
+    assert (t.round, t.table, t.lang, t.event.date) == (4, 9, "zh", None)
+    assert t.decision["result"] == s.decision["result"]  # wording differs, the ruling does not
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [("round", 0, "0"), ("table", 0, "0"), ("round", True, "true"), ("table", "5", '"5"'), ("round", 2.0, "2.0")],
+)
+def test_scoresheet_round_and_table_must_be_whole_numbers_from_1(key: str, value: Any, shown: str) -> None:
+    raw = json.loads(CASE_FILE.read_text("utf-8"))
+    raw[key] = value
+    with pytest.raises(ValueError, match=f"^{key}: expected a whole number ≥ 1, got {shown}$"):
+        scoresheet_from_case(raw)
+
+
+def test_scoresheet_round_and_table_1_are_accepted() -> None:
+    raw = json.loads(CASE_FILE.read_text("utf-8"))
+    raw["round"], raw["table"] = 1, 1
+    s = scoresheet_from_case(raw)
+    assert (s.round, s.table) == (1, 1)
+
+
+def test_sanction_summary_without_a_side_and_an_instruction_in_neither_language() -> None:
+    assert sanction_summary({"points": 10}, "zh") == "罚10分（）"
+    assert sanction_summary({"points": 10, "side": "XX"}, "en") == "10 points ()"
+    assert sanction_summary({"instruction": {"fr": "x"}}, "zh") == "不处罚"
+    assert sanction_summary({"levels": {"NS": 0, "EW": 0}}, "en") == "no sanction"
+
+
+def test_seat_player_text_for_a_pair_without_a_number() -> None:
+    assert seat_player_text({"NS": PairInfo(None, ["甲一", "甲二"])}, None, "NS", "zh") == "甲一、甲二"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("RA1:X1:R1:T1:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'X1' in the code$"),
+        ("RA1:E1:R1:T1:V1:H1-ab-cd:D" + "0" * 64, "^the digest in the code is not 64"),
+        ("RA1:E1:R1:T1:V1:H1-xx:D" + "0" * 64, "^the digest in the code is not 64"),
+        ("XX" + "9" * 60, r"^not a referee-app scoresheet code \(expected RA1:…, got 'XX9{38}'\)$"),
+        ("RA1:EX:R1:T1:V1:H1-ab:D" + "0" * 70, r"^a number in the code is unreadable: 'RA1:EX:R1:T1:V1:H1-ab:D0{57}'$"),
+    ],
+)
+def test_parse_paper_code_second_pass(text: str, message: str) -> None:
+    with pytest.raises(PaperCodeError, match=message):
+        parse_paper_code(text)
+
+
+def test_local_text_names_the_zone_at_that_time_not_now(station_zone: Any) -> None:
+    """A summer time printed in winter still says summer's offset (Berlin: +02:00 in July)."""
+    station_zone("Europe/Berlin")
+    assert local_text(datetime(2026, 7, 1, 12, 0), zone=True) == "2026-07-01 12:00 UTC+02:00"
+    assert local_text(datetime(2026, 1, 1, 12, 0), zone=True) == "2026-01-01 12:00 UTC+01:00"
+
+
+def test_event_header_organiser_in_one_language_only() -> None:
+    rb = SimpleNamespace(data={"event": {"name": {"zh": "赛"}, "organiser": {"en": "Org"}}}, id="x", sha256="0")
+    h = event_header(rb)
+    assert (h.organiser_zh, h.organiser_en) == ("", "Org")
+    rb2 = SimpleNamespace(data={"event": {"name": {"zh": "赛"}, "organiser": {"zh": "主办"}}}, id="x", sha256="0")
+    assert (event_header(rb2).organiser_zh, event_header(rb2).organiser_en) == ("主办", "")
+    assert event_header(rb2, name="本站").name_en == "赛 · "
+
+
+def test_clauses_of_an_infraction_without_rules() -> None:
+    rb = SimpleNamespace(data={"infractions": {"x": {"label": {"zh": "x", "en": "x"}}}})
+    assert ruling_clause(rb, {"kind": "x", "branch": "a"}) is None
+    assert applied_clause(rb, {"kind": "x", "branch": "a", "escalated": True, "occurrence": 3}) is None
+
+
+def test_applied_clause_step_from_1_needs_an_occurrence_and_a_step_without_from_count_always_applies() -> None:
+    data = {"infractions": {"cx": {"rules": [{"id": "r", "clause": {"ref": "1"}}]}},
+            "counters": {"cx": {"steps": [{"from_count": 1, "clause": {"ref": "s1"}}]}}}
+    rb = SimpleNamespace(data=data)
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True}) == {"ref": "1"}
+    data["counters"]["cx"]["steps"] = [{"clause": {"ref": "s0"}}]
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 0}) == {"ref": "s0"}
+    data["counters"]["cx"]["steps"] = [{"clause": {"ref": "s0"}}, {"from_count": 1, "clause": {"ref": "s1"}}]
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 1}) == {"ref": "s1"}
+
+
+def test_split_case_copies_the_pairs_deeply() -> None:
+    raw = {"event": "bhg-2011", "pairs": {"NS": {"players": ["甲一"]}}}
+    _, meta = split_case(raw)
+    meta["pairs"]["NS"]["players"].append("甲二")
+    assert raw["pairs"]["NS"]["players"] == ["甲一"]
+
+
+def test_scoresheet_judged_in_the_sheets_language() -> None:
+    raw = json.loads(CASE_FILE.read_text("utf-8"))
+    en = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "en").decision)]
+    zh = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "zh").decision)]
+    assert en and len(en) == len(zh) and en != zh
+    assert language_free(scoresheet_from_case(raw, "en").decision) == language_free(scoresheet_from_case(raw).decision)
