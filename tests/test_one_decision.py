@@ -251,8 +251,14 @@ def fourth_event(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_permuting_a_hands_infractions_never_changes_the_decision(
     fourth_event: str, setup, offences, rng, use_fourth: bool
 ) -> None:
+    assert_one_decision_in_any_order(fourth_event if use_fourth else None, setup, offences, rng)
+
+
+def assert_one_decision_in_any_order(fourth_event: str | None, setup, offences, rng) -> None:
+    """Judge two hands with ``offences`` as typed and shuffled by ``rng``: the same decision,
+    or the same refusal. ``fourth_event``: judge with that rulebook instead of the drawn one."""
     event, one_hand, levels, dealer = setup
-    if use_fourth:
+    if fourth_event is not None:
         event = fourth_event
         for offence in offences:
             if offence["kind"] == "failed_throw":

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee_app.core import CaseError, judge
+from referee_app.core import judge
 
-from .test_one_decision import case, hand, outcome
+from .test_one_decision import assert_one_decision_in_any_order, case, hand, outcome
 from .test_properties import infractions, single_hands
 
 
@@ -53,24 +53,7 @@ def test_offences_sharing_a_trick_give_one_decision_in_any_order(
     fourth_event: str, setup, offences, rng, use_fourth: bool
 ) -> None:
     """Same trick, same discovery: which one is the 3rd must not depend on the typing."""
-    event, one_hand, levels, dealer = setup
-    if use_fourth:
-        event = fourth_event
-        for offence in offences:
-            if offence["kind"] == "failed_throw":
-                offence["thrown"] = offence["cards"] + 1
-    shuffled = list(offences)
-    rng.shuffle(shuffled)
-    base = {"event": event, "first_dealer": dealer, "levels": levels, "finished": "time"}
-    straight_hands = [dict(one_hand, infractions=offences), dict(one_hand, infractions=offences)]
-    permuted_hands = [dict(h, infractions=shuffled) for h in straight_hands]
-    try:
-        straight = judge(dict(base, hands=straight_hands))
-    except CaseError:
-        with pytest.raises(CaseError):
-            judge(dict(base, hands=permuted_hands))
-        return
-    assert outcome(straight) == outcome(judge(dict(base, hands=permuted_hands)))
+    assert_one_decision_in_any_order(fourth_event if use_fourth else None, setup, offences, rng)
 
 
 @pytest.mark.parametrize("reverse", [False, True])
