@@ -238,7 +238,7 @@ def test_language_switches_at_run_time(make_window, pairs_csv) -> None:
 def test_restart_finds_everything(make_window, pairs_csv) -> None:
     window = make_window()
     open_event_with_table(window, "gansu-2018", pairs_csv)
-    when_modal(lambda dialog: (fill(dialog, "S", {}), dialog.confirm()))
+    when_modal(lambda dialog: (fill(dialog, "S", {"severity": "light"}), dialog.confirm()))
     window.table_view.log_infraction("exposed_card")
     window.table_view.defender_points.edit.setText("85")
     window.table_view.confirm_hand()
