@@ -486,6 +486,13 @@ def exposed_card(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str
     return c
 
 
+def paper_appeal(store, eid: int, rid: int, by: str, filed_at) -> int:
+    """A written appeal typed in afterwards: its filing time is the chief referee's back-dating."""
+    return store.file_appeal(
+        eid, ruling_id=rid, by=by, grounds="g", actor=ACTOR, filed_at=filed_at, backdate_reason="书面申诉补录"
+    )
+
+
 def test_appeal_window_runs_from_the_round_end_or_the_publication_of_scores(tmp_path: Path) -> None:
     """BHG 二、12 "每轮比赛结束后的10分钟内": from the round's end (the last table's result
     while nothing else is recorded; the chief referee's recorded end when there is one).
@@ -508,60 +515,20 @@ def test_appeal_window_runs_from_the_round_end_or_the_publication_of_scores(tmp_
             store.record(
                 eid, {**case(1, 2, "3", "4", "NS", rules), "finished": "open"}, actor=ACTOR, lang="en"
             )
-            store.file_appeal(
-                eid,
-                ruling_id=rid,
-                by="EW",
-                grounds="g",
-                actor=ACTOR,
-                filed_at=later,
-                backdate_reason="书面申诉补录",
-            )
+            paper_appeal(store, eid, rid, "EW", later)
             ended = t1 + timedelta(hours=1)
             store.add_desk_record(eid, "round_end", 1, {}, actor=ACTOR, at=ended.isoformat())
             with pytest.raises(InputError, match=f"filed 50 min after the {minutes}-min window closed"):
-                store.file_appeal(
-                    eid,
-                    ruling_id=rid,
-                    by="NS",
-                    grounds="g",
-                    actor=ACTOR,
-                    filed_at=later,
-                    backdate_reason="书面申诉补录",
-                )
+                paper_appeal(store, eid, rid, "NS", later)
         else:
-            store.file_appeal(
-                eid,
-                ruling_id=rid,
-                by="EW",
-                grounds="g",
-                actor=ACTOR,
-                filed_at=later,
-                backdate_reason="书面申诉补录",
-            )
+            paper_appeal(store, eid, rid, "EW", later)
             store.add_desk_record(
                 eid, "scores_published", 1, {}, actor=ACTOR, at=(later - timedelta(minutes=8)).isoformat()
             )
             with pytest.raises(InputError, match=f"filed 3 min after the {minutes}-min window closed"):
-                store.file_appeal(
-                    eid,
-                    ruling_id=rid,
-                    by="NS",
-                    grounds="g",
-                    actor=ACTOR,
-                    filed_at=later,
-                    backdate_reason="书面申诉补录",
-                )
+                paper_appeal(store, eid, rid, "NS", later)
             on_time = later - timedelta(minutes=4)
-            store.file_appeal(
-                eid,
-                ruling_id=rid,
-                by="NS",
-                grounds="g",
-                actor=ACTOR,
-                filed_at=on_time,
-                backdate_reason="书面申诉补录",
-            )
+            paper_appeal(store, eid, rid, "NS", on_time)
             assert store.appeals(eid)[-1]["window_source"] == "published"
         assert store.verify().ok
         store.close()

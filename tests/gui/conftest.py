@@ -102,3 +102,19 @@ def when_modal(action: Callable[[QWidget], None]) -> None:
             raise AssertionError(f"{type(widget).__name__} stayed open after the test's action")
 
     QTimer.singleShot(0, attempt)
+
+
+def table_with_one_ruling_selected(window: MainWindow, pairs_csv: Path) -> None:
+    """A BHG table with West's exposed card logged and its ruling selected (to void, appeal …)."""
+    from .test_table_referee import fill
+
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+
+    def log(dialog: QWidget) -> None:
+        fill(dialog, "W", {"cards": 1, "trick": 2})
+        dialog.confirm()
+
+    when_modal(log)
+    assert view.log_infraction("exposed_card")
+    view.rulings_view.selectRow(0)

@@ -7,10 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog
 
-from referee_app.gui.infraction_dialog import InfractionDialog
-
-from .conftest import open_event_with_table, when_modal
-from .test_table_referee import fill, stored_decision
+from .conftest import open_event_with_table, table_with_one_ruling_selected, when_modal
+from .test_table_referee import stored_decision
 
 
 def press(widget, keys: str) -> None:
@@ -23,16 +21,8 @@ def press(widget, keys: str) -> None:
 
 def test_the_void_button_voids_the_selected_ruling_when_clicked(make_window, pairs_csv, qtbot) -> None:
     window = make_window()
-    open_event_with_table(window, "bhg-2011", pairs_csv)
+    table_with_one_ruling_selected(window, pairs_csv)
     view = window.table_view
-
-    def log(dialog: InfractionDialog) -> None:
-        fill(dialog, "W", {"cards": 1, "trick": 2})
-        dialog.confirm()
-
-    when_modal(log)
-    assert view.log_infraction("exposed_card")
-    view.rulings_view.selectRow(0)
 
     def give_reason(dialog) -> None:
         assert isinstance(dialog, QInputDialog)

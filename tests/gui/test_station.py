@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from .conftest import open_event_with_table, when_modal
+from .conftest import open_event_with_table, table_with_one_ruling_selected, when_modal
 from .test_signing import sign_everyone
 
 
@@ -93,9 +93,9 @@ def test_after_signing_a_hand_is_corrected_only_within_the_chief_referees_correc
     assert any("第1副防守方得分应为65分" in str(entry) for entry in log)
 
 
-
-
-def test_a_fact_that_decides_the_rule_must_be_entered_before_confirming(make_window, pairs_csv, qtbot) -> None:
+def test_a_fact_that_decides_the_rule_must_be_entered_before_confirming(
+    make_window, pairs_csv, qtbot
+) -> None:
     from referee_app.gui.infraction_dialog import InfractionDialog
 
     window = make_window()
@@ -275,21 +275,9 @@ def test_quitting_with_typed_points_asks_and_no_keeps_the_window(make_window, pa
 def test_a_void_with_an_empty_reason_asks_again(make_window, pairs_csv, qtbot) -> None:
     from PySide6.QtWidgets import QInputDialog
 
-    from referee_app.gui.infraction_dialog import InfractionDialog
-
-    from .test_table_referee import fill
-
     window = make_window()
-    open_event_with_table(window, "bhg-2011", pairs_csv)
+    table_with_one_ruling_selected(window, pairs_csv)
     view = window.table_view
-
-    def log(dialog: InfractionDialog) -> None:
-        fill(dialog, "W", {"cards": 1, "trick": 2})
-        dialog.confirm()
-
-    when_modal(log)
-    assert view.log_infraction("exposed_card")
-    view.rulings_view.selectRow(0)
     asked = []
 
     def second(dialog) -> None:
