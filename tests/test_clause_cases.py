@@ -116,18 +116,23 @@ CLI_SAMPLES = [
 ]
 
 
+def judge_command(case_path: Path) -> subprocess.CompletedProcess[str]:
+    """``referee-app --lang zh judge CASE.json`` as a separate process."""
+    return subprocess.run(
+        _command() + ["--lang", "zh", "judge", str(case_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 @pytest.mark.parametrize("rel", CLI_SAMPLES, ids=[Path(r).name for r in CLI_SAMPLES])
 def test_command(rel: str):
     """`referee-app judge CASE.json`: exit 0 with the same decision as in-process, or exit 2
     with one line on standard error and nothing on standard output."""
     case_path = CASES / rel
     expected = _load(_expected_of(case_path))
-    run = subprocess.run(
-        _command() + ["--lang", "zh", "judge", str(case_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = judge_command(case_path)
     if expected == {"error": True}:
         assert run.returncode == 2, run.stderr
         assert run.stdout.strip() == ""

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from referee_app.core import judge
 
-from .test_clause_cases import CASES, _cases_in, _command, _expected_of, _load, diff
+from .test_clause_cases import CASES, _cases_in, _expected_of, _load, diff, judge_command
 
 COMBOS = CASES / "combos"
 PENDING = COMBOS / "pending.txt"
@@ -56,12 +55,7 @@ def _params() -> list:
 @pytest.mark.parametrize("case_path", _params())
 def test_combo_case(case_path: Path) -> None:
     expected = _load(_expected_of(case_path))
-    run = subprocess.run(
-        _command() + ["--lang", "zh", "judge", str(case_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = judge_command(case_path)
     if expected == {"error": True}:
         assert run.returncode == 2, run.stderr
         assert len(run.stderr.strip().splitlines()) == 1, run.stderr
