@@ -204,7 +204,9 @@ def test_lang_may_follow_the_command() -> None:
     assert json.loads(run.stdout)["hands"][0]["text"].endswith("West deals next.")
 
 
-def test_an_unexpected_failure_in_any_command_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_in_any_command_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     probe = (
         "import sys\n"
         "from referee_app import cli\n"

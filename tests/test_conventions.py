@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 
 from referee_app import __version__, locations
-from referee_app.cli import default_lang
+from referee_app.app.language import default_lang
 
 from .conftest import ROOT, SESSION_HOME
 from .smoke import clean_env, log_file_under, start_window
 
 
-def test_a_checkout_finds_its_shipped_folders_at_the_top(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_checkout_finds_its_shipped_folders_at_the_top(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     assert locations.rules_dir() == ROOT / "rules"
     assert locations.forms_dir() == ROOT / "forms"
     assert (locations.resources_dir() / "fonts" / "wqy-microhei.ttc").is_file()
@@ -70,7 +72,10 @@ def test_the_window_starts_from_the_checkout_and_logs(tmp_path: Path) -> None:
     env["PYTHONPATH"] = str(ROOT)
     log = log_file_under(tmp_path / "home" / "state")
     text = start_window(
-        [sys.executable, "-m", "referee_app", "--db", str(tmp_path / "event.db")], env=env, cwd=tmp_path, log=log
+        [sys.executable, "-m", "referee_app", "--db", str(tmp_path / "event.db")],
+        env=env,
+        cwd=tmp_path,
+        log=log,
     )
     assert f"referee-app {__version__}" in text and "language zh" in text  # C.UTF-8: Chinese
     assert (tmp_path / "event.db").is_file()

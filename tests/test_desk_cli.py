@@ -460,8 +460,8 @@ def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> No
     assert rc == 0 and "paused" in out
     from datetime import UTC, datetime
 
+    from referee_app.app.event import clock_acts
     from referee_app.core.clock import clock_state
-    from referee_app.desk_commands import clock_acts
 
     with Store.open(db) as s:
         st = clock_state(60, clock_acts(s, eid, 1), datetime.now(UTC))

@@ -122,7 +122,9 @@ def check_commands(app: Installed, program: Path, store: str) -> None:
     assert version.returncode == 0 and "MIT" in version.stdout, version.stderr
 
     # the event store (SQLite) and the office's Excel file
-    (app.outside / "pairs.txt").write_text("编号\t选手1\t选手2\t单位\n1\t甲一\t乙一\t东队\n2\t丙二\t丁二\t西队\n", "utf-8")
+    (app.outside / "pairs.txt").write_text(
+        "编号\t选手1\t选手2\t单位\n1\t甲一\t乙一\t东队\n2\t丙二\t丁二\t西队\n", "utf-8"
+    )
     for command in (
         ["event", "create", "--rules", "gansu-2018", "--name", "测试赛"],
         ["pairs", "import", "pairs.txt"],
@@ -136,9 +138,14 @@ def check_commands(app: Installed, program: Path, store: str) -> None:
 
 def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
-    for shipped in ("rules/bhg-2011.toml", "forms/scoresheet.toml", "resources/fonts/wqy-microhei.ttc",
-                    "resources/fonts/LICENSE-wqy-microhei.txt", "resources/translations/gui.toml",
-                    "resources/icons/referee-app.png"):
+    for shipped in (
+        "rules/bhg-2011.toml",
+        "forms/scoresheet.toml",
+        "resources/fonts/wqy-microhei.ttc",
+        "resources/fonts/LICENSE-wqy-microhei.txt",
+        "resources/translations/gui.toml",
+        "resources/icons/referee-app.png",
+    ):
         assert f"referee_app/{shipped}" in names, shipped
     licences = {n.split("/licenses/", 1)[1] for n in names if "/licenses/" in n}
     assert licences == {"LICENSE", "resources/fonts/LICENSE-wqy-microhei.txt"}
@@ -160,7 +167,9 @@ def test_the_installed_window_starts_offscreen(installed: Installed) -> None:
     home = installed.work / "home"
     text = start_window(
         [str(_program(installed.bin, "referee-app-gui")), "--db", str(installed.outside / "event.db")],
-        env=installed.env, cwd=installed.outside, log=log_file_under(home / "state"),
+        env=installed.env,
+        cwd=installed.outside,
+        log=log_file_under(home / "state"),
     )
     assert "language zh" in text  # LANG=C.UTF-8 in clean_env: the one rule says Chinese
 
@@ -169,10 +178,21 @@ def test_the_installed_window_starts_offscreen(installed: Installed) -> None:
 def bundle(installed: Installed) -> Path:
     _pip(installed.bin / "python", "install", "-q", "pyinstaller", cwd=installed.work)
     build = subprocess.run(
-        [str(_program(installed.bin, "pyinstaller")), "--noconfirm", "--log-level", "ERROR",
-         "--distpath", str(installed.work / "bundle"), "--workpath", str(installed.work / "build"),
-         str(ROOT / "packaging" / "referee-app.spec")],
-        cwd=installed.work, capture_output=True, text=True, check=False,
+        [
+            str(_program(installed.bin, "pyinstaller")),
+            "--noconfirm",
+            "--log-level",
+            "ERROR",
+            "--distpath",
+            str(installed.work / "bundle"),
+            "--workpath",
+            str(installed.work / "build"),
+            str(ROOT / "packaging" / "referee-app.spec"),
+        ],
+        cwd=installed.work,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert build.returncode == 0, build.stderr[-4000:]
     return installed.work / "bundle" / "referee-app"
@@ -191,6 +211,8 @@ def test_the_bundle_window_starts_offscreen(installed: Installed, bundle: Path) 
     env = clean_env(home)
     text = start_window(
         [str(_program(bundle, "referee-app-gui")), "--db", str(installed.outside / "bundle.db")],
-        env=env, cwd=installed.outside, log=log_file_under(home / "state"),
+        env=env,
+        cwd=installed.outside,
+        log=log_file_under(home / "state"),
     )
     assert "window shown" in text

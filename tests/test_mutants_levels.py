@@ -35,8 +35,18 @@ def test_hbue_3_6_j_stops_a_gain_that_would_run_past_it() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("2", True), ("10", True), ("J", True), ("A", True), ("1", False), ("a", False), ("11", False),
-     ("", False), (10, False), (None, False)],
+    [
+        ("2", True),
+        ("10", True),
+        ("J", True),
+        ("A", True),
+        ("1", False),
+        ("a", False),
+        ("11", False),
+        ("", False),
+        (10, False),
+        (None, False),
+    ],
 )
 def test_is_level_accepts_exactly_the_thirteen_levels(value: object, expected: bool) -> None:
     """A level is one of the 13 strings 2 … A; the number 10 is not the level "10"."""

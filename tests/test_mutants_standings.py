@@ -179,7 +179,9 @@ def test_suspension_covers_exactly_its_rounds() -> None:
 
 def test_disqualified_pair_plays_its_round_but_no_later_one() -> None:
     """取消比赛资格 in round 2 (the earliest recorded): it played 2, it plays no round after."""
-    rec = EventRecord(pairs=("1", "2"), disqualifications=(Disqualification("1", 3), Disqualification("1", 2)))
+    rec = EventRecord(
+        pairs=("1", "2"), disqualifications=(Disqualification("1", 3), Disqualification("1", 2))
+    )
     assert rec.disqualified_in("1") == 2 and rec.disqualified_in("2") is None
     assert [r for r in range(1, 5) if rec.plays("1", r)] == [1, 2]
     assert all(rec.plays("2", r) for r in range(1, 5))
@@ -187,8 +189,12 @@ def test_disqualified_pair_plays_its_round_but_no_later_one() -> None:
 
 def test_last_round_counts_results_and_byes() -> None:
     assert EventRecord(pairs=("1",)).last_round() == 0
-    assert EventRecord(pairs=("1", "2", "3"), results=(win(2, "1", "2"),), byes=(Bye(3, "3"),)).last_round() == 3
-    assert EventRecord(pairs=("1", "2", "3"), results=(win(4, "1", "2"),), byes=(Bye(3, "3"),)).last_round() == 4
+    assert (
+        EventRecord(pairs=("1", "2", "3"), results=(win(2, "1", "2"),), byes=(Bye(3, "3"),)).last_round() == 3
+    )
+    assert (
+        EventRecord(pairs=("1", "2", "3"), results=(win(4, "1", "2"),), byes=(Bye(3, "3"),)).last_round() == 4
+    )
 
 
 # -- errors: one line naming what is wrong ----------------------------------------------------
@@ -290,10 +296,14 @@ def test_level_difference_alone_ranks_the_larger_sum_first() -> None:
 
 def test_progressive_score_alone_rewards_the_earlier_win() -> None:
     """累进分: the sum of the cumulative points after each round (2+2 beats 0+2)."""
-    rec = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "1", "3"), win(1, "4", "2"), win(2, "2", "1"),
-                                                          win(2, "3", "4")))
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(win(1, "1", "3"), win(1, "4", "2"), win(2, "2", "1"), win(2, "3", "4")),
+    )
     rows = by_pair(only("progressive_score"), rec)
-    assert rows["1"]["tiebreaks"]["progressive_score"] == 4 and rows["2"]["tiebreaks"]["progressive_score"] == 2
+    assert (
+        rows["1"]["tiebreaks"]["progressive_score"] == 4 and rows["2"]["tiebreaks"]["progressive_score"] == 2
+    )
     assert [p for _, p in table(only("progressive_score"), rec)] == ["1", "4", "2", "3"]
 
 
@@ -305,7 +315,9 @@ def test_small_points_alone_beaten_in_full_drawn_by_half() -> None:
     )
     rows = by_pair(only("small_points"), rec)
     # 1 beat 2 (2 points) and drew with 3 (2 points): 2 + 1 = 3, a whole number
-    assert rows["1"]["tiebreaks"]["small_points"] == 3 and isinstance(rows["1"]["tiebreaks"]["small_points"], int)
+    assert rows["1"]["tiebreaks"]["small_points"] == 3 and isinstance(
+        rows["1"]["tiebreaks"]["small_points"], int
+    )
     # 3 drew with 4 (3 points) and with 1 (3 points): 1.5 + 1.5 = 3
     assert rows["3"]["tiebreaks"]["small_points"] == 3
     # 4 drew with 3 (2 points) and beat 5 (0 points): 1
@@ -315,10 +327,14 @@ def test_small_points_alone_beaten_in_full_drawn_by_half() -> None:
 
 
 def test_small_points_alone_ranks_the_larger_first() -> None:
-    rec = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "1", "3"), win(1, "2", "4"), win(2, "3", "4")))
+    rec = EventRecord(
+        pairs=("1", "2", "3", "4"), results=(win(1, "1", "3"), win(1, "2", "4"), win(2, "3", "4"))
+    )
     # 1 and 2 have 2 points; 1 beat 3 (2 points), 2 beat 4 (0)
     assert table(only("small_points"), rec)[:2] == [(1, "1"), (2, "2")]
-    rec2 = EventRecord(pairs=("1", "2", "3", "4"), results=(win(1, "2", "3"), win(1, "1", "4"), win(2, "3", "4")))
+    rec2 = EventRecord(
+        pairs=("1", "2", "3", "4"), results=(win(1, "2", "3"), win(1, "1", "4"), win(2, "3", "4"))
+    )
     assert table(only("small_points"), rec2)[:2] == [(1, "2"), (2, "1")]
 
 
@@ -326,8 +342,14 @@ def test_previous_round_points_after_r_minus_1_then_back() -> None:
     """Gansu 六、四: after round R−1, then R−2, … back to round 1 (the last round itself not)."""
     rec = EventRecord(
         pairs=("1", "2", "3", "4"),
-        results=(win(1, "1", "3"), win(1, "2", "4"), draw(2, "1", "4"), win(2, "3", "2"), win(3, "2", "1"),
-                 win(3, "3", "4")),
+        results=(
+            win(1, "1", "3"),
+            win(1, "2", "4"),
+            draw(2, "1", "4"),
+            win(2, "3", "2"),
+            win(3, "2", "1"),
+            win(3, "3", "4"),
+        ),
     )
     rows = by_pair(only("previous_round_points"), rec)
     assert rows["1"]["tiebreaks"]["previous_round_points"] == [3, 2]
@@ -335,15 +357,26 @@ def test_previous_round_points_after_r_minus_1_then_back() -> None:
     assert rows["3"]["tiebreaks"]["previous_round_points"] == [2, 0]
     # 2 and 3 both have 4 points and 2 after round 2; 2 had more after round 1
     assert [p for _, p in table(only("previous_round_points"), rec)] == ["2", "3", "1", "4"]
-    assert by_pair(only("previous_round_points"), rec, through_round=1)["1"]["tiebreaks"]["previous_round_points"] == []
+    assert (
+        by_pair(only("previous_round_points"), rec, through_round=1)["1"]["tiebreaks"][
+            "previous_round_points"
+        ]
+        == []
+    )
 
 
 def test_head_to_head_sums_every_meeting_among_the_tied_pairs() -> None:
     """相互间成绩: each tied pair's points from all its matches against the others tied."""
     rec = EventRecord(
         pairs=("1", "2", "3", "4"),
-        results=(win(1, "2", "1"), win(1, "3", "4"), draw(2, "1", "2"), win(2, "4", "3"), win(3, "1", "4"),
-                 win(3, "3", "2")),
+        results=(
+            win(1, "2", "1"),
+            win(1, "3", "4"),
+            draw(2, "1", "2"),
+            win(2, "4", "3"),
+            win(3, "1", "4"),
+            win(3, "3", "2"),
+        ),
     )
     # points: 1: 0+1+2 = 3, 2: 2+1+0 = 3, 3: 2+0+2 = 4, 4: 0+2+0 = 2; 1 and 2 tied
     rows = by_pair(only("head_to_head"), rec)
@@ -352,8 +385,14 @@ def test_head_to_head_sums_every_meeting_among_the_tied_pairs() -> None:
     # EW's points count too: 1 beat 2 sitting EW in round 2
     rec2 = EventRecord(
         pairs=("1", "2", "3", "4"),
-        results=(win(1, "2", "1"), win(1, "3", "4"), ew_win(2, "2", "1"), win(2, "4", "3"), win(3, "1", "4"),
-                 win(3, "2", "3")),
+        results=(
+            win(1, "2", "1"),
+            win(1, "3", "4"),
+            ew_win(2, "2", "1"),
+            win(2, "4", "3"),
+            win(3, "1", "4"),
+            win(3, "2", "3"),
+        ),
     )
     rows2 = by_pair(only("head_to_head"), rec2)
     assert rows2["1"]["tiebreaks"]["head_to_head"] == 2 and rows2["2"]["tiebreaks"]["head_to_head"] == 2
@@ -361,7 +400,9 @@ def test_head_to_head_sums_every_meeting_among_the_tied_pairs() -> None:
 
 def test_head_to_head_needs_every_two_tied_pairs_to_have_met() -> None:
     """Three tied pairs of which two never met: head to head separates nobody (None)."""
-    circle = EventRecord(pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "2", "3")), byes=(Bye(1, "3"),))
+    circle = EventRecord(
+        pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "2", "3")), byes=(Bye(1, "3"),)
+    )
     # 1, 2 and 3 all have 2 points, but 1 and 3 never met (3's points are a bye)
     rows = by_pair(only("head_to_head"), circle)
     assert all(r["tiebreaks"]["head_to_head"] is None for r in rows.values())
@@ -382,8 +423,19 @@ def test_lots_alone_smallest_digest_first_with_its_draw_number() -> None:
 def test_tiebreaks_in_the_rulebooks_order_without_match_points() -> None:
     rec = EventRecord(pairs=("1", "2"), results=(win(1, "1", "2"),))
     t = compute_standings(GANSU, rec, seed=2)
-    assert t.tie_breaks == ["match_points", "level_difference", "opponents_score", "previous_round_points", "lots"]
-    assert list(t.rows[0]["tiebreaks"]) == ["level_difference", "opponents_score", "previous_round_points", "lots"]
+    assert t.tie_breaks == [
+        "match_points",
+        "level_difference",
+        "opponents_score",
+        "previous_round_points",
+        "lots",
+    ]
+    assert list(t.rows[0]["tiebreaks"]) == [
+        "level_difference",
+        "opponents_score",
+        "previous_round_points",
+        "lots",
+    ]
     assert t.to_json() is t.rows
     assert [(r["rank"], r["pair"], r["match_points"]) for r in t.rows] == [(1, "1", 2), (2, "2", 0)]
 
@@ -391,8 +443,9 @@ def test_tiebreaks_in_the_rulebooks_order_without_match_points() -> None:
 def test_assumed_readings_and_the_bye_only_on_rows_that_had_one() -> None:
     """HBUE 通知四、(一): lots and bye scoring are the rulebook's reading (assumed); the bye's
     mark goes only on the rows of pairs that had a bye by the standings round."""
-    rec = EventRecord(pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "3", "1")),
-                      byes=(Bye(1, "3"), Bye(2, "2")))
+    rec = EventRecord(
+        pairs=("1", "2", "3"), results=(win(1, "1", "2"), win(2, "3", "1")), byes=(Bye(1, "3"), Bye(2, "2"))
+    )
     t = compute_standings(HBUE, rec, through_round=1)
     assert t.assumed == ["lots", "bye"]
     rows = rows_by_pair(t.rows)
@@ -447,8 +500,14 @@ def test_a_pair_alone_on_its_points_does_not_stop_the_next_tie_break() -> None:
     """After 积分 one pair leads alone; the two tied below it are still separated by 对手分."""
     rec = EventRecord(
         pairs=("1", "2", "3", "4", "5", "6"),
-        results=(win(1, "1", "2"), win(1, "3", "4"), win(1, "5", "6"), win(2, "1", "3"), win(2, "4", "2"),
-                 win(2, "6", "5")),
+        results=(
+            win(1, "1", "2"),
+            win(1, "3", "4"),
+            win(1, "5", "6"),
+            win(2, "1", "3"),
+            win(2, "4", "2"),
+            win(2, "6", "5"),
+        ),
     )
     # 1: 4 points; 3, 4, 5, 6: 2 points; 对手分 3: 4+2 = 6 … 4: 2+0 = 2, 5: 2+2 = 4, 6: 2+2 = 4
     assert table(only("opponents_score"), rec) == [(1, "1"), (2, "3"), (3, "5"), (3, "6"), (5, "4"), (6, "2")]

@@ -20,11 +20,11 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
+from referee_app.app.session import Session
 from referee_app.core import editing, load_rulebook
 from referee_app.gui.app import register_font
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
-from referee_app.session import Session
 from referee_app.store.service import Actor, Store
 
 PAIRS = (

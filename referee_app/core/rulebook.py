@@ -44,8 +44,6 @@ class Rulebook:
         return list(self.data["infractions"])
 
 
-
-
 def bundled_ids() -> list[str]:
     folder = rules_dir()
     return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []

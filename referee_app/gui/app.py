@@ -77,9 +77,7 @@ class UnexpectedErrorReporter:
         self.lang = lang
         self.boxes: list[Any] = []  # open messages (kept so they are not garbage-collected)
 
-    def __call__(
-        self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
-    ) -> None:
+    def __call__(self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         from PySide6.QtWidgets import QMessageBox
 
         if issubclass(kind, KeyboardInterrupt):

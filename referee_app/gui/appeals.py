@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.session import Session
 from ..core.seats import SIDE_NAMES
-from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf

@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.event import load_event
+from ..app.session import Session
 from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round, round_gaps
 from ..core.standings import (
     ASSUMED_MARK,
@@ -29,9 +31,7 @@ from ..core.standings import (
     compute_standings,
     format_tiebreak,
 )
-from ..desk_commands import load_event
 from ..printing.standings import PairingSheet, StandingsSheet, render_pairing, render_standings
-from ..session import Session
 from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf

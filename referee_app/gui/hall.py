@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.session import Session, TableRecord
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
-from ..session import Session, TableRecord
 from ..store.errors import StoreError
 from .i18n import Language
 from .widgets import RoundClock, button_shortcut

@@ -22,7 +22,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ..session import Session
+from ..app.session import Session
 from ..store.errors import StoreError
 from .watch import POLL_MS, StoreWatcher
 from .widgets import fmt_clock
@@ -104,7 +104,7 @@ class HallDisplay(QWidget):
             self.body.setText(f"<p style='font-size:40px'>{escape(str(exc))}</p>")
 
     def _refresh(self) -> None:
-        from ..desk_commands import published_pairing
+        from ..app.event import published_pairing
 
         self.round_no = rnd = self.current_round()
         ev = self.session.event
@@ -207,9 +207,9 @@ class HallDisplay(QWidget):
         )
 
     def _standings_html(self, rnd: int) -> str:
+        from ..app.event import load_event
         from ..core.knockout import placings
         from ..core.standings import TIE_BREAK_LABELS, compute_standings, format_tiebreak
-        from ..desk_commands import load_event
 
         loaded = load_event(self.session.store, self.session.event.id)
         names = self._names()

@@ -73,6 +73,6 @@ _qt_translator: QTranslator | None = None
 
 def system_lang() -> str:
     """The same rule as the command line's, so one locale gives one language everywhere."""
-    from ..cli import default_lang
+    from ..app.language import default_lang
 
     return default_lang()

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..session import Session
+from ..app.session import Session
 from ..store import roles
 from ..store.errors import PinError, StoreError
 from ..store.roles import PIN_MAX, PIN_MIN, ROLES, local_hms

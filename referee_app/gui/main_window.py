@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.session import Session
 from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
-from ..session import Session
 from ..store.errors import StoreError
 from ..store.service import Actor, Store
 from .appeals import AppealsView

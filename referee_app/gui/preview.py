@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..session import Session, TableRecord
+from ..app.session import Session, TableRecord
 from .i18n import Language
 
 

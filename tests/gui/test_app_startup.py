@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from referee_app.cli import default_lang
+from referee_app.app.language import default_lang
 from referee_app.gui.app import UnexpectedErrorReporter, icon_path
 from referee_app.gui.i18n import system_lang
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from referee_app.app.event import load_event
 from referee_app.core import editing
 from referee_app.core.standings import compute_standings
-from referee_app.desk_commands import load_event
 
 from .conftest import open_event_with_table, when_modal
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from referee_app.app.session import Session
 from referee_app.core import editing, load_rulebook
-from referee_app.session import Session
 
 from .conftest import when_modal
 

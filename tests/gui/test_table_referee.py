@@ -279,7 +279,7 @@ app = QApplication([])
 from referee_app.core import load_rulebook, editing
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
-from referee_app.session import Session
+from referee_app.app.session import Session
 from referee_app.store.service import Actor, Store
 actor = Actor("ref", "st")
 store = Store.open(sys.argv[1], create=True, actor=actor)

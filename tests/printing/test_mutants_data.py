@@ -78,8 +78,12 @@ def test_appeal_timing_boundary(after: timedelta, on_time: bool, late: int) -> N
 
 def appeal(**kw: Any) -> AppealFormData:
     base = dict(
-        event=EventHeader("赛事"), ruling={}, by_side="EW", filed_at=START + timedelta(minutes=5),
-        grounds="理由", window_minutes=10,
+        event=EventHeader("赛事"),
+        ruling={},
+        by_side="EW",
+        filed_at=START + timedelta(minutes=5),
+        grounds="理由",
+        window_minutes=10,
     )
     base.update(kw)
     return AppealFormData(**base)  # type: ignore[arg-type]
@@ -105,16 +109,27 @@ def test_appeal_timing_only_once_the_window_has_opened() -> None:
         ("upheld", True, "none", None),
     ],
 )
-def test_fee_refunded(decision: str | None, refunded_if_upheld: bool, outcome: str | None, expected: Any) -> None:
-    assert appeal(decision=decision, refunded_if_upheld=refunded_if_upheld, fee_outcome=outcome).fee_refunded() is expected
+def test_fee_refunded(
+    decision: str | None, refunded_if_upheld: bool, outcome: str | None, expected: Any
+) -> None:
+    assert (
+        appeal(decision=decision, refunded_if_upheld=refunded_if_upheld, fee_outcome=outcome).fee_refunded()
+        is expected
+    )
 
 
 # -- the scoresheet's own fields ------------------------------------------------------------
 
 
 def sheet(**kw: Any) -> ScoresheetData:
-    base: dict[str, Any] = dict(event=EventHeader("赛事"), case={"event": "bhg-2011"}, decision={"hands": []},
-                                round=3, table=5, pairs=dict(PAIRS))
+    base: dict[str, Any] = dict(
+        event=EventHeader("赛事"),
+        case={"event": "bhg-2011"},
+        decision={"hands": []},
+        round=3,
+        table=5,
+        pairs=dict(PAIRS),
+    )
     base.update(kw)
     return ScoresheetData(**base)
 
@@ -139,14 +154,18 @@ def test_digest_of_the_stored_decision_when_judged_again_for_wording() -> None:
 
 
 def test_record_digest_is_sha256_of_the_canonical_record() -> None:
-    text = canonical_json({
-        "case": {"b": 1, "a": "二"},
-        "decision": {"n": 1},
-        "pairs": {"EW": {"number": "7", "players": ["乙一", "乙二"], "unit": "二队"},
-                  "NS": {"number": "12", "players": ["甲一", "甲二"], "unit": "一队"}},
-        "round": 3,
-        "table": 5,
-    })
+    text = canonical_json(
+        {
+            "case": {"b": 1, "a": "二"},
+            "decision": {"n": 1},
+            "pairs": {
+                "EW": {"number": "7", "players": ["乙一", "乙二"], "unit": "二队"},
+                "NS": {"number": "12", "players": ["甲一", "甲二"], "unit": "一队"},
+            },
+            "round": 3,
+            "table": 5,
+        }
+    )
     assert text.startswith('{"case":{"a":"二","b":1}')  # sorted, no spaces, not escaped
     digest = record_digest({"b": 1, "a": "二"}, {"n": 1, "text": "x"}, PAIRS, 3, 5)
     assert digest == hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -156,7 +175,11 @@ def test_record_digest_is_sha256_of_the_canonical_record() -> None:
 
 
 def test_language_free_drops_wording_at_any_depth_and_keeps_the_rest() -> None:
-    value = {"text": "罚分", "n": 2, "hands": [{"instruction": "x", "points": 10, "sub": [{"text": 1, "k": 3}]}]}
+    value = {
+        "text": "罚分",
+        "n": 2,
+        "hands": [{"instruction": "x", "points": 10, "sub": [{"text": 1, "k": 3}]}],
+    }
     assert language_free(value) == {"n": 2, "hands": [{"points": 10, "sub": [{"k": 3}]}]}
     assert language_free(["text", 1]) == ["text", 1]
 
@@ -183,7 +206,10 @@ def test_qr_payload_from_the_record_and_from_a_case_file() -> None:
         ("RA1:E1:R1:T1:V1:H1-ab:D" + "0" * 64 + ":E2", r"^unexpected part 'E2' in the code$"),
         ("RA1:E1:R1:T1:V1:H1-ab:Q" + "0" * 64, r"^unexpected part 'Q0+' in the code$"),
         ("RA1::E1", r"^unexpected part '' in the code$"),
-        ("RA1:E1:R1:T1:V1:D" + "0" * 64, r"^the code lacks its H part \(event, round, table, version, head, digest\)$"),
+        (
+            "RA1:E1:R1:T1:V1:D" + "0" * 64,
+            r"^the code lacks its H part \(event, round, table, version, head, digest\)$",
+        ),
         ("RA1:E1:R1:T1:H1-ab:D" + "0" * 64, "^the code lacks its V part"),
         ("RA1:EX:R1:T1:V1:H1-ab:D" + "0" * 64, "^a number in the code is unreadable: "),
         ("RA1:E1:R1:T1:V1:H1:D" + "0" * 64, "^a number in the code is unreadable"),
@@ -233,8 +259,13 @@ def station_zone(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 @pytest.mark.parametrize(
     ("zone", "shown"),
-    [("Asia/Shanghai", "UTC+08:00"), ("UTC", "UTC+00:00"), ("America/St_Johns", "UTC−03:30"),
-     ("Asia/Kathmandu", "UTC+05:45"), ("America/Bogota", "UTC−05:00")],
+    [
+        ("Asia/Shanghai", "UTC+08:00"),
+        ("UTC", "UTC+00:00"),
+        ("America/St_Johns", "UTC−03:30"),
+        ("Asia/Kathmandu", "UTC+05:45"),
+        ("America/Bogota", "UTC−05:00"),
+    ],
 )
 def test_zone_name_of_the_station(station_zone: Any, zone: str, shown: str) -> None:
     """Every form says which zone its times are in: ``UTC±hh:mm`` (− is U+2212)."""
@@ -258,9 +289,13 @@ def test_local_time_of_a_utc_stamp_in_the_stations_zone(station_zone: Any) -> No
 def test_blank_sheet_keeps_the_header_and_drops_everything_judged() -> None:
     s = sheet(
         case={"event": "bhg-2011", "first_dealer": "E", "levels": {"NS": "2", "EW": "2"}, "hands": [{}]},
-        decision={"hands": [1], "result": {"winner": "NS"}}, voidings=[Voiding("x", "y")],
-        signatures={"ns_player_1": b"png"}, signed_at=START, record=RecordStamp(1, 1, 1, "ab"),
-        stored_decision={"hands": [1]}, signer_names={"chief_referee": "总裁判", "table_referee": "裁判丙"},
+        decision={"hands": [1], "result": {"winner": "NS"}},
+        voidings=[Voiding("x", "y")],
+        signatures={"ns_player_1": b"png"},
+        signed_at=START,
+        record=RecordStamp(1, 1, 1, "ab"),
+        stored_decision={"hands": [1]},
+        signer_names={"chief_referee": "总裁判", "table_referee": "裁判丙"},
     )
     b = blank_sheet(s, 12)
     assert b.case == {"event": "bhg-2011", "first_dealer": "E", "levels": {"NS": "2", "EW": "2"}}
@@ -383,14 +418,22 @@ def test_offender_text() -> None:
         ({"points": 20, "side": "NS", "against": "EW"}, "罚20分（东西方）", "20 points (East-West)"),
         ({"levels": {"NS": 1}}, "南北方升1级", "North-South +1 level"),
         ({"levels": {"EW": -2, "NS": 0}}, "东西方降2级", "East-West −2 levels"),
-        ({"levels": {"NS": 3, "EW": 1}}, "南北方升3级；东西方升1级", "North-South +3 levels; East-West +1 level"),
+        (
+            {"levels": {"NS": 3, "EW": 1}},
+            "南北方升3级；东西方升1级",
+            "North-South +3 levels; East-West +1 level",
+        ),
         ({"hand_lost": True, "ends_hand": True, "side": "EW"}, "判负（东西方）", "hand lost (East-West)"),
         ({"ends_hand": True}, "本副牌结束", "hand ends"),
         ({"round_forfeit": True, "side": "NS"}, "判本轮弃权（南北方）", "round forfeited (North-South)"),
         ({"suspension_rounds": 1}, "停赛1轮", "suspended 1 round"),
         ({"suspension_rounds": 2}, "停赛2轮", "suspended 2 rounds"),
         ({"disqualified": True}, "取消比赛资格", "disqualified"),
-        ({"warning": True, "points": 10, "side": "EW"}, "警告；罚10分（东西方）", "warning; 10 points (East-West)"),
+        (
+            {"warning": True, "points": 10, "side": "EW"},
+            "警告；罚10分（东西方）",
+            "warning; 10 points (East-West)",
+        ),
         ({"instruction": "重新出牌"}, "重新出牌", "重新出牌"),
         ({"instruction": {"zh": "重出", "en": "replay"}}, "重出", "replay"),
         ({"instruction": {"zh": "重出"}}, "重出", "重出"),
@@ -409,8 +452,14 @@ def test_sanction_summary_leaves_the_instruction_off_the_scoresheet() -> None:
 
 
 def test_all_rulings_in_order_with_their_hand() -> None:
-    decision = {"before_play": [{"k": 0}], "hands": [{"number": 1, "rulings": [{"k": 1}, {"k": 2}]},
-                                                     {"number": 2}, {"number": 3, "rulings": [{"k": 3}]}]}
+    decision = {
+        "before_play": [{"k": 0}],
+        "hands": [
+            {"number": 1, "rulings": [{"k": 1}, {"k": 2}]},
+            {"number": 2},
+            {"number": 3, "rulings": [{"k": 3}]},
+        ],
+    }
     assert all_rulings(decision) == [(None, {"k": 0}), (1, {"k": 1}), (1, {"k": 2}), (3, {"k": 3})]
     assert all_rulings({}) == []
 
@@ -434,12 +483,24 @@ def rulebook_two_branches() -> Any:
     step3 = {"ref": "4", "title": "third time"}
     data = {
         "infractions": {
-            "x": {"rules": [{"id": "plain"}, {"id": "first", "clause": a}, {"id": "second", "clause": b,
-                                                                             "counter": "cx"}]},
+            "x": {
+                "rules": [
+                    {"id": "plain"},
+                    {"id": "first", "clause": a},
+                    {"id": "second", "clause": b, "counter": "cx"},
+                ]
+            },
             "bare": {"rules": [{"id": "r"}]},
         },
-        "counters": {"cx": {"steps": [{"from_count": 3, "clause": step3}, {"from_count": 2, "clause": step2},
-                                      {"from_count": 4}]}},
+        "counters": {
+            "cx": {
+                "steps": [
+                    {"from_count": 3, "clause": step3},
+                    {"from_count": 2, "clause": step2},
+                    {"from_count": 4},
+                ]
+            }
+        },
     }
     return SimpleNamespace(data=data)
 
@@ -451,7 +512,10 @@ def test_ruling_clause_picks_the_named_branch_not_the_first() -> None:
     assert ruling_clause(rb, {"kind": "bare", "branch": "r"}) is None
     over = {"kind": "x", "branch": "override", "proposed": {"branch": "second"}}
     assert ruling_clause(rb, over) == {"ref": "2", "title": "b"}
-    assert ruling_clause(rb, {"kind": "x", "branch": "override", "proposed": "second"}) == {"ref": "1", "title": "a"}
+    assert ruling_clause(rb, {"kind": "x", "branch": "override", "proposed": "second"}) == {
+        "ref": "1",
+        "title": "a",
+    }
 
 
 @pytest.mark.parametrize(
@@ -459,7 +523,7 @@ def test_ruling_clause_picks_the_named_branch_not_the_first() -> None:
     [(1, "2"), (2, "3"), (3, "4"), (4, "2"), (None, "2")],  # step 4 has no clause: the branch's
 )
 def test_applied_clause_of_the_escalation_step_reached(occurrence: int | None, ref: str) -> None:
-    """"累积3次": an escalated ruling applies the clause of the highest step it reached."""
+    """ "累积3次": an escalated ruling applies the clause of the highest step it reached."""
     rb = rulebook_two_branches()
     ruling = {"kind": "x", "branch": "second", "escalated": True, "occurrence": occurrence}
     assert applied_clause(rb, ruling)["ref"] == ref  # type: ignore[index]
@@ -467,23 +531,38 @@ def test_applied_clause_of_the_escalation_step_reached(occurrence: int | None, r
 
 def test_applied_clause_without_escalation_is_the_branchs() -> None:
     rb = rulebook_two_branches()
-    assert applied_clause(rb, {"kind": "x", "branch": "second", "occurrence": 3}) == {"ref": "2", "title": "b"}
+    assert applied_clause(rb, {"kind": "x", "branch": "second", "occurrence": 3}) == {
+        "ref": "2",
+        "title": "b",
+    }
     assert applied_clause(rb, {"kind": "nope"}) is None
     # BHG 二、4: the 3rd exposed card in a hand applies "暴露张累积3次"
-    third = applied_clause(BHG, {"kind": "exposed_card", "branch": "per_card", "escalated": True, "occurrence": 3})
+    third = applied_clause(
+        BHG, {"kind": "exposed_card", "branch": "per_card", "escalated": True, "occurrence": 3}
+    )
     assert third is not None and third["title"] == "暴露张累积3次"
-    second = applied_clause(BHG, {"kind": "exposed_card", "branch": "per_card", "escalated": True, "occurrence": 2})
+    second = applied_clause(
+        BHG, {"kind": "exposed_card", "branch": "per_card", "escalated": True, "occurrence": 2}
+    )
     assert second is not None and second["title"] == "暴露张"
 
 
 def test_applied_clause_counter_named_by_the_kind_when_the_rule_has_none() -> None:
-    data = {"infractions": {"cx": {"rules": [{"id": "r", "clause": {"ref": "1"}}]}},
-            "counters": {"cx": {"steps": [{"from_count": 2, "clause": {"ref": "2"}}]}}}
+    data = {
+        "infractions": {"cx": {"rules": [{"id": "r", "clause": {"ref": "1"}}]}},
+        "counters": {"cx": {"steps": [{"from_count": 2, "clause": {"ref": "2"}}]}},
+    }
     rb = SimpleNamespace(data=data)
-    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 2}) == {"ref": "2"}
-    assert applied_clause(rb, {"kind": "cx", "branch": "zz", "escalated": True, "occurrence": 2}) == {"ref": "2"}
-    assert applied_clause(SimpleNamespace(data={"infractions": data["infractions"]}),
-                          {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 2}) == {"ref": "1"}
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 2}) == {
+        "ref": "2"
+    }
+    assert applied_clause(rb, {"kind": "cx", "branch": "zz", "escalated": True, "occurrence": 2}) == {
+        "ref": "2"
+    }
+    assert applied_clause(
+        SimpleNamespace(data={"infractions": data["infractions"]}),
+        {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 2},
+    ) == {"ref": "1"}
 
 
 def test_json_is_canonical() -> None:
@@ -499,7 +578,9 @@ CASE_FILE = __import__("pathlib").Path(__file__).parent / "data" / "round3-table
 def test_ruling_slip_names_the_offender_and_the_pair() -> None:
     from referee_app.printing.data import RulingSlipData
 
-    slip = RulingSlipData(event=EventHeader("赛事"), ruling={"seat": "W", "side": "EW"}, pairs=dict(PAIRS), lang="en")
+    slip = RulingSlipData(
+        event=EventHeader("赛事"), ruling={"seat": "W", "side": "EW"}, pairs=dict(PAIRS), lang="en"
+    )
     assert slip.offender_players() == "乙二 (pair 7)"
     side = RulingSlipData(event=EventHeader("赛事"), ruling={"side": "NS"}, pairs=dict(PAIRS))
     assert side.offender_players() == "甲一、甲二（12号对）"
@@ -526,7 +607,13 @@ def test_scoresheet_from_a_case_file_fills_every_field() -> None:
 
 @pytest.mark.parametrize(
     ("key", "value", "shown"),
-    [("round", 0, "0"), ("table", 0, "0"), ("round", True, "true"), ("table", "5", '"5"'), ("round", 2.0, "2.0")],
+    [
+        ("round", 0, "0"),
+        ("table", 0, "0"),
+        ("round", True, "true"),
+        ("table", "5", '"5"'),
+        ("round", 2.0, "2.0"),
+    ],
 )
 def test_scoresheet_round_and_table_must_be_whole_numbers_from_1(key: str, value: Any, shown: str) -> None:
     raw = json.loads(CASE_FILE.read_text("utf-8"))
@@ -560,7 +647,10 @@ def test_seat_player_text_for_a_pair_without_a_number() -> None:
         ("RA1:E1:R1:T1:V1:H1-ab-cd:D" + "0" * 64, "^the digest in the code is not 64"),
         ("RA1:E1:R1:T1:V1:H1-xx:D" + "0" * 64, "^the digest in the code is not 64"),
         ("XX" + "9" * 60, r"^not a referee-app scoresheet code \(expected RA1:…, got 'XX9{38}'\)$"),
-        ("RA1:EX:R1:T1:V1:H1-ab:D" + "0" * 70, r"^a number in the code is unreadable: 'RA1:EX:R1:T1:V1:H1-ab:D0{57}'$"),
+        (
+            "RA1:EX:R1:T1:V1:H1-ab:D" + "0" * 70,
+            r"^a number in the code is unreadable: 'RA1:EX:R1:T1:V1:H1-ab:D0{57}'$",
+        ),
     ],
 )
 def test_parse_paper_code_second_pass(text: str, message: str) -> None:
@@ -576,10 +666,14 @@ def test_local_text_names_the_zone_at_that_time_not_now(station_zone: Any) -> No
 
 
 def test_event_header_organiser_in_one_language_only() -> None:
-    rb = SimpleNamespace(data={"event": {"name": {"zh": "赛"}, "organiser": {"en": "Org"}}}, id="x", sha256="0")
+    rb = SimpleNamespace(
+        data={"event": {"name": {"zh": "赛"}, "organiser": {"en": "Org"}}}, id="x", sha256="0"
+    )
     h = event_header(rb)
     assert (h.organiser_zh, h.organiser_en) == ("", "Org")
-    rb2 = SimpleNamespace(data={"event": {"name": {"zh": "赛"}, "organiser": {"zh": "主办"}}}, id="x", sha256="0")
+    rb2 = SimpleNamespace(
+        data={"event": {"name": {"zh": "赛"}, "organiser": {"zh": "主办"}}}, id="x", sha256="0"
+    )
     assert (event_header(rb2).organiser_zh, event_header(rb2).organiser_en) == ("主办", "")
     assert event_header(rb2, name="本站").name_en == "赛 · "
 
@@ -590,15 +684,23 @@ def test_clauses_of_an_infraction_without_rules() -> None:
     assert applied_clause(rb, {"kind": "x", "branch": "a", "escalated": True, "occurrence": 3}) is None
 
 
-def test_applied_clause_step_from_1_needs_an_occurrence_and_a_step_without_from_count_always_applies() -> None:
-    data = {"infractions": {"cx": {"rules": [{"id": "r", "clause": {"ref": "1"}}]}},
-            "counters": {"cx": {"steps": [{"from_count": 1, "clause": {"ref": "s1"}}]}}}
+def test_applied_clause_step_from_1_needs_an_occurrence_and_a_step_without_from_count_always_applies() -> (
+    None
+):
+    data = {
+        "infractions": {"cx": {"rules": [{"id": "r", "clause": {"ref": "1"}}]}},
+        "counters": {"cx": {"steps": [{"from_count": 1, "clause": {"ref": "s1"}}]}},
+    }
     rb = SimpleNamespace(data=data)
     assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True}) == {"ref": "1"}
     data["counters"]["cx"]["steps"] = [{"clause": {"ref": "s0"}}]
-    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 0}) == {"ref": "s0"}
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 0}) == {
+        "ref": "s0"
+    }
     data["counters"]["cx"]["steps"] = [{"clause": {"ref": "s0"}}, {"from_count": 1, "clause": {"ref": "s1"}}]
-    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 1}) == {"ref": "s1"}
+    assert applied_clause(rb, {"kind": "cx", "branch": "r", "escalated": True, "occurrence": 1}) == {
+        "ref": "s1"
+    }
 
 
 def test_split_case_copies_the_pairs_deeply() -> None:
@@ -613,4 +715,6 @@ def test_scoresheet_judged_in_the_sheets_language() -> None:
     en = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "en").decision)]
     zh = [r.get("text") for _, r in all_rulings(scoresheet_from_case(raw, "zh").decision)]
     assert en and len(en) == len(zh) and en != zh
-    assert language_free(scoresheet_from_case(raw, "en").decision) == language_free(scoresheet_from_case(raw).decision)
+    assert language_free(scoresheet_from_case(raw, "en").decision) == language_free(
+        scoresheet_from_case(raw).decision
+    )

@@ -174,9 +174,9 @@ def test_slips_after_an_appeal(hall_db: Path, tmp_path: Path) -> None:
 
 # -- issue 9: one builder; the digest and QR do not depend on the language --------------------
 def test_window_and_command_line_build_the_same_sheet(hall_db: Path) -> None:
+    from referee_app.app.session import Session
     from referee_app.gui.preview import scoresheet_data
     from referee_app.printing.build import store_scoresheets
-    from referee_app.session import Session
     from referee_app.store.service import Actor, Store
 
     with Store.open(str(hall_db)) as s:

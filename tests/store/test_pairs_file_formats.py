@@ -35,7 +35,9 @@ def test_a_tab_separated_gb18030_file_imports_into_the_store(tmp_path: Path) -> 
     db = str(tmp_path / "event.db")
     assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "E")[0] == 0
     f = tmp_path / "pairs.txt"
-    f.write_bytes("编号\t选手1\t选手2\t单位\r\n21\t张三\t李四\t东城队\r\n22\t王五\t赵六\t\r\n".encode("gb18030"))
+    f.write_bytes(
+        "编号\t选手1\t选手2\t单位\r\n21\t张三\t李四\t东城队\r\n22\t王五\t赵六\t\r\n".encode("gb18030")
+    )
     rc, _, err = cli(db, "pairs", "import", str(f))
     assert rc == 0, err
     rc, out, _ = cli(db, "pairs", "list")

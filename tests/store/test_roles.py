@@ -553,7 +553,7 @@ def test_upgraded_v4_event_keeps_working_without_pins(db: str) -> None:
 
 
 def test_session_login_role_and_set_pin(store: Store, clock: Clock) -> None:
-    from referee_app.session import Session
+    from referee_app.app.session import Session
 
     desk_session = Session(store, store.pick_event(None), Actor("孙裁判长", "desk-1"), "zh")
     assert desk_session.role is None and not desk_session.roles_enforced()

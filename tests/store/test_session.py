@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from test_appeals import SIGS, flip_case
 
-from referee_app.session import Session, TableRecord
+from referee_app.app.session import Session, TableRecord
 from referee_app.store.errors import LockedError, StoreError
 from referee_app.store.service import Actor, Store
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .core import CaseError, Rulebook, editing, judge
-from .store.service import Actor, EventInfo, Store
+from ..core import CaseError, Rulebook, editing, judge
+from ..store.service import Actor, EventInfo, Store
 
 
 @dataclass
@@ -91,7 +91,7 @@ class Session:
         return self.store.list_pairs(self.event.id)
 
     def import_pairs(self, path: str) -> int:
-        from .store.pairs_csv import read_pairs
+        from ..store.pairs_csv import read_pairs
 
         return self.store.import_pairs(self.event.id, read_pairs(path), actor=self.actor, source=path)
 
@@ -344,8 +344,8 @@ class Session:
         from datetime import UTC
         from datetime import datetime as _dt
 
-        from .core.clock import clock_state
-        from .desk_commands import clock_acts
+        from ..core.clock import clock_state
+        from .event import clock_acts
 
         minutes = int(self.rulebook.data["round"]["minutes"])
         return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), _dt.now(UTC))
@@ -356,9 +356,9 @@ class Session:
         from datetime import UTC
         from datetime import datetime as _dt
 
-        from .core.clock import ClockAct, ClockError, check_act
-        from .desk_commands import clock_acts
-        from .store.errors import InputError
+        from ..core.clock import ClockAct, ClockError, check_act
+        from ..store.errors import InputError
+        from .event import clock_acts
 
         now = _dt.now(UTC)
         act = ClockAct(action, now, minutes)

@@ -6,44 +6,18 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import locale
 import os
 import sys
 from collections.abc import Sequence
 
-from .core.errors import one_line as _one_line
-
-
-def default_lang() -> str:
-    """Chinese unless the user's locale is clearly another language.
-
-    The one rule for the command line and the window: the first of ``LC_ALL``,
-    ``LC_MESSAGES``, ``LANG``, ``LANGUAGE`` that is set decides, else the system locale
-    (Windows, macOS apps started from the Finder). ``C``, ``C.UTF-8`` and ``POSIX`` name no
-    language, so they leave Chinese.
-    """
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = os.environ.get(name)
-        if value:
-            return _lang_of_locale(value)
-    try:
-        current = locale.getlocale()[0] or ""
-    except ValueError:
-        current = ""
-    return _lang_of_locale(current)
-
-
-def _lang_of_locale(name: str) -> str:
-    base = name.split(".")[0].split("@")[0].lower()
-    if not base or base in ("c", "posix") or base.startswith(("zh", "chinese")):
-        return "zh"
-    return "en"
+from ..app.language import default_lang
+from ..core.errors import one_line as _one_line
 
 
 def version_text() -> str:
     """``--version``: the version, the licences, and where the log is."""
-    from . import __version__
-    from .applog import log_file
+    from .. import __version__
+    from ..applog import log_file
 
     return (
         f"referee-app {__version__}\n"
@@ -127,10 +101,10 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     if core_only:
         return parser
     # Each layer registers its own commands; registering imports nothing heavy.
-    from .store import commands as store_commands
+    from . import store_commands
 
     store_commands.register(sub)
-    from .printing import commands as printing_commands
+    from . import print_commands as printing_commands
 
     printing_commands.register(sub)
     try:
@@ -143,7 +117,7 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    from .core import CaseError, RulebookError, judge
+    from ..core import CaseError, RulebookError, judge
 
     try:
         if args.case == "-":
@@ -186,7 +160,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
-    from .core import RulebookError, bundled_ids, load_rulebook
+    from ..core import RulebookError, bundled_ids, load_rulebook
 
     status = 0
     for rulebook_id in bundled_ids():
@@ -202,7 +176,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_check(args: argparse.Namespace) -> int:
-    from .core.rulebook import check_files
+    from ..core.rulebook import check_files
 
     problems = check_files(args.files)
     for line in problems:
@@ -215,7 +189,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
 
 def cmd_gui(args: argparse.Namespace) -> int:
     try:
-        from .gui.app import run
+        from ..gui.app import run
     except ImportError as exc:
         print(
             f"referee-app: the desktop app is not available ({exc}); the command-line tools "
@@ -248,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             where = f"{err.filename}: " if err.filename else ""
             print(f"referee-app: {where}the disk is full; free some space and try again", file=sys.stderr)
             return 1
-        from .applog import log_unexpected
+        from ..applog import log_unexpected
 
         log = log_unexpected(err, f"referee-app {getattr(args, 'command', '')}")
         details = f" (details: {log})" if log else ""

@@ -152,7 +152,7 @@ def register(subparsers: Any) -> None:
     )
     kc.add_argument("--name", default=None, help="the certificate's common name (default: the event's name)")
     kc.add_argument("--organisation", default=None)
-    from ..store.commands import add_role_option
+    from .store_commands import add_role_option
 
     add_role_option(kc)  # keeping a key in the store is the chief referee's, once PINs are set
     _common(kc)
@@ -233,7 +233,7 @@ def _read_case(name: str) -> dict[str, Any]:
 
 def _scoresheet_from_file(name: str, args: argparse.Namespace, lang: str) -> Any:
     from ..core import CaseError, RulebookError
-    from .data import scoresheet_from_case
+    from ..printing.data import scoresheet_from_case
 
     case = _read_case(name)
     try:
@@ -275,8 +275,8 @@ def _write_pdf(
     With ``--sign`` each of ``forms`` gets the visible signature block (signer, time,
     certificate fingerprint, ``reason``, location) before it is drawn; then pyHanko signs the
     file (PAdES) with the same reason and location."""
-    from .fonts import ResourceError
-    from .forms import FormError
+    from ..printing.fonts import ResourceError
+    from ..printing.forms import FormError
 
     out = Path(args.output)
     if out.parent and not out.parent.exists():
@@ -287,7 +287,7 @@ def _write_pdf(
     if args.sign:
         from datetime import datetime
 
-        from .data import SignatureStamp
+        from ..printing.data import SignatureStamp
 
         if args.key:
             passphrase = _passphrase()
@@ -308,7 +308,7 @@ def _write_pdf(
         except (FormError, ResourceError) as exc:
             raise CommandError(_one_line(exc)) from None
         if args.sign:
-            from .signing import SigningError, sign_pdf
+            from ..printing.signing import SigningError, sign_pdf
 
             try:
                 if stored_key is not None:
@@ -398,7 +398,7 @@ def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
 def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, location: str) -> None:
     import tempfile
 
-    from .signing import SigningError, sign_pdf
+    from ..printing.signing import SigningError, sign_pdf
 
     with tempfile.TemporaryDirectory(prefix="referee-key-") as folder:
         path = Path(folder) / "event-key.p12"
@@ -428,10 +428,10 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
         sheets = _store_sheets(args, lang, args.round, args.table)
         data = sheets[0]
     if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
-        from .data import blank_sheet
+        from ..printing.data import blank_sheet
 
         data = blank_sheet(data, args.blank)
-    from .render import render_scoresheet
+    from ..printing.render import render_scoresheet
 
     reason = _record_reason(data, lang)
     return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
@@ -451,7 +451,7 @@ def _record_reason(data: Any, lang: str) -> str:
 def cmd_print_round(args: argparse.Namespace) -> int:
     lang = _lang(args)
     sheets = _store_sheets(args, lang, args.round, None)
-    from .render import render_round
+    from ..printing.render import render_round
 
     total = len(sheets)
     quiet = getattr(args, "quiet", False)
@@ -481,7 +481,7 @@ def cmd_print_round(args: argparse.Namespace) -> int:
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
     """Scoresheet data for a round (or one table) from the event store (the builder the
     window uses too: :func:`.build.store_scoresheets`)."""
-    from .build import store_scoresheets
+    from ..printing.build import store_scoresheets
 
     ev, sheets = _store_call(
         args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
@@ -505,7 +505,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
     from ..core import load_rulebook
-    from .data import RulingSlipData, applied_clause
+    from ..printing.data import RulingSlipData, applied_clause
 
     dec = sheet.decision
     if args.hand == 0:
@@ -553,13 +553,13 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
             if x
         ),
     )
-    from .render import render_ruling
+    from ..printing.render import render_ruling
 
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data])
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
-    from .build import stored_ruling_slip
+    from ..printing.build import stored_ruling_slip
 
     lang = _lang(args)
 
@@ -574,7 +574,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
     args._event_name = ev.name
     if args.date:
         data.event.date = args.date
-    from .render import render_ruling
+    from ..printing.render import render_ruling
 
     reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
@@ -584,8 +584,8 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .build import chief_referee_name, ruling_in_lang, stored_pairs
-    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
+    from ..printing.build import chief_referee_name, ruling_in_lang, stored_pairs
+    from ..printing.data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
     a = store.appeal(appeal_id)
@@ -650,7 +650,7 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         raise
     args._event_id = ev.id
     args._event_name = ev.name
-    from .render import render_appeal
+    from ..printing.render import render_appeal
 
     reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
@@ -660,7 +660,7 @@ def cmd_key_create(args: argparse.Namespace) -> int:
     """Make the event's key: into files (``--out``), into the event store (``--event``), or both."""
     import tempfile
 
-    from .signing import SigningError, make_event_identity
+    from ..printing.signing import SigningError, make_event_identity
 
     if args.out is None and args.event is None:
         raise CommandError("key create: give --event ID (keep it in the event store) or --out FILE.p12")
@@ -697,7 +697,7 @@ def cmd_key_create(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CommandError(f"{out or target}: cannot write: {exc.strerror or exc}") from None
         if ev is not None:
-            from ..store.commands import acting_as
+            from .store_commands import acting_as
 
             p12, pem = ident.p12_path.read_bytes(), ident.cert_path.read_bytes()
             _store_call(
@@ -724,7 +724,7 @@ def cmd_key_create(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_pdf(args: argparse.Namespace) -> int:
-    from .signing import SigningError, verify_pdf
+    from ..printing.signing import SigningError, verify_pdf
 
     cert: Any = args.cert
     if not cert:
@@ -783,8 +783,8 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     event, round, table and version, its record still gives the printed digest, it is the
     current version, and the audit chain still holds the entry printed as its head.
     Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
-    from .build import chain_entry_hash, stored_digest
-    from .data import PaperCodeError, parse_paper_code
+    from ..printing.build import chain_entry_hash, stored_digest
+    from ..printing.data import PaperCodeError, parse_paper_code
 
     zh = _lang(args) == "zh"
     try:
@@ -867,9 +867,9 @@ def cmd_key_export(args: argparse.Namespace) -> int:
 def cmd_print_standings(args: argparse.Namespace) -> int:
     """The standings sheet from the store: provisional unless ``--final``; tied ranks marked."""
     from ..core.standings import compute_standings
-    from ..desk_commands import load_event
-    from .build import chief_referee_name
-    from .standings import StandingsSheet, render_standings
+    from ..printing.build import chief_referee_name
+    from ..printing.standings import StandingsSheet, render_standings
+    from .desk_commands import load_event
 
     if args.round is not None and args.round < 0:
         raise CommandError(f"--round: expected 0 or more, got {args.round}")
@@ -899,8 +899,8 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
     """The pairing list of a round: the tables seated in the store (the published pairing);
     before any table is seated, the proposal the pairing rules give, marked as not published."""
     from ..core.pairing import pair_round
-    from ..desk_commands import load_event
-    from .standings import PairingSheet
+    from ..printing.standings import PairingSheet
+    from .desk_commands import load_event
 
     if args.round < 1:
         raise CommandError(f"--round: expected a round number ≥ 1, got {args.round}")
@@ -936,7 +936,7 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
             [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
             published=False,
         )  # fmt: skip
-    from .standings import render_pairing
+    from ..printing.standings import render_pairing
 
     reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
     return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)

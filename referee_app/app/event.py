@@ -1,0 +1,178 @@
+"""The event as the desk and the window read it from the store: the core's record of
+results, byes and sanctions, the published pairings and the round clock. One place for the
+command line and the window (the application layer)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class Loaded:
+    """An event as the desk sees it: rulebook, pairs, the core's record, warnings, the
+    tables still without a result (round -> table numbers) and the published pairings
+    (round -> the latest version's record)."""
+
+    def __init__(
+        self,
+        ev: Any,
+        rulebook: Any,
+        pairs: list[dict[str, Any]],
+        record: Any,
+        notes: list[str],
+        pending: dict[int, list[int]] | None = None,
+        published: dict[int, dict[str, Any]] | None = None,
+        knockout: bool = False,
+    ):
+        self.ev = ev
+        self.rulebook = rulebook
+        self.pairs = pairs
+        self.record = record
+        self.notes = notes
+        self.pending = pending or {}
+        self.published = published or {}
+        self.knockout = knockout
+
+
+def is_knockout(rulebook: Any) -> bool:
+    return bool(rulebook.data["standings"].get("format") == "knockout")
+
+
+def load_event(
+    store: Any, event_id: int | None, before_round: int | None = None, knockout: bool | None = None
+) -> Loaded:
+    """The event's record from the store; with ``before_round``, only the rounds before it.
+
+    Byes: a round's published pairing names its bye. A round without one: when exactly one
+    pair of the round's field (a knockout: the previous round's winners and bye) has no
+    match and the field is odd, that pair had the bye; any other pair of the field without
+    a match scores nothing (named in the notes). Late entries, withdrawals and knockout
+    deciders come from the store's desk records."""
+    from referee_app.core.pairing import expected_pairs
+    from referee_app.core.standings import (
+        Bye,
+        Decider,
+        Disqualification,
+        Entry,
+        EventRecord,
+        MatchResult,
+        Suspension,
+        Withdrawal,
+    )
+
+    ev = store.pick_event(event_id)
+    rb = store.pinned_rulebook(ev.id)
+    ko = is_knockout(rb) if knockout is None else knockout
+    pair_rows = store.list_pairs(ev.id)
+    numbers = tuple(str(p["number"]) for p in pair_rows)
+    notes: list[str] = []
+    results: list[MatchResult] = []
+    dqs: list[Disqualification] = []
+    susp: list[Suspension] = []
+    seated: dict[int, set[str]] = {}
+    pending: dict[int, list[int]] = {}
+    for m in store.current_matches(ev.id):
+        rnd = int(m["round_no"])
+        if before_round is not None and rnd >= before_round:
+            continue
+        ns, ew = str(m["ns_number"]), str(m["ew_number"])
+        seated.setdefault(rnd, set()).update((ns, ew))
+        decision = json.loads(m["decision_json"])
+        side_pair = {"NS": ns, "EW": ew}
+        rulings = list(decision.get("before_play") or [])
+        for hand in decision.get("hands") or []:
+            rulings += hand.get("rulings") or []
+        for r in rulings:
+            if r.get("voided") or r.get("side") not in side_pair:
+                continue
+            if r.get("disqualified"):
+                dqs.append(Disqualification(side_pair[r["side"]], rnd))
+            n = int(r.get("suspension_rounds") or 0)
+            if n > 0:
+                susp.append(Suspension(side_pair[r["side"]], rnd + 1, n))
+        result = decision.get("result")
+        if result is None:
+            notes.append(f"round {rnd} table {m['table_no']} ({ns}–{ew}): no result yet, not counted")
+            pending.setdefault(rnd, []).append(int(m["table_no"]))
+            continue
+        results.append(MatchResult.from_result(rnd, ns, ew, result))
+
+    entries = tuple(Entry(p, r) for p, r in sorted(store.pair_entry_rounds(ev.id).items()))
+    withdrawals: list[Withdrawal] = []
+    deciders: dict[tuple[int, frozenset[str]], Decider] = {}
+    published: dict[int, dict[str, Any]] = {}
+    for d in store.desk_records(ev.id):
+        body, kind, rnd = d["body"], d["kind"], d["round_no"]
+        if kind == "withdraw":
+            withdrawals.append(Withdrawal(str(body["pair"]), int(rnd)))
+        elif kind == "readmit":
+            pair = str(body["pair"])
+            for i in range(len(withdrawals) - 1, -1, -1):
+                w = withdrawals[i]
+                if w.pair == pair and w.back_from is None:
+                    withdrawals[i] = Withdrawal(pair, w.first_round, int(rnd))
+                    break
+        elif kind == "decider":
+            key = (int(rnd), frozenset((str(body["winner"]), str(body["loser"]))))
+            deciders[key] = Decider(
+                int(rnd), str(body["winner"]), str(body["loser"]), body["how"], body["reason"]
+            )
+        elif kind == "pairing" and (before_round is None or int(rnd) < before_round):
+            published[int(rnd)] = d
+
+    def make(byes: list[Bye]) -> EventRecord:
+        return EventRecord(
+            numbers,
+            tuple(results),
+            tuple(byes),
+            tuple(susp),
+            tuple(dqs),
+            entries,
+            tuple(withdrawals),
+            tuple(deciders.values()),
+        )
+
+    byes: list[Bye] = []
+    for rnd in sorted(set(seated) | set(published)):
+        if rnd in published:
+            bye = published[rnd]["body"].get("bye")
+            if bye is not None:
+                byes.append(Bye(rnd, str(bye)))
+            continue
+        should = expected_pairs(make(byes), rnd, knockout=ko)
+        absent = [p for p in should if p not in seated.get(rnd, set())]
+        if len(absent) == 1 and len(should) % 2 == 1:
+            byes.append(Bye(rnd, absent[0]))
+        elif absent:
+            notes.append(f"round {rnd}: no match recorded for pair(s) {', '.join(absent)} (0 points)")
+    return Loaded(ev, rb, pair_rows, make(byes), notes, pending, published, ko)
+
+
+def published_pairing(store: Any, event_id: int, round_no: int, version: int | None = None) -> Any:
+    """The round's published pairing (the latest version, or ``version``) as a core
+    :class:`~referee_app.core.pairing.Pairing` and its record; NotFoundError if none."""
+    from referee_app.core.pairing import Pairing, Table
+    from referee_app.store.errors import NotFoundError
+
+    recs = store.desk_records(event_id, "pairing", round_no)
+    if version is not None:
+        recs = [r for r in recs if r["version"] == version]
+    if not recs:
+        raise NotFoundError(
+            f"round {round_no}: no published pairing" + (f" version {version}" if version else "")
+        )
+    rec = recs[-1]
+    b = rec["body"]
+    tables = [Table(int(t), str(ns), str(ew)) for t, ns, ew in b["tables"]]
+    return Pairing(round_no, b["method"], b.get("seed"), tables, b.get("bye")), rec
+
+
+def clock_acts(store: Any, event_id: int, round_no: int) -> list[Any]:
+    from datetime import datetime
+
+    from referee_app.core.clock import ClockAct
+
+    return [
+        ClockAct(r["body"]["action"], datetime.fromisoformat(r["at"]), int(r["body"].get("minutes") or 0))
+        for r in store.desk_records(event_id, "clock", round_no)
+    ]
