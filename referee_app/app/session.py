@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..core import CaseError, Rulebook, editing, judge
+from ..core import CaseError, Rulebook, editing, is_language_free, judge, word, word_ruling
 from ..store.service import Actor, EventInfo, Store
 
 
@@ -251,8 +251,12 @@ class Session:
     def appeals(self, round_no: int | None = None) -> list[dict[str, Any]]:
         """The event's appeals (of one round), oldest first; each a dict with ``id``, ``round``,
         ``table``, ``ruling_id``, ``kind``, ``by``, ``state``, ``open``, ``filed_at``,
-        ``deadline``, ``late_minutes``, ``grounds``, ``decision``, ``fee`` …"""
-        return self.store.appeals(self.event.id, round_no)
+        ``deadline``, ``late_minutes``, ``grounds``, ``decision``, ``fee`` …; the ruling
+        appealed against worded in the station's language."""
+        found = self.store.appeals(self.event.id, round_no)
+        for a in found:
+            a["ruling"] = word_ruling(copy.deepcopy(a["ruling"]), self.lang, self.rulebook)
+        return found
 
     def file_appeal(
         self,
@@ -322,9 +326,13 @@ class Session:
         case = json.loads(m["case_json"])
         for key in ("round", "table", "pairs"):
             case.pop(key, None)
-        decision = json.loads(m["decision_json"])
-        if m["lang"] != self.lang:
-            decision = self.preview(case)  # texts in the station's language; same computation
+        stored = json.loads(m["decision_json"])
+        if is_language_free(stored):
+            decision = word(stored, self.lang, self.rulebook)  # worded here, not judged again
+        elif m["lang"] != self.lang:
+            decision = self.preview(case)  # stored with words in another language: judge again
+        else:
+            decision = stored
         pairs = {"NS": m["ns_number"], "EW": m["ew_number"]}
         return TableRecord(
             round=m["round_no"],
