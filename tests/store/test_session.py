@@ -75,7 +75,9 @@ def test_a_table_saved_in_english_is_read_in_chinese_without_judging_again(
     monkeypatch.setattr("referee_app.app.session.judge", no_judging)
     read = session.table(1, 1)
     ruling = read.decision["hands"][0]["rulings"][0]
-    assert "北" in ruling["text"] and ruling["citation"] == saved.decision["hands"][0]["rulings"][0]["citation"]
+    assert (
+        "北" in ruling["text"] and ruling["citation"] == saved.decision["hands"][0]["rulings"][0]["citation"]
+    )
     assert read.decision["hands"][0]["text"].endswith("。")
     # the same numbers in both languages
     assert read.decision["hands"][0]["levels_after"] == saved.decision["hands"][0]["levels_after"]
