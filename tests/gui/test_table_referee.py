@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
 from referee_app.core import is_language_free, judge, word
+from referee_app.core.catalogue import fields_for
 from referee_app.core.rulebook import bundled_ids
 from referee_app.gui.infraction_dialog import InfractionDialog
 from referee_app.gui.main_window import NewEventDialog
@@ -102,6 +103,13 @@ def test_every_infraction_kind_through_the_dialog_matches_judge(make_window, pai
         case, decision = stored_decision(window)
         for key in ("round", "table", "pairs"):
             case.pop(key)
+        # the stored infraction carries exactly the facts entered, not the engine's defaults
+        stored = case["hands"][-1]["infractions"][-1]
+        asked = set(fields_for(window.session.rulebook.data, kind))
+        entered = {name: value for name, value in FACTS.get(kind, {}).items() if name in asked}
+        assert stored["kind"] == kind and stored["seat"] == seat, stored
+        assert {name: stored.get(name) for name in entered} == entered, (kind, stored)
+        assert set(stored) - {"kind", "seat"} <= asked, (kind, stored)
         expected = judge(case, lang="zh")
         assert decision["hands"] == expected["hands"], kind
         shown = view.rulings_model.rows[-1][2]
