@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ..core import CaseError, Rulebook, editing, is_language_free, judge, word, word_ruling
+from ..core.case import split_case
 from ..store.service import Actor, EventInfo, Store
 
 
@@ -322,9 +323,7 @@ class Session:
     def _record_of(self, m: dict[str, Any], names: dict[str, list[str]]) -> TableRecord:
         import json
 
-        case = json.loads(m["case_json"])
-        for key in ("round", "table", "pairs"):
-            case.pop(key, None)
+        case, _meta = split_case(json.loads(m["case_json"]))
         stored = json.loads(m["decision_json"])
         if is_language_free(stored):
             decision = word(stored, self.lang, self.rulebook)  # worded here, not judged again

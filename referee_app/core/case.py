@@ -8,7 +8,9 @@ got "X"`` — so the messages are written here, next to the checks.
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -427,3 +429,15 @@ def _points(obj: dict[str, Any], key: str, path: str, required: bool = False) ->
     if value % 5:
         raise CaseError(f"{path}: card points come in fives, got {value}")
     return value
+
+
+#: Where a case was played, as the store and a printed sheet keep it around the case:
+#: ``{"round": 1, "table": 2, "pairs": {"NS": "7", "EW": "12"}}``. ``judge`` refuses them.
+CASE_META_KEYS = ("round", "table", "pairs")
+
+
+def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the case as ``judge`` reads it, its ``round``/``table``/``pairs``), both copies."""
+    case = {k: copy.deepcopy(v) for k, v in raw.items() if k not in CASE_META_KEYS}
+    meta = {k: copy.deepcopy(raw[k]) for k in CASE_META_KEYS if k in raw}
+    return case, meta

@@ -6,7 +6,6 @@ Nothing here imports reportlab. :func:`scoresheet_from_case` builds a
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import math
@@ -15,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-CASE_META_KEYS = ("round", "table", "pairs")
+from ..core.case import split_case
+
 SIDES = ("NS", "EW")
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 SEAT_EN = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -422,13 +422,6 @@ def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
             k: v for k, v in data.signer_names.items() if k == "chief_referee"
         },
     )  # fmt: skip
-
-
-def split_case(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(the case as ``judge`` reads it, the store's ``round``/``table``/``pairs``)."""
-    case = {k: copy.deepcopy(v) for k, v in raw.items() if k not in CASE_META_KEYS}
-    meta = {k: copy.deepcopy(raw[k]) for k in CASE_META_KEYS if k in raw}
-    return case, meta
 
 
 def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:

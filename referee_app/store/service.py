@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from ..core.case import split_case
 from . import audit, roles
 from .appeals import AppealsMixin
 from .db import READ_ONLY, display_url, explain_error, open_engine, wal_identity
@@ -56,7 +57,6 @@ from .models import (
 from .models import signatures as signatures_t
 from .pairs_csv import PairRow
 
-CASE_META_KEYS = ("round", "table", "pairs")
 SIDES = ("NS", "EW")
 #: Who signs a match version: the four players (by seat) and the table referee.
 SIGNERS = ("N", "E", "S", "W", "referee")
@@ -134,7 +134,7 @@ def _pair_number(value: Any, field: str, where: str) -> str:
 
 def strip_case(case: Mapping[str, Any]) -> dict[str, Any]:
     """The case as ``judge`` reads it: without the store's ``round``, ``table``, ``pairs``."""
-    return {k: copy.deepcopy(v) for k, v in case.items() if k not in CASE_META_KEYS}
+    return split_case(case)[0]
 
 
 def _side_of(seat: Any) -> str | None:
