@@ -7,7 +7,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -38,6 +38,9 @@ SEAT_GRID = {"N": (0, 1), "W": (1, 0), "E": (1, 2), "S": (2, 1)}
 class InfractionDialog(QDialog):
     """Ask for one infraction of ``kind``; ``preview(infraction)`` judges it in context and
     returns the proposed ruling (a dict of the decision) or raises CaseError."""
+
+    #: Anything typed or chosen changed (the table keeps the dialog's draft on disk).
+    edited = Signal()
 
     def __init__(
         self,
@@ -174,6 +177,7 @@ class InfractionDialog(QDialog):
         self.ov_points.valueChanged.connect(lambda *_: self.refresh())
         self.ov_suspension.valueChanged.connect(lambda *_: self.refresh())
         self.ov_reason.textChanged.connect(lambda: self.ov_reason_error.setVisible(False))
+        self.ov_reason.textChanged.connect(self.edited.emit)
         self.override_box.toggled.connect(lambda *_: self.refresh())
         outer.addWidget(self.override_box)
 
@@ -238,6 +242,50 @@ class InfractionDialog(QDialog):
         elif isinstance(widget, QSpinBox):
             widget.setValue(int(value))
 
+    def draft(self) -> dict[str, Any]:
+        """Everything typed or chosen, to be given back by ``restore_draft`` after a crash."""
+        facts: dict[str, Any] = {}
+        for name, widget in self.inputs.items():
+            if isinstance(widget, QComboBox):
+                facts[name] = widget.currentData()
+            elif isinstance(widget, QCheckBox):
+                facts[name] = widget.isChecked()
+            elif isinstance(widget, QSpinBox):
+                facts[name] = widget.value()
+        return {
+            "kind": self.kind,
+            "offender": self.offender(),
+            "facts": facts,
+            "override": self.override_box.isChecked(),
+            "override_fields": {
+                "warning": self.ov_warning.isChecked(),
+                "points": self.ov_points.value(),
+                "hand_loss": self.ov_hand_loss.isChecked(),
+                "forfeit": self.ov_forfeit.isChecked(),
+                "suspension": self.ov_suspension.value(),
+                "disqualified": self.ov_disqualified.isChecked(),
+                "reason": self.ov_reason.toPlainText(),
+            },
+        }
+
+    def restore_draft(self, draft: dict[str, Any]) -> None:
+        who = draft.get("offender")
+        if who in self.who_buttons:
+            self.who_buttons[who].setChecked(True)
+        for name, value in (draft.get("facts") or {}).items():
+            if name in self.inputs and value is not None:
+                self._set_value(name, value)
+        ov = draft.get("override_fields") or {}
+        self.override_box.setChecked(bool(draft.get("override")))
+        self.ov_warning.setChecked(bool(ov.get("warning")))
+        self.ov_points.setValue(int(ov.get("points") or 0))
+        self.ov_hand_loss.setChecked(bool(ov.get("hand_loss")))
+        self.ov_forfeit.setChecked(bool(ov.get("forfeit")))
+        self.ov_suspension.setValue(int(ov.get("suspension") or 0))
+        self.ov_disqualified.setChecked(bool(ov.get("disqualified")))
+        self.ov_reason.setPlainText(str(ov.get("reason") or ""))
+        self.refresh()
+
     def offender(self) -> str | None:
         for key, button in self.who_buttons.items():
             if button.isChecked():
@@ -290,6 +338,7 @@ class InfractionDialog(QDialog):
     def refresh(self) -> None:
         if not self.ready:
             return
+        self.edited.emit()
         tr = self.language.tr
         for error in self.errors.values():
             error.setVisible(False)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.drafts import Drafts
 from ..app.session import Session, TableRecord
 from ..core import CaseError, editing
 from ..core.catalogue import facts_required, fields_for
@@ -102,6 +103,9 @@ class TableView(QWidget):
         # The round clock's time left in seconds, None while it has not been started.
         self.seconds_left: Callable[[], float | None] = lambda: None
         self.record: TableRecord | None = None
+        #: Where typed, unconfirmed input is kept while typed (set by the window).
+        self.drafts: Drafts | None = None
+        self.hand_draft_kept = False
         rulebook = session.rulebook.data
 
         self.title = QLabel()
@@ -320,6 +324,52 @@ class TableView(QWidget):
         self.retranslate()
         self.preview_hand()
 
+    def where(self) -> dict[str, Any]:
+        assert self.record is not None
+        return {"event": self.session.event.id, "round": self.record.round, "table": self.record.table}
+
+    def keep_hand_draft(self) -> None:
+        """The hand form as typed, on disk until it is confirmed or cleared."""
+        if self.drafts is None or self.record is None:
+            return
+        if not self.unconfirmed_input():
+            if self.hand_draft_kept:  # typed here and cleared or confirmed; an older one waits for resume
+                self.drafts.discard("hand")
+                self.hand_draft_kept = False
+            return
+        self.hand_draft_kept = True
+        self.drafts.save(
+            "hand",
+            {
+                **self.where(),
+                "editing_hand": self.editing_hand,
+                "defender_points": self.defender_points.edit.text(),
+                "bottom_points": self.bottom_points.edit.text(),
+                "redeclarations": self.redeclarations.value(),
+                "captured": self.captured.isChecked(),
+                "shape": self.shape.currentData(),
+                "largest": self.largest.currentData(),
+                "pairs": self.pairs.value(),
+                "j_cards": self.j_cards.value(),
+            },
+        )
+
+    def restore_hand_draft(self, draft: dict[str, Any]) -> None:
+        if self.record is None:
+            return
+        row = draft.get("editing_hand")
+        if isinstance(row, int):
+            self.edit_hand(row)  # the corrected hand's own values first, then what was typed
+        self.redeclarations.setValue(int(draft.get("redeclarations") or 0))
+        self.captured.setChecked(bool(draft.get("captured")))
+        for combo, name in ((self.shape, "shape"), (self.largest, "largest")):
+            if draft.get(name):
+                combo.setCurrentIndex(max(0, combo.findData(draft[name])))
+        self.pairs.setValue(int(draft.get("pairs") or 2))
+        self.j_cards.setValue(int(draft.get("j_cards") or 0))
+        self.bottom_points.edit.setText(str(draft.get("bottom_points") or ""))
+        self.defender_points.edit.setText(str(draft.get("defender_points") or ""))
+
     def unconfirmed_input(self) -> bool:
         """Hand points typed but not confirmed (quitting would lose them)."""
         return bool(self.defender_points.edit.text().strip() or self.bottom_points.edit.text().strip())
@@ -367,7 +417,11 @@ class TableView(QWidget):
         return decision["hands"][-1]["rulings"][-1]
 
     def log_infraction(
-        self, kind: str, seat: str | None = None, values: dict[str, Any] | None = None
+        self,
+        kind: str,
+        seat: str | None = None,
+        values: dict[str, Any] | None = None,
+        draft: dict[str, Any] | None = None,
     ) -> bool:
         if self.record is None:
             return False
@@ -385,9 +439,18 @@ class TableView(QWidget):
             self,
             required=facts_required(self.session.rulebook.data, kind),
         )
+        if draft is not None:
+            dialog.restore_draft(draft)
+        drafts = self.drafts
+        if drafts is not None:
+            where = self.where()
+            dialog.edited.connect(lambda: drafts.save("ruling", {**where, "dialog": dialog.draft()}))
+            drafts.save("ruling", {**where, "dialog": dialog.draft()})
         self.active_dialog = dialog
         accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted
         self.active_dialog = None
+        if drafts is not None:
+            drafts.discard("ruling")  # confirmed (saved just below) or cancelled
         if not accepted or dialog.result_infraction is None:
             return False
         return self.save(editing.add_infraction(self.record.case, dialog.result_infraction))
@@ -439,6 +502,7 @@ class TableView(QWidget):
         self._update_bottom_fields()
         if self.record is None:
             return
+        self.keep_hand_draft()
         fields = self.hand_fields()
         if fields is None:
             self.outcome.setText(f"<i>{self.language.tr('enter_points')}</i>")

@@ -25,7 +25,9 @@ PAIRS = (
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path: Path) -> Iterator[None]:
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # each test's own data folder: the drafts (typed, unconfirmed input) live there
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     yield
