@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -44,6 +44,39 @@ from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_
 
 SHAPES = ("single", "pair", "tractor", "throw")
 
+#: One key per infraction kind in the table view, shown on its button (the English word's
+#: letter; never N, E, S, W, which choose the seat inside the dialog).
+KIND_KEYS = {
+    "out_of_turn": "O",
+    "bottom_miscount": "B",
+    "wrong_card_count": "C",
+    "exposed_card": "X",
+    "failed_throw": "T",
+    "wrong_play": "F",
+    "hidden_card": "H",
+    "wrong_declaration": "R",
+    "unreasonable_play": "U",
+    "illegal_signal": "G",
+    "delay": "D",
+    "trick_handling": "K",
+    "misconduct": "M",
+}
+
+
+def kind_keys(kinds: list[str]) -> dict[str, str]:
+    """Each kind's key: its own, or for a kind this list does not know (a new rulebook's)
+    the first free letter of its name."""
+    keys = {kind: KIND_KEYS[kind] for kind in kinds if kind in KIND_KEYS}
+    taken = set(keys.values()) | set("NESW")
+    for kind in kinds:
+        if kind in keys:
+            continue
+        free = next((c.upper() for c in kind if c.isalpha() and c.upper() not in taken), None)
+        if free is not None:
+            keys[kind] = free
+            taken.add(free)
+    return keys
+
 
 class PointsField(QWidget):
     """Card points as typed: a multiple of 5 from 0 to 200, refused at the field."""
@@ -65,6 +98,18 @@ class PointsField(QWidget):
         layout.addWidget(self.edit)
         layout.addWidget(self.error)
         self.edit.textChanged.connect(self._check)
+        self.edit.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """A letter is never a point: it stays an infraction kind's key while typing points."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z
+            and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier
+        ):
+            return True  # not accepted: the window's shortcut gets the key
+        return super().eventFilter(watched, event)
 
     def value(self) -> int | None:
         text = self.edit.text().strip()
@@ -237,9 +282,13 @@ class TableView(QWidget):
         grid = QGridLayout(self.kind_box)
         self.kind_buttons: dict[str, WrapButton] = {}
         in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
+        self.kind_keys = kind_keys(in_hand)
         for n, kind in enumerate(in_hand):
             button = WrapButton()
+            button.setMinimumHeight(40)  # every kind in view at 1024×700
             button.clicked.connect(lambda _=False, k=kind: self.log_infraction(k))
+            if kind in self.kind_keys:
+                button_shortcut(button, self.kind_keys[kind], self)
             self.kind_buttons[kind] = button
             grid.addWidget(button, n // 2, n % 2)
         self.rulings_model = RulingsModel(language)
@@ -265,11 +314,11 @@ class TableView(QWidget):
         ruling_actions.addWidget(self.void_button)
         ruling_actions.addWidget(self.appeal_button)
         rl.addLayout(ruling_actions)
-        kinds_scroll = QScrollArea()
-        kinds_scroll.setWidgetResizable(True)
-        kinds_scroll.setWidget(self.kind_box)
+        self.kinds_scroll = QScrollArea()
+        self.kinds_scroll.setWidgetResizable(True)
+        self.kinds_scroll.setWidget(self.kind_box)
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(kinds_scroll)
+        right.addWidget(self.kinds_scroll)
         right.addWidget(self.rulings_box)
 
         body = QSplitter(Qt.Orientation.Horizontal)
@@ -738,7 +787,8 @@ class TableView(QWidget):
         kinds = self.session.rulebook.data["infractions"]
         for kind, button in self.kind_buttons.items():
             label = kinds[kind]["label"]
-            button.setText(label[lang])
+            key = self.kind_keys.get(kind)
+            button.setText(f"{label[lang]} ({key})" if key else label[lang])
             button.setToolTip(label["en"] if lang == "zh" else label["zh"])
         self.back_button.setText(tr("back_to_hall"))
         for side, button in self.arrive.items():
