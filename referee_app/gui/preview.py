@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..app.session import Session, TableRecord
 from .i18n import Language
+from .widgets import fit_to_screen
 
 
 def scoresheet_data(session: Session, record: TableRecord) -> Any:
@@ -67,7 +68,7 @@ class PdfPreview(QDialog):
         self.pdf = pdf
         self.suggested_name = suggested_name
         self.setWindowTitle(title)
-        self.resize(900, 1000)
+        fit_to_screen(self, 900, 1000)
         self.data = QByteArray(pdf)
         self.buffer = QBuffer(self.data, self)
         self.buffer.open(QIODevice.OpenModeFlag.ReadOnly)

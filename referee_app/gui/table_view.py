@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -314,12 +313,14 @@ class TableView(QWidget):
         ruling_actions.addWidget(self.void_button)
         ruling_actions.addWidget(self.appeal_button)
         rl.addLayout(ruling_actions)
-        self.kinds_scroll = QScrollArea()
-        self.kinds_scroll.setWidgetResizable(True)
-        self.kinds_scroll.setWidget(self.kind_box)
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.kinds_scroll)
+        right.addWidget(self.kind_box)
         right.addWidget(self.rulings_box)
+        # every kind in view, never scrolled or squeezed (it fits 1024×700); the rulings take
+        # what is left
+        right.setStretchFactor(0, 0)
+        right.setStretchFactor(1, 1)
+        right.setCollapsible(0, False)
 
         body = QSplitter(Qt.Orientation.Horizontal)
         body.addWidget(left_widget)

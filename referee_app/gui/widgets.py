@@ -7,6 +7,7 @@ import time
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPen, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -17,6 +18,20 @@ from PySide6.QtWidgets import (
 
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .i18n import Language
+
+
+def available_height(widget: QWidget, fallback: int = 700) -> int:
+    """The height a window may take on ``widget``'s screen (less a title bar's worth)."""
+    screen = widget.screen() or QApplication.primaryScreen()
+    height = screen.availableGeometry().height() if screen is not None else fallback
+    return max(300, height - 40)
+
+
+def fit_to_screen(widget: QWidget, width: int, height: int) -> None:
+    """Resize to ``width``×``height``, or less where the screen is smaller."""
+    screen = widget.screen() or QApplication.primaryScreen()
+    area_width = screen.availableGeometry().width() if screen is not None else width
+    widget.resize(min(width, area_width), min(height, available_height(widget, height)))
 
 
 def button_shortcut(button: QPushButton, keys: str, scope: QWidget) -> QShortcut:

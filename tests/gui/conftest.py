@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    # the smallest laptop screen a referee brings (issue 15): every window and dialog must fit
+    SMALL_SCREEN = Path(__file__).with_name("small_screen.json")
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SMALL_SCREEN}"
 
 from PySide6.QtCore import QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
