@@ -379,7 +379,7 @@ class MainWindow(QMainWindow):
         view = self._desk_view(
             "appeals_view",
             lambda: AppealsView(self.language, self.session),
-            lambda v: v.changed.connect(self.say),
+            lambda v: (v.changed.connect(self.say), setattr(v, "login", self.login)),
         )
         view.refresh()
         self.stack.setCurrentWidget(view)

@@ -19,6 +19,7 @@ def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> N
     window.import_pairs(str(pairs_csv))
     window.session.set_pin("chief_referee", "135790")
     window.session.set_pin("table_referee", "246879")
+    window.session.set_pin("arbitration", "864213")
 
     def log_in(dialog) -> None:
         dialog.role_combo.setCurrentIndex(dialog.role_combo.findData("table_referee"))
@@ -45,27 +46,39 @@ def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> N
     window.act_appeals.trigger()
     desk = window.appeals_view
 
+    seen: dict[str, object] = {}
+
+    def refuse_login(login) -> None:  # the PIN dialog offered: a wrong PIN, then cancelled
+        seen["offered"] = True
+        login.role_combo.setCurrentIndex(login.role_combo.findData("arbitration"))
+        login.pin_edit.setText("000000")
+        login.accept()
+        assert login.error_label.isVisible()
+        login.reject()
+
+    def log_in_as_committee(login) -> None:
+        login.role_combo.setCurrentIndex(login.role_combo.findData("arbitration"))
+        login.pin_edit.setText("864213")
+        login.accept()
+
     def decide(dialog) -> None:
         dialog.choice["upheld"].setChecked(True)
-        dialog.reason.setPlainText("理由")
-        dialog.committee.setText("委员甲")
+        dialog.reason.setPlainText("经查录像，该牌系被对方碰落。")
+        dialog.committee.setText("委员甲，委员乙")
+        when_modal(refuse_login)
+        dialog._accept()
+        # refused: the dialog stays open with everything typed, and says why
+        seen["open"] = dialog.isVisible()
+        seen["error"] = dialog.error.text()
+        seen["kept"] = (dialog.reason.toPlainText(), dialog.members(), dialog.decision())
+        when_modal(log_in_as_committee)
         dialog._accept()
 
-    refused = {}
     when_modal(decide)
-    # after the decision dialog, the store's refusal comes as a message box
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    def close_box() -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            refused["text"] = box.text()
-            box.close()
-        else:
-            QTimer.singleShot(20, close_box)
-
-    QTimer.singleShot(200, close_box)
-    assert not desk.decide()
-    assert refused["text"] == "appeal.decide needs the arbitration committee's PIN (you are: table referee)"
-    assert window.session.appeals()[0]["state"] == "filed"
+    assert desk.decide()
+    assert seen["offered"] and seen["open"]
+    assert seen["error"] == "appeal.decide needs the arbitration committee's PIN (you are: table referee)"
+    assert seen["kept"] == ("经查录像，该牌系被对方碰落。", ["委员甲", "委员乙"], "upheld")
+    assert window.session.role == "arbitration"
+    appeal = window.session.appeals()[0]
+    assert appeal["state"] != "filed" and appeal["decision"] == "upheld"
