@@ -103,8 +103,10 @@ class NewEventDialog(QDialog):
         )
 
     def pick_file(self) -> None:
+        from .widgets import FILE_DIALOG
+
         path, _ = QFileDialog.getOpenFileName(
-            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)"
+            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)", options=FILE_DIALOG
         )
         if path:
             self.load_file(path)
@@ -482,7 +484,11 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return 0
         if not path:
-            path, _ = QFileDialog.getOpenFileName(self, self.language.tr("import_pairs"), "", "CSV (*.csv)")
+            from .widgets import FILE_DIALOG
+
+            path, _ = QFileDialog.getOpenFileName(
+                self, self.language.tr("import_pairs"), "", "CSV (*.csv)", options=FILE_DIALOG
+            )
             if not path:
                 return 0
         try:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..app.session import Session, TableRecord
 from .i18n import Language
-from .widgets import fit_to_screen
+from .widgets import FILE_DIALOG, fit_to_screen
 
 
 def scoresheet_data(session: Session, record: TableRecord) -> Any:
@@ -100,7 +100,7 @@ class PdfPreview(QDialog):
     def save_pdf(self, path: str | None = None) -> str | None:
         if not path:
             path, _ = QFileDialog.getSaveFileName(
-                self, self.language.tr("save_pdf"), self.suggested_name, "PDF (*.pdf)"
+                self, self.language.tr("save_pdf"), self.suggested_name, "PDF (*.pdf)", options=FILE_DIALOG
             )
         if not path:
             return None

@@ -8,6 +8,7 @@ from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPen, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -18,6 +19,10 @@ from PySide6.QtWidgets import (
 
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .i18n import Language
+
+#: Our file dialogs are Qt's own, not the system's: the system's speaks the system's language,
+#: Qt's speaks the app's (Qt's Chinese comes from qtbase_zh_CN, installed by i18n.py).
+FILE_DIALOG = QFileDialog.Option.DontUseNativeDialog
 
 
 def available_height(widget: QWidget, fallback: int = 700) -> int:
