@@ -284,7 +284,7 @@ class TableView(QWidget):
         self.kind_keys = kind_keys(in_hand)
         for n, kind in enumerate(in_hand):
             button = WrapButton()
-            button.setMinimumHeight(40)  # every kind in view at 1024×700
+            button.floor = 40  # every kind in view at 1024×700
             button.clicked.connect(lambda _=False, k=kind: self.log_infraction(k))
             if kind in self.kind_keys:
                 button_shortcut(button, self.kind_keys[kind], self)
@@ -300,7 +300,12 @@ class TableView(QWidget):
         self.rulings_view.verticalHeader().setVisible(False)
         self.rulings_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.rulings_view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # the ruling's own text says everything and takes the room; the clause column is a
+        # narrow, wrapped reference (the whole ruling is also each row's tooltip)
+        self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self.rulings_view.horizontalHeader().resizeSection(2, 96)
+        for table in (self.rulings_view, self.hands_view):  # wrapped rows follow the widths
+            table.horizontalHeader().sectionResized.connect(lambda *_, t=table: t.resizeRowsToContents())
         self.void_button = QPushButton()
         # clicked(bool) would pass its checked state as the reason
         self.void_button.clicked.connect(lambda: self.void_selected())

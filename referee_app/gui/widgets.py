@@ -5,7 +5,17 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPen, QShortcut
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -341,11 +351,24 @@ class WrapButton(QPushButton):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.label)
-        self.setMinimumHeight(48)
+        self.floor = 48  # the least height; a label wrapping to a third line gets more
+        self.setMinimumHeight(self.floor)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_label()
+
+    def _fit_label(self) -> None:
+        if self.width() < 40:
+            return
+        needed = max(self.floor, self.label.heightForWidth(self.width() - 12) + 8)
+        if needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self.label.setText(text)
+        self._fit_label()
 
     def text(self) -> str:
         return self.label.text()
