@@ -214,7 +214,10 @@ class TableView(QWidget):
         self.hands_view.verticalHeader().setVisible(False)
         self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Stretch)
+        # the outcome is a sentence: a readable width of its own (the table scrolls sideways on a
+        # small screen) rather than what the numbers leave, which cut it to a word a line
+        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Interactive)
+        self.hands_view.horizontalHeader().resizeSection(8, 260)
         self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
         form = QFormLayout(self.hand_box)
