@@ -208,11 +208,13 @@ class InfractionDialog(QDialog):
         dialog_layout.addLayout(row)
         self.ready = True
         self.refresh()
+        self.resize(self.sizeHint())  # as tall as its content where the screen allows
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         """As tall as the content, but never taller than the screen (the content scrolls)."""
         hint = super().sizeHint()
-        wanted = self.body.sizeHint().height() + self.confirm_button.sizeHint().height() + 40
+        # the margins and spacing around the scroll area and the buttons
+        wanted = self.body.sizeHint().height() + self.confirm_button.sizeHint().height() + 64
         return QSize(hint.width(), min(wanted, available_height(self)))
 
     def _show_override(self, on: bool) -> None:
@@ -389,7 +391,8 @@ class InfractionDialog(QDialog):
             for name in missing:
                 self.errors[name].setText(tr("fact_required"))
                 self.errors[name].setVisible(True)
-            names = "、".join(FIELD_LABELS[name][self.language.lang] for name in missing)
+            sep = "、" if self.language.lang == "zh" else ", "
+            names = sep.join(FIELD_LABELS[name][self.language.lang] for name in missing)
             message = tr("facts_missing", names=names)
             self.preview_label.setText(f"<span style='color:#ef6c00'>{message}</span>")
             self.confirm_button.setEnabled(False)
