@@ -329,6 +329,7 @@ class MainWindow(QMainWindow):
         )
         self.table_view.saved.connect(self.say)
         self.table_view.drafts = self.drafts
+        self.table_view.login = self.login
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)
         for act in (

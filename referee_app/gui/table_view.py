@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.drafts import Drafts
-from ..app.errors import StoreError
+from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
 from ..core import CaseError, editing
 from ..core.catalogue import facts_required, fields_for
@@ -150,6 +150,8 @@ class TableView(QWidget):
         #: Where typed, unconfirmed input is kept while typed (set by the window).
         self.drafts: Drafts | None = None
         self.hand_draft_kept = False
+        #: Logs this station in to another role (the window's PIN dialog); True once done.
+        self.login: Callable[[], bool] | None = None
         rulebook = session.rulebook.data
 
         self.title = QLabel()
@@ -449,18 +451,27 @@ class TableView(QWidget):
     # -- changes -----------------------------------------------------------------------------
 
     def save(self, case: dict[str, Any]) -> bool:
-        """Save a new version; the window says saved only after the store has committed."""
+        """Save a new version; the window says saved only after the store has committed. A
+        write refused for this station's role offers the PIN dialog and is tried once more;
+        refused again, what was typed (the hand, the correction's reason) stays."""
         assert self.record is not None
-        try:
-            if self.correction_reason is not None:  # the chief referee's correction of a signed record
-                self.record = self.session.correct(self.record, case, self.correction_reason)
-                self.correction_reason = None
-            else:
-                self.record = self.session.save(self.record, case)
-        except (StoreError, CaseError) as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
-            self.reload()
-            return False
+        for attempt in (1, 2):
+            try:
+                if self.correction_reason is not None:  # the chief referee's correction of a signed record
+                    self.record = self.session.correct(self.record, case, self.correction_reason)
+                    self.correction_reason = None
+                else:
+                    self.record = self.session.save(self.record, case)
+                break
+            except RoleError as exc:
+                if attempt == 1 and self.login is not None and self.login():
+                    continue
+                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                return False
+            except (StoreError, CaseError) as exc:
+                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                self.reload()
+                return False
         self.load(self.record)
         self.saved.emit(self.language.tr("saved_version", version=self.record.version))
         return True
@@ -588,9 +599,13 @@ class TableView(QWidget):
         if self.record is None or fields is None or not self.confirm_hand_button.isEnabled():
             return
         case = self.case_with_hand(fields)
-        self.editing_hand = None
+        editing_hand, self.editing_hand = self.editing_hand, None
         if self.save(case):
             self.clear_hand_form()
+        else:
+            self.editing_hand = editing_hand  # not saved: still correcting that hand
+            if self.record is not None:
+                self.load(self.record)
             self.defender_points.edit.setFocus()
 
     def clear_hand_form(self) -> None:
