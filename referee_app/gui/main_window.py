@@ -457,7 +457,8 @@ class MainWindow(QMainWindow):
         if not pending:
             return
         view = self.table_view
-        if view is None or view.record is None or draft is None or view.record.table != draft["table"]:
+        here = None if view is None or view.record is None else (view.record.round, view.record.table)
+        if draft is None or view is None or here != (draft["round"], draft["table"]):
             for name in pending:
                 self.drafts.discard(name)
             return

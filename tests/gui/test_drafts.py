@@ -156,3 +156,17 @@ def test_a_restart_returns_to_the_last_table_and_the_hall_after_leaving_it(make_
     last = make_window()
     last.resume()
     assert last.stack.currentWidget() is last.welcome and last.session is None
+
+
+def test_a_draft_is_kept_per_store_and_a_damaged_one_is_ignored(tmp_path: Path) -> None:
+    here = Drafts("/data/event.sqlite", tmp_path)
+    other = Drafts("postgresql://hall/referee", tmp_path)
+    here.save("hand", {"event": 1, "round": 2, "table": 3, "defender_points": "85"})
+    assert here.load("hand") == {"event": 1, "round": 2, "table": 3, "defender_points": "85"}
+    assert other.pending() == {}  # another store's station sees nothing of this one
+    assert not list(tmp_path.glob("*.tmp"))  # written whole, by a rename
+    here.path("ruling").write_text("{not json", encoding="utf-8")
+    assert here.load("ruling") is None and set(here.pending()) == {"hand"}
+    here.discard("hand")
+    here.discard("hand")  # discarding twice is fine
+    assert here.load("hand") is None
