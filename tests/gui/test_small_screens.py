@@ -20,6 +20,21 @@ def test_the_tests_screen_is_the_small_laptop(qapp) -> None:
     assert (area.width(), area.height()) == (WIDTH, HEIGHT)
 
 
+@pytest.fixture()
+def app_font(qapp):
+    """The font the app itself uses (the bundled CJK font at 11 pt, as gui/app.py sets it)."""
+    from PySide6.QtGui import QFont
+
+    from referee_app.gui.app import register_font
+
+    before = qapp.font()
+    family = register_font()
+    if family:
+        qapp.setFont(QFont(family, 11))
+    yield
+    qapp.setFont(before)
+
+
 def fits(dialog: QWidget, confirm: QPushButton) -> None:
     """``dialog`` shown is no larger than the screen, and ``confirm`` lies wholly inside it."""
     dialog.show()
@@ -51,7 +66,7 @@ def infraction_dialog(view, kind: str):
 
 @pytest.mark.parametrize(("lang", "rulebook"), [("zh", "bhg-2011"), ("en", "bhg-2011"), ("zh", "gansu-2018")])
 def test_every_infraction_dialog_keeps_confirm_and_the_reason_in_view_when_overriding(
-    make_window, pairs_csv, qtbot, lang, rulebook
+    make_window, pairs_csv, qtbot, lang, rulebook, app_font
 ) -> None:
     window = make_window(lang)
     open_event_with_table(window, rulebook, pairs_csv)
@@ -68,7 +83,7 @@ def test_every_infraction_dialog_keeps_confirm_and_the_reason_in_view_when_overr
         dialog.reject()
 
 
-def test_the_other_dialogs_fit_the_small_screen(make_window, pairs_csv, qtbot) -> None:
+def test_the_other_dialogs_fit_the_small_screen(make_window, pairs_csv, qtbot, app_font) -> None:
     from referee_app.gui.appeals import DecideDialog, FileAppealDialog
     from referee_app.gui.login import LoginDialog
     from referee_app.gui.main_window import NewEventDialog
@@ -109,7 +124,7 @@ def test_the_other_dialogs_fit_the_small_screen(make_window, pairs_csv, qtbot) -
 
 
 def test_the_table_view_fits_1024_wide_in_english_and_shows_every_kind_unscrolled(
-    make_window, pairs_csv
+    make_window, pairs_csv, app_font
 ) -> None:
     for lang in ("en", "zh"):
         window = make_window(lang)
