@@ -201,14 +201,17 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     def fit_to_screen(self) -> None:
-        """1280×800 where the screen has room, else the screen's available area (a 1024×700
-        laptop must see the whole window)."""
+        """At least 1280×800 where the screen has room (most of a large screen), else the
+        screen's available area (a 1024×700 laptop must see the whole window)."""
         screen = self.screen() or QApplication.primaryScreen()
         if screen is None:
             self.resize(1280, 800)
             return
         area = screen.availableGeometry()
-        self.resize(min(1280, area.width()), min(800, area.height()))
+        # a large screen gets most of it: the hands' outcomes read without scrolling sideways
+        width = max(1280, int(area.width() * 0.85))
+        height = max(800, int(area.height() * 0.85))
+        self.resize(min(width, area.width()), min(height, area.height()))
 
     # -- actions -------------------------------------------------------------------------------
 

@@ -220,6 +220,7 @@ class TableView(QWidget):
         # small screen) rather than what the numbers leave, which cut it to a word a line
         self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Interactive)
         self.hands_view.horizontalHeader().resizeSection(8, 260)
+        self.hands_view.viewport().installEventFilter(self)  # a wider table widens the outcome
         self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
         form = QFormLayout(self.hand_box)
@@ -357,12 +358,24 @@ class TableView(QWidget):
         language.changed.connect(self.retranslate)
         self.retranslate()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize and watched is self.hands_view.viewport():
+            self._fit_outcome()
+        return super().eventFilter(watched, event)
+
+    def _fit_outcome(self) -> None:
+        """The outcome column takes the room the numbers leave, and never less than 260 px."""
+        header = self.hands_view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c != 8)
+        header.resizeSection(8, max(260, self.hands_view.viewport().width() - others))
+
     # -- showing a record ---------------------------------------------------------------------
 
     def load(self, record: TableRecord) -> None:
         self.record = record
         self.diagram.set_state(seat_names(record.players), record.next_dealer, record.levels)
         self.hands_model.set_decision(record.case, record.decision)
+        self._fit_outcome()
         self.rulings_model.set_decision(record.decision)
         self.rulings_view.resizeRowsToContents()
         self.hands_view.resizeRowsToContents()
