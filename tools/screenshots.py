@@ -1,16 +1,25 @@
 """Screenshots of the desktop app as a referee sees it, for review.
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" python tools/screenshots.py OUT_DIR [--lang zh|en]
+    xvfb-run -a python tools/screenshots.py --out OUT_DIR
 
 Builds a demo event in a temporary SQLite store (made-up players), plays a few hands at
-table 1, then saves PNGs of the hall, the table view, the infraction dialog with its live
-preview, the signature pad and the scoresheet preview. Runs on a real X server (Xvfb), not
-the offscreen platform, so fonts and widgets render as on a referee's laptop.
+table 1, then saves PNGs of every view (welcome, hall, table, appeals desk, standings,
+pairing) and every dialog (new event, login with a lock, each ruling dialog's kind with the
+override unfolded, void, end of round, signatures, scoresheet, appeal, decision, restoring
+drafts, the file dialog) on a 1024×700 and a 1920×1080 screen, in Chinese and in English:
+``OUT_DIR/1024x700-zh/…``. Each screen size runs in its own X server (Xvfb) of that size, so
+windows and dialogs size themselves as on a referee's laptop; fonts render as there.
+
+    xvfb-run -a -s "-screen 0 1024x700x24" python tools/screenshots.py --out DIR --size 1024x700 --lang zh
+
+makes one set (what the first command runs for each size and language).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,14 +65,46 @@ def on_modal(app: QApplication, action) -> None:
     QTimer.singleShot(100, attempt)
 
 
+SIZES = ("1024x700", "1920x1080")
+
+
+def every_set(out: Path, rules: str) -> int:
+    """One child per screen size and language, each in an X server of that size."""
+    failed = 0
+    for size in SIZES:
+        for lang in ("zh", "en"):
+            command = [
+                "xvfb-run",
+                "-a",
+                "-s",
+                f"-screen 0 {size}x24",
+                sys.executable,
+                __file__,
+                "--out",
+                str(out / f"{size}-{lang}"),
+                "--size",
+                size,
+                "--lang",
+                lang,
+                "--rules",
+                rules,
+            ]
+            failed += subprocess.run(command, check=False).returncode != 0
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("out")
-    parser.add_argument("--lang", default="zh", choices=("zh", "en"))
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--lang", choices=("zh", "en"))
+    parser.add_argument("--size", choices=SIZES)
     parser.add_argument("--rules", default="bhg-2011")
     args = parser.parse_args()
     out = Path(args.out)
+    if args.size is None or args.lang is None:
+        return every_set(out, args.rules)
     out.mkdir(parents=True, exist_ok=True)
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()  # the demo's drafts, not the user's
     app = QApplication(sys.argv[:1])
     family = register_font()
     if family:
@@ -75,12 +116,14 @@ def main() -> int:
     language = Language(args.lang)
     language.install_qt_translator()
     window = MainWindow(store, actor, language)
-    window.resize(1500, 920)
+    window.fit_to_screen()
     window.show()
     info = Session.create_event(store, "2026年教职工双升赛", load_rulebook(args.rules), "2026-11-30", actor)
     window.fill_events()
     settle(app)
     shoot(window, out / "01-welcome.png")
+    on_modal(app, lambda dialog: (settle(app), shoot(dialog, out / "01b-new-event.png"), dialog.reject()))
+    window.new_event()
     window.open_event(info.id)
     window.import_pairs(str(folder / "pairs.csv"))
     session = window.session
@@ -109,18 +152,36 @@ def main() -> int:
     settle(app)
     shoot(window, out / "03-table.png")
 
-    def dialog_shot(dialog) -> None:
-        dialog.who_buttons["N"].click()
-        dialog.inputs["trick"].setValue(7)
-        dialog.inputs["cards"].setValue(2)
-        settle(app)
-        dialog.adjustSize()
-        settle(app)
-        shoot(dialog, out / "04-infraction-dialog.png")
-        dialog.reject()
+    def shoot_modal(name: str, then=lambda dialog: dialog.reject()) -> None:
+        """Shoot the next modal dialog as it opened (its own size on this screen)."""
+        on_modal(app, lambda dialog: (settle(app), shoot(dialog, out / name), then(dialog)))
 
-    on_modal(app, dialog_shot)
-    view.log_infraction("exposed_card")
+    data = session.rulebook.data
+    for n, kind in enumerate(session.rulebook.kinds):
+
+        def ruling_shot(dialog, n=n, kind=kind) -> None:
+            for seat in ("N", "NS"):
+                if seat in dialog.who_buttons:
+                    dialog.who_buttons[seat].click()
+            settle(app)
+            shoot(dialog, out / f"04-{n:02d}-{kind}.png")
+            dialog.override_box.setChecked(True)  # 改判 unfolded: Confirm must stay in view
+            dialog.ov_reason.setPlainText("经核实该牌系裁判碰落")
+            settle(app)
+            shoot(dialog, out / f"04-{n:02d}-{kind}-override.png")
+            dialog.reject()
+
+        on_modal(app, ruling_shot)
+        view.log_infraction(kind, values={"minutes": 12} if kind == "late_arrival" else None)
+    assert data  # every kind of this rulebook was shown
+
+    view.rulings_view.selectRow(0)
+    shoot_modal("04b-void.png")
+    view.void_selected()
+    shoot_modal("04c-end-round.png", lambda box: box.close())
+    view.end_on_time()
+    shoot_modal("04d-file-dialog.png")
+    window.import_pairs()
 
     from referee_app.gui.signature import SignDialog
     from referee_app.gui.widgets import seat_names
@@ -142,6 +203,26 @@ def main() -> int:
         lambda dialog: (settle(app, 0.8), shoot(dialog, out / "06-scoresheet-preview.png"), dialog.accept()),
     )
     view.preview_scoresheet()
+
+    from referee_app.gui.appeals import DecideDialog, FileAppealDialog
+    from referee_app.gui.login import LoginDialog
+
+    ruling = view.selected_ruling()[2]
+    login = LoginDialog(language, session, window)
+    login._show_error(("login_locked", {"role": language.tr("role_chief_referee"), "until": "18:45:30"}))
+    for name, dialog in (
+        ("06b-login-locked.png", login),
+        ("06c-file-appeal.png", FileAppealDialog(language, ruling, 100, window)),
+        ("06d-decide.png", DecideDialog(language, {"id": 1, "ruling": ruling}, window)),
+    ):
+        if isinstance(dialog, FileAppealDialog):
+            dialog.show_late(language.tr("late_by", minutes=7))
+        if isinstance(dialog, DecideDialog):
+            dialog.choice["modified"].setChecked(True)
+        dialog.show()
+        settle(app)
+        shoot(dialog, out / name)
+        dialog.close()
 
     # finish round 1 everywhere, appeal one ruling, then the chief referee's views
     for record in session.tables(1):
@@ -166,6 +247,17 @@ def main() -> int:
     window.show_hall()
     settle(app)
     shoot(window, out / "10-hall-after-round.png")
+
+    # a crash with points typed at table 2: the next start offers them back
+    window.open_table(1, 2)
+    window.table_view.defender_points.edit.setText("85")
+    again = MainWindow(store, actor, language)
+    again.fit_to_screen()
+    again.show()
+    shoot_modal("11-restore-drafts.png", lambda box: box.button(box.StandardButton.No).click())
+    again.resume()
+    again.close()
+    window.table_view.clear_hand_form()
     window.close()
     settle(app)
     store.close()

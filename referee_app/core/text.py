@@ -93,7 +93,7 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
         count = _SCOPE[lang][ruling.scope].format(n=ruling.occurrence, nth=ordinal(ruling.occurrence))
         head += f"，{count}" if zh else f", {count}"
     sep = "，" if zh else "; "
-    body = sep.join(parts)
+    body = sep.join(parts).rstrip("。.")  # an instruction's own full stop would be doubled
     source = f"依据{ruling.citation}" if zh else f"under {ruling.citation}"
     sentence = f"{head}：{body}。{source}。" if zh else f"{head}: {body}. Clause {ruling.citation}."
     if ruling.void_reason is not None:

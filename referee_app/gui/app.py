@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
+    from PySide6.QtCore import QTimer
     from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -140,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     window = MainWindow(store, actor, language)
     window.show()
+    # back to the table open at quit or crash, offering back unconfirmed input (once shown)
+    QTimer.singleShot(0, window.resume)
     logger.info("window shown (store %s, language %s)", store_name(args.db), args.lang)
     code = int(app.exec())
     logger.info("window closed")

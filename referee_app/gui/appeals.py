@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..app.errors import StoreError
+from ..app.errors import RoleError, StoreError
 from ..app.session import Session
 from ..core.seats import SIDE_NAMES
 from .i18n import Language
@@ -178,6 +179,8 @@ class DecideDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
+        #: Records the decision; a refusal (wrong role, store error) keeps the dialog open.
+        self.act: Callable[[], None] | None = None
         buttons = _ok_cancel(self, tr("record_decision"), tr("cancel"), self._accept)
         form = QFormLayout(self)
         form.addRow(QLabel(f"<b>{appeal['ruling'].get('text', '')}</b>"))
@@ -218,6 +221,12 @@ class DecideDialog(QDialog):
         if self.decision() == "modified" and not self.sanctions():
             _error_box(self.error, tr("override_sanction_required"))
             return
+        if self.act is not None:
+            try:
+                self.act()
+            except StoreError as exc:  # e.g. the committee's PIN refused: what was typed stays
+                _error_box(self.error, str(exc))
+                return
         self.accept()
 
 
@@ -242,6 +251,8 @@ class AppealsView(QWidget):
         self.language = language
         self.session = session
         self.appeals: list[dict[str, Any]] = []
+        #: Logs this station in to another role (the window's PIN dialog); True once done.
+        self.login: Callable[[], bool] | None = None
         self.title = QLabel()
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
@@ -395,11 +406,6 @@ class AppealsView(QWidget):
         if a is None:
             return False
         dialog = dialog or DecideDialog(self.language, a, self)
-        self.active_dialog = dialog
-        accepted = dialog.exec() == QDialog.DialogCode.Accepted
-        self.active_dialog = None
-        if not accepted:
-            return False
         before = self.session.table(a["round"], a["table"])
         winner_before = ((before.decision.get("result") or {}).get("winner")) if before else None
 
@@ -412,8 +418,14 @@ class AppealsView(QWidget):
                 dialog.sanctions(),
             )
 
-        if not self._act(run, self.language.tr("appeal_decided", id=a["id"])):
+        dialog.act = lambda: self.as_role(run)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        self.refresh()
+        if not accepted:
             return False
+        self.changed.emit(self.language.tr("appeal_decided", id=a["id"]))
         after = self.session.table(a["round"], a["table"])
         winner_after = ((after.decision.get("result") or {}).get("winner")) if after else None
         if winner_after != winner_before:
@@ -423,6 +435,16 @@ class AppealsView(QWidget):
                 self.language.tr("result_changed", before=name[winner_before], after=name[winner_after])
             )
         return True
+
+    def as_role(self, action: Callable[[], None]) -> None:
+        """Run ``action``; refused for this station's role, offer the login (the PIN dialog)
+        and run it once more after a login. A cancelled or failed login raises the refusal."""
+        try:
+            action()
+        except RoleError:
+            if self.login is None or not self.login():
+                raise
+            action()
 
     def withdraw(self, reason: str | None = None) -> bool:
         a = self.selected()

@@ -65,10 +65,42 @@ class Language(QObject):
             ):
                 app.installTranslator(translator)
                 _qt_translator = translator
+        if _qt_missing is not None:
+            app.removeTranslator(_qt_missing)
+        if self.lang == "zh":
+            _install_missing(app)
 
 
 #: The translator of Qt's own strings currently installed in the application.
 _qt_translator: QTranslator | None = None
+
+#: Qt's own strings that its Chinese translation (qtbase_zh_CN.qm) lacks in this Qt version:
+#: the file dialog's labels changed their source text (an added "&") and were left English.
+QT_MISSING_ZH = {
+    ("QFileDialog", "&Look in:"): "查找范围(&L)：",
+    ("QFileDialog", "Files of &type:"): "文件类型(&T)：",
+}
+
+
+class _MissingQtStrings(QTranslator):
+    def translate(  # type: ignore[override]
+        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+    ) -> str | None:
+        # None (a null string): not ours, so Qt asks the next translator
+        return QT_MISSING_ZH.get((context, source))
+
+    def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
+        return False
+
+
+_qt_missing: QTranslator | None = None
+
+
+def _install_missing(app: QApplication) -> None:
+    global _qt_missing
+    if _qt_missing is None:
+        _qt_missing = _MissingQtStrings(app)
+    app.installTranslator(_qt_missing)
 
 
 def system_lang() -> str:

@@ -7,7 +7,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -15,12 +15,14 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -30,6 +32,7 @@ from ..core import CaseError
 from ..core.catalogue import CHOICES, FIELD_LABELS
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language
+from .widgets import available_height
 
 # Seats laid out as on the table: N above, W left, E right, S below.
 SEAT_GRID = {"N": (0, 1), "W": (1, 0), "E": (1, 2), "S": (2, 1)}
@@ -38,6 +41,9 @@ SEAT_GRID = {"N": (0, 1), "W": (1, 0), "E": (1, 2), "S": (2, 1)}
 class InfractionDialog(QDialog):
     """Ask for one infraction of ``kind``; ``preview(infraction)`` judges it in context and
     returns the proposed ruling (a dict of the decision) or raises CaseError."""
+
+    #: Anything typed or chosen changed (the table keeps the dialog's draft on disk).
+    edited = Signal()
 
     def __init__(
         self,
@@ -66,7 +72,9 @@ class InfractionDialog(QDialog):
         tr = language.tr
         self.setWindowTitle(tr("log_infraction_title", kind=label[lang]))
 
-        outer = QVBoxLayout(self)
+        # everything but the buttons scrolls: Confirm stays in view on a 1024×700 screen
+        self.body = QWidget()
+        outer = QVBoxLayout(self.body)
         heading = QLabel(f"<h2>{label[lang]}</h2><span style='color:#607d8b'>{label['en']}</span>")
         outer.addWidget(heading)
 
@@ -144,7 +152,7 @@ class InfractionDialog(QDialog):
         QVBoxLayout(self.override_box).addWidget(override_fields)
         override_fields.setVisible(False)  # unfolds only when the referee overrides
         self.override_box.toggled.connect(override_fields.setVisible)
-        self.override_box.toggled.connect(lambda *_: self.adjustSize())
+        self.override_box.toggled.connect(self._show_override)
         ov = QFormLayout(override_fields)
         self.ov_warning = QCheckBox(tr("sanction_warning"))
         self.ov_points = QSpinBox()
@@ -174,6 +182,7 @@ class InfractionDialog(QDialog):
         self.ov_points.valueChanged.connect(lambda *_: self.refresh())
         self.ov_suspension.valueChanged.connect(lambda *_: self.refresh())
         self.ov_reason.textChanged.connect(lambda: self.ov_reason_error.setVisible(False))
+        self.ov_reason.textChanged.connect(self.refresh)  # the preview shows the reason typed
         self.override_box.toggled.connect(lambda *_: self.refresh())
         outer.addWidget(self.override_box)
 
@@ -189,9 +198,41 @@ class InfractionDialog(QDialog):
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.confirm)
         row.addWidget(self.cancel_button)
         row.addWidget(self.confirm_button)
-        outer.addLayout(row)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.body)
+        dialog_layout = QVBoxLayout(self)
+        dialog_layout.addWidget(self.scroll, 1)
+        dialog_layout.addLayout(row)
         self.ready = True
         self.refresh()
+        self.resize(self.sizeHint())  # as tall as its content where the screen allows
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """As tall as the content, but never taller than the screen (the content scrolls)."""
+        hint = super().sizeHint()
+        # the margins and spacing around the scroll area and the buttons
+        wanted = self.body.sizeHint().height() + self.confirm_button.sizeHint().height() + 64
+        return QSize(hint.width(), min(wanted, available_height(self)))
+
+    def _show_override(self, on: bool) -> None:
+        if on and self.proposed is not None and not self.override_sanctions():
+            self._start_from(self.proposed)
+        self.resize(self.width(), self.sizeHint().height())
+        if on:  # unfolded below the preview: bring the reason into view, Confirm stays put
+            self.body.adjustSize()
+            self.scroll.ensureWidgetVisible(self.ov_reason)
+
+    def _start_from(self, ruling: dict[str, Any]) -> None:
+        """An override starts from the proposed sanction: the referee changes what differs."""
+        self.ov_warning.setChecked(bool(ruling.get("warning")))
+        self.ov_points.setValue(int(ruling.get("points") or 0))
+        self.ov_hand_loss.setChecked(bool(ruling.get("hand_lost")))
+        self.ov_forfeit.setChecked(bool(ruling.get("round_forfeit")))
+        self.ov_suspension.setValue(int(ruling.get("suspension_rounds") or 0))
+        self.ov_disqualified.setChecked(bool(ruling.get("disqualified")))
 
     # -- inputs ------------------------------------------------------------------------------
 
@@ -237,6 +278,50 @@ class InfractionDialog(QDialog):
             widget.setChecked(bool(value))
         elif isinstance(widget, QSpinBox):
             widget.setValue(int(value))
+
+    def draft(self) -> dict[str, Any]:
+        """Everything typed or chosen, to be given back by ``restore_draft`` after a crash."""
+        facts: dict[str, Any] = {}
+        for name, widget in self.inputs.items():
+            if isinstance(widget, QComboBox):
+                facts[name] = widget.currentData()
+            elif isinstance(widget, QCheckBox):
+                facts[name] = widget.isChecked()
+            elif isinstance(widget, QSpinBox):
+                facts[name] = widget.value()
+        return {
+            "kind": self.kind,
+            "offender": self.offender(),
+            "facts": facts,
+            "override": self.override_box.isChecked(),
+            "override_fields": {
+                "warning": self.ov_warning.isChecked(),
+                "points": self.ov_points.value(),
+                "hand_loss": self.ov_hand_loss.isChecked(),
+                "forfeit": self.ov_forfeit.isChecked(),
+                "suspension": self.ov_suspension.value(),
+                "disqualified": self.ov_disqualified.isChecked(),
+                "reason": self.ov_reason.toPlainText(),
+            },
+        }
+
+    def restore_draft(self, draft: dict[str, Any]) -> None:
+        who = draft.get("offender")
+        if who in self.who_buttons:
+            self.who_buttons[who].setChecked(True)
+        for name, value in (draft.get("facts") or {}).items():
+            if name in self.inputs and value is not None:
+                self._set_value(name, value)
+        ov = draft.get("override_fields") or {}
+        self.override_box.setChecked(bool(draft.get("override")))
+        self.ov_warning.setChecked(bool(ov.get("warning")))
+        self.ov_points.setValue(int(ov.get("points") or 0))
+        self.ov_hand_loss.setChecked(bool(ov.get("hand_loss")))
+        self.ov_forfeit.setChecked(bool(ov.get("forfeit")))
+        self.ov_suspension.setValue(int(ov.get("suspension") or 0))
+        self.ov_disqualified.setChecked(bool(ov.get("disqualified")))
+        self.ov_reason.setPlainText(str(ov.get("reason") or ""))
+        self.refresh()
 
     def offender(self) -> str | None:
         for key, button in self.who_buttons.items():
@@ -290,6 +375,7 @@ class InfractionDialog(QDialog):
     def refresh(self) -> None:
         if not self.ready:
             return
+        self.edited.emit()
         tr = self.language.tr
         for error in self.errors.values():
             error.setVisible(False)
@@ -305,7 +391,8 @@ class InfractionDialog(QDialog):
             for name in missing:
                 self.errors[name].setText(tr("fact_required"))
                 self.errors[name].setVisible(True)
-            names = "、".join(FIELD_LABELS[name][self.language.lang] for name in missing)
+            sep = "、" if self.language.lang == "zh" else ", "
+            names = sep.join(FIELD_LABELS[name][self.language.lang] for name in missing)
             message = tr("facts_missing", names=names)
             self.preview_label.setText(f"<span style='color:#ef6c00'>{message}</span>")
             self.confirm_button.setEnabled(False)

@@ -103,8 +103,10 @@ class NewEventDialog(QDialog):
         )
 
     def pick_file(self) -> None:
+        from .widgets import FILE_DIALOG
+
         path, _ = QFileDialog.getOpenFileName(
-            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)"
+            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)", options=FILE_DIALOG
         )
         if path:
             self.load_file(path)
@@ -179,6 +181,10 @@ class MainWindow(QMainWindow):
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
         self.settings = QSettings("referee-app", "referee-app")
+        from ..app.drafts import Drafts  # here, not above: the import block is kept lean
+
+        #: Typed, unconfirmed input of this store kept on disk (offered back after a crash).
+        self.drafts = Drafts(store.where)
         self.fit_to_screen()
         self.stack = QStackedWidget()
         self.welcome = WelcomePage(language)
@@ -195,14 +201,17 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     def fit_to_screen(self) -> None:
-        """1280×800 where the screen has room, else the screen's available area (a 1024×700
-        laptop must see the whole window)."""
+        """At least 1280×800 where the screen has room (most of a large screen), else the
+        screen's available area (a 1024×700 laptop must see the whole window)."""
         screen = self.screen() or QApplication.primaryScreen()
         if screen is None:
             self.resize(1280, 800)
             return
         area = screen.availableGeometry()
-        self.resize(min(1280, area.width()), min(800, area.height()))
+        # a large screen gets most of it: the hands' outcomes read without scrolling sideways
+        width = max(1280, int(area.width() * 0.85))
+        height = max(800, int(area.height() * 0.85))
+        self.resize(min(width, area.width()), min(height, area.height()))
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -261,6 +270,7 @@ class MainWindow(QMainWindow):
         self.welcome.where.setText(self.language.tr("store_at", where=self.store.where))
 
     def show_events(self) -> None:
+        self.remember_place(None, None)
         self.fill_events()
         self.stack.setCurrentWidget(self.welcome)
 
@@ -296,6 +306,7 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.language.tr("store_error"), str(exc))
             return
         self.settings.setValue("last_event", event_id)
+        self.remember_place(event_id, None)
         for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
@@ -320,6 +331,8 @@ class MainWindow(QMainWindow):
             None if clock.minutes_since_start() is None else clock.remaining()
         )
         self.table_view.saved.connect(self.say)
+        self.table_view.drafts = self.drafts
+        self.table_view.login = self.login
         self.stack.addWidget(self.hall)
         self.stack.addWidget(self.table_view)
         for act in (
@@ -349,6 +362,8 @@ class MainWindow(QMainWindow):
 
     def show_hall(self) -> None:
         if self.hall is not None:
+            if self.session is not None:
+                self.remember_place(self.session.event.id, None)
             self.hall.refresh()
             self.stack.setCurrentWidget(self.hall)
 
@@ -370,7 +385,7 @@ class MainWindow(QMainWindow):
         view = self._desk_view(
             "appeals_view",
             lambda: AppealsView(self.language, self.session),
-            lambda v: v.changed.connect(self.say),
+            lambda v: (v.changed.connect(self.say), setattr(v, "login", self.login)),
         )
         view.refresh()
         self.stack.setCurrentWidget(view)
@@ -410,12 +425,75 @@ class MainWindow(QMainWindow):
             return
         self.table_view.load(record)
         self.stack.setCurrentWidget(self.table_view)
+        self.remember_place(self.session.event.id, (round_no, table_no))
+
+    # -- a restart returns where the station was -------------------------------------------------
+
+    def _place_key(self) -> str:
+        return f"place/{self.drafts.prefix}"  # per store: a station may open several
+
+    def remember_place(self, event_id: int | None, table: tuple[int, int] | None) -> None:
+        """The event and table open now, written at once (a killed app cannot write later)."""
+        key = self._place_key()
+        self.settings.setValue(f"{key}/event", event_id or 0)
+        self.settings.setValue(f"{key}/table", f"{table[0]}/{table[1]}" if table else "")
+        self.settings.sync()
+
+    def resume(self) -> None:
+        """On start: reopen the event and table open at quit or crash, and offer back what was
+        typed and not confirmed (a hand's points, an open ruling dialog)."""
+        pending = self.drafts.pending()
+        key = self._place_key()
+        try:
+            event_id = int(self.settings.value(f"{key}/event", 0) or 0)
+            round_no, _, table_no = str(self.settings.value(f"{key}/table", "") or "").partition("/")
+            table = (int(round_no), int(table_no)) if table_no else None
+        except ValueError:
+            event_id, table = 0, None
+        draft = pending.get("ruling") or pending.get("hand")
+        if draft is not None:  # the drafts' table, wherever the station was last
+            event_id, table = int(draft["event"]), (int(draft["round"]), int(draft["table"]))
+        if event_id and any(ev.id == event_id for ev in self.store.list_events()):
+            self.open_event(event_id)
+            if table is not None and self.session is not None and self.session.event.id == event_id:
+                self.open_table(*table)
+        if not pending:
+            return
+        view = self.table_view
+        here = None if view is None or view.record is None else (view.record.round, view.record.table)
+        if draft is None or view is None or here != (draft["round"], draft["table"]):
+            for name in pending:
+                self.drafts.discard(name)
+            return
+        tr = self.language.tr
+        what = "\n".join(tr(f"draft_{n}", round=d["round"], table=d["table"]) for n, d in pending.items())
+        answer = QMessageBox.question(
+            self,
+            tr("restore_drafts_title"),
+            f"{tr('restore_drafts')}\n\n{what}",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            for name in pending:
+                self.drafts.discard(name)
+            view.clear_hand_form()
+            return
+        if "hand" in pending:
+            view.restore_hand_draft(pending["hand"])
+        if "ruling" in pending:
+            dialog = pending["ruling"].get("dialog") or {}
+            view.log_infraction(str(dialog.get("kind")), draft=dialog)
 
     def import_pairs(self, path: str | None = None) -> int:
         if self.session is None:
             return 0
         if not path:
-            path, _ = QFileDialog.getOpenFileName(self, self.language.tr("import_pairs"), "", "CSV (*.csv)")
+            from .widgets import FILE_DIALOG
+
+            path, _ = QFileDialog.getOpenFileName(
+                self, self.language.tr("import_pairs"), "", "CSV (*.csv)", options=FILE_DIALOG
+            )
             if not path:
                 return 0
         try:
@@ -535,6 +613,7 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+            self.drafts.discard("hand")  # the referee chose to drop them
         if self.hall is not None:
             self.remember_clock()
         super().closeEvent(event)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..app.session import Session, TableRecord
 from .i18n import Language
+from .widgets import FILE_DIALOG, fit_to_screen
 
 
 def scoresheet_data(session: Session, record: TableRecord) -> Any:
@@ -67,7 +68,7 @@ class PdfPreview(QDialog):
         self.pdf = pdf
         self.suggested_name = suggested_name
         self.setWindowTitle(title)
-        self.resize(900, 1000)
+        fit_to_screen(self, 900, 1000)
         self.data = QByteArray(pdf)
         self.buffer = QBuffer(self.data, self)
         self.buffer.open(QIODevice.OpenModeFlag.ReadOnly)
@@ -99,7 +100,7 @@ class PdfPreview(QDialog):
     def save_pdf(self, path: str | None = None) -> str | None:
         if not path:
             path, _ = QFileDialog.getSaveFileName(
-                self, self.language.tr("save_pdf"), self.suggested_name, "PDF (*.pdf)"
+                self, self.language.tr("save_pdf"), self.suggested_name, "PDF (*.pdf)", options=FILE_DIALOG
             )
         if not path:
             return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QDialog,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ..core.seats import SEAT_NAMES
 from .i18n import Language
+from .widgets import available_height
 
 SIGNERS = ("N", "E", "S", "W", "referee")
 # Pixels of stroke a signature needs: a tap or a brush of the pad is not a signature.
@@ -165,6 +166,11 @@ class SignDialog(QDialog):
         ]
         self.missing.setText(self.language.tr("signatures_missing", who="、".join(names)) if missing else "")
         self.confirm_button.setEnabled(not missing)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Never taller than the screen: the pads share what there is."""
+        hint = super().sizeHint()
+        return QSize(hint.width(), min(hint.height(), available_height(self)))
 
     def signatures(self) -> dict[str, bytes]:
         return {signer: pad.to_png() for signer, pad in self.pads.items()}

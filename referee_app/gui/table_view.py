@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -29,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..app.errors import StoreError
+from ..app.drafts import Drafts
+from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
 from ..core import CaseError, editing
 from ..core.catalogue import facts_required, fields_for
@@ -42,6 +42,39 @@ from .preview import PdfPreview, scoresheet_pdf, show_pdf
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
+
+#: One key per infraction kind in the table view, shown on its button (the English word's
+#: letter; never N, E, S, W, which choose the seat inside the dialog).
+KIND_KEYS = {
+    "out_of_turn": "O",
+    "bottom_miscount": "B",
+    "wrong_card_count": "C",
+    "exposed_card": "X",
+    "failed_throw": "T",
+    "wrong_play": "F",
+    "hidden_card": "H",
+    "wrong_declaration": "R",
+    "unreasonable_play": "U",
+    "illegal_signal": "G",
+    "delay": "D",
+    "trick_handling": "K",
+    "misconduct": "M",
+}
+
+
+def kind_keys(kinds: list[str]) -> dict[str, str]:
+    """Each kind's key: its own, or for a kind this list does not know (a new rulebook's)
+    the first free letter of its name."""
+    keys = {kind: KIND_KEYS[kind] for kind in kinds if kind in KIND_KEYS}
+    taken = set(keys.values()) | set("NESW")
+    for kind in kinds:
+        if kind in keys:
+            continue
+        free = next((c.upper() for c in kind if c.isalpha() and c.upper() not in taken), None)
+        if free is not None:
+            keys[kind] = free
+            taken.add(free)
+    return keys
 
 
 class PointsField(QWidget):
@@ -64,6 +97,18 @@ class PointsField(QWidget):
         layout.addWidget(self.edit)
         layout.addWidget(self.error)
         self.edit.textChanged.connect(self._check)
+        self.edit.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """A letter is never a point: it stays an infraction kind's key while typing points."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z
+            and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier
+        ):
+            return True  # not accepted: the window's shortcut gets the key
+        return super().eventFilter(watched, event)
 
     def value(self) -> int | None:
         text = self.edit.text().strip()
@@ -102,6 +147,11 @@ class TableView(QWidget):
         # The round clock's time left in seconds, None while it has not been started.
         self.seconds_left: Callable[[], float | None] = lambda: None
         self.record: TableRecord | None = None
+        #: Where typed, unconfirmed input is kept while typed (set by the window).
+        self.drafts: Drafts | None = None
+        self.hand_draft_kept = False
+        #: Logs this station in to another role (the window's PIN dialog); True once done.
+        self.login: Callable[[], bool] | None = None
         rulebook = session.rulebook.data
 
         self.title = QLabel()
@@ -166,7 +216,11 @@ class TableView(QWidget):
         self.hands_view.verticalHeader().setVisible(False)
         self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Stretch)
+        # the outcome is a sentence: a readable width of its own (the table scrolls sideways on a
+        # small screen) rather than what the numbers leave, which cut it to a word a line
+        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Interactive)
+        self.hands_view.horizontalHeader().resizeSection(8, 260)
+        self.hands_view.viewport().installEventFilter(self)  # a wider table widens the outcome
         self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
         form = QFormLayout(self.hand_box)
@@ -233,9 +287,13 @@ class TableView(QWidget):
         grid = QGridLayout(self.kind_box)
         self.kind_buttons: dict[str, WrapButton] = {}
         in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
+        self.kind_keys = kind_keys(in_hand)
         for n, kind in enumerate(in_hand):
             button = WrapButton()
+            button.floor = 40  # every kind in view at 1024×700
             button.clicked.connect(lambda _=False, k=kind: self.log_infraction(k))
+            if kind in self.kind_keys:
+                button_shortcut(button, self.kind_keys[kind], self)
             self.kind_buttons[kind] = button
             grid.addWidget(button, n // 2, n % 2)
         self.rulings_model = RulingsModel(language)
@@ -248,7 +306,12 @@ class TableView(QWidget):
         self.rulings_view.verticalHeader().setVisible(False)
         self.rulings_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.rulings_view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # the ruling's own text says everything and takes the room; the clause column is a
+        # narrow, wrapped reference (the whole ruling is also each row's tooltip)
+        self.rulings_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self.rulings_view.horizontalHeader().resizeSection(2, 96)
+        for table in (self.rulings_view, self.hands_view):  # wrapped rows follow the widths
+            table.horizontalHeader().sectionResized.connect(lambda *_, t=table: t.resizeRowsToContents())
         self.void_button = QPushButton()
         # clicked(bool) would pass its checked state as the reason
         self.void_button.clicked.connect(lambda: self.void_selected())
@@ -261,12 +324,14 @@ class TableView(QWidget):
         ruling_actions.addWidget(self.void_button)
         ruling_actions.addWidget(self.appeal_button)
         rl.addLayout(ruling_actions)
-        kinds_scroll = QScrollArea()
-        kinds_scroll.setWidgetResizable(True)
-        kinds_scroll.setWidget(self.kind_box)
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(kinds_scroll)
+        right.addWidget(self.kind_box)
         right.addWidget(self.rulings_box)
+        # every kind in view, never scrolled or squeezed (it fits 1024×700); the rulings take
+        # what is left
+        right.setStretchFactor(0, 0)
+        right.setStretchFactor(1, 1)
+        right.setCollapsible(0, False)
 
         body = QSplitter(Qt.Orientation.Horizontal)
         body.addWidget(left_widget)
@@ -293,12 +358,24 @@ class TableView(QWidget):
         language.changed.connect(self.retranslate)
         self.retranslate()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize and watched is self.hands_view.viewport():
+            self._fit_outcome()
+        return super().eventFilter(watched, event)
+
+    def _fit_outcome(self) -> None:
+        """The outcome column takes the room the numbers leave, and never less than 260 px."""
+        header = self.hands_view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c != 8)
+        header.resizeSection(8, max(260, self.hands_view.viewport().width() - others))
+
     # -- showing a record ---------------------------------------------------------------------
 
     def load(self, record: TableRecord) -> None:
         self.record = record
         self.diagram.set_state(seat_names(record.players), record.next_dealer, record.levels)
         self.hands_model.set_decision(record.case, record.decision)
+        self._fit_outcome()
         self.rulings_model.set_decision(record.decision)
         self.rulings_view.resizeRowsToContents()
         self.hands_view.resizeRowsToContents()
@@ -319,6 +396,52 @@ class TableView(QWidget):
         self.correct_button.setVisible(record.signed)
         self.retranslate()
         self.preview_hand()
+
+    def where(self) -> dict[str, Any]:
+        assert self.record is not None
+        return {"event": self.session.event.id, "round": self.record.round, "table": self.record.table}
+
+    def keep_hand_draft(self) -> None:
+        """The hand form as typed, on disk until it is confirmed or cleared."""
+        if self.drafts is None or self.record is None:
+            return
+        if not self.unconfirmed_input():
+            if self.hand_draft_kept:  # typed here and cleared or confirmed; an older one waits for resume
+                self.drafts.discard("hand")
+                self.hand_draft_kept = False
+            return
+        self.hand_draft_kept = True
+        self.drafts.save(
+            "hand",
+            {
+                **self.where(),
+                "editing_hand": self.editing_hand,
+                "defender_points": self.defender_points.edit.text(),
+                "bottom_points": self.bottom_points.edit.text(),
+                "redeclarations": self.redeclarations.value(),
+                "captured": self.captured.isChecked(),
+                "shape": self.shape.currentData(),
+                "largest": self.largest.currentData(),
+                "pairs": self.pairs.value(),
+                "j_cards": self.j_cards.value(),
+            },
+        )
+
+    def restore_hand_draft(self, draft: dict[str, Any]) -> None:
+        if self.record is None:
+            return
+        row = draft.get("editing_hand")
+        if isinstance(row, int):
+            self.edit_hand(row)  # the corrected hand's own values first, then what was typed
+        self.redeclarations.setValue(int(draft.get("redeclarations") or 0))
+        self.captured.setChecked(bool(draft.get("captured")))
+        for combo, name in ((self.shape, "shape"), (self.largest, "largest")):
+            if draft.get(name):
+                combo.setCurrentIndex(max(0, combo.findData(draft[name])))
+        self.pairs.setValue(int(draft.get("pairs") or 2))
+        self.j_cards.setValue(int(draft.get("j_cards") or 0))
+        self.bottom_points.edit.setText(str(draft.get("bottom_points") or ""))
+        self.defender_points.edit.setText(str(draft.get("defender_points") or ""))
 
     def unconfirmed_input(self) -> bool:
         """Hand points typed but not confirmed (quitting would lose them)."""
@@ -341,18 +464,27 @@ class TableView(QWidget):
     # -- changes -----------------------------------------------------------------------------
 
     def save(self, case: dict[str, Any]) -> bool:
-        """Save a new version; the window says saved only after the store has committed."""
+        """Save a new version; the window says saved only after the store has committed. A
+        write refused for this station's role offers the PIN dialog and is tried once more;
+        refused again, what was typed (the hand, the correction's reason) stays."""
         assert self.record is not None
-        try:
-            if self.correction_reason is not None:  # the chief referee's correction of a signed record
-                self.record = self.session.correct(self.record, case, self.correction_reason)
-                self.correction_reason = None
-            else:
-                self.record = self.session.save(self.record, case)
-        except (StoreError, CaseError) as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
-            self.reload()
-            return False
+        for attempt in (1, 2):
+            try:
+                if self.correction_reason is not None:  # the chief referee's correction of a signed record
+                    self.record = self.session.correct(self.record, case, self.correction_reason)
+                    self.correction_reason = None
+                else:
+                    self.record = self.session.save(self.record, case)
+                break
+            except RoleError as exc:
+                if attempt == 1 and self.login is not None and self.login():
+                    continue
+                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                return False
+            except (StoreError, CaseError) as exc:
+                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                self.reload()
+                return False
         self.load(self.record)
         self.saved.emit(self.language.tr("saved_version", version=self.record.version))
         return True
@@ -367,7 +499,11 @@ class TableView(QWidget):
         return decision["hands"][-1]["rulings"][-1]
 
     def log_infraction(
-        self, kind: str, seat: str | None = None, values: dict[str, Any] | None = None
+        self,
+        kind: str,
+        seat: str | None = None,
+        values: dict[str, Any] | None = None,
+        draft: dict[str, Any] | None = None,
     ) -> bool:
         if self.record is None:
             return False
@@ -385,9 +521,18 @@ class TableView(QWidget):
             self,
             required=facts_required(self.session.rulebook.data, kind),
         )
+        if draft is not None:
+            dialog.restore_draft(draft)
+        drafts = self.drafts
+        if drafts is not None:
+            where = self.where()
+            dialog.edited.connect(lambda: drafts.save("ruling", {**where, "dialog": dialog.draft()}))
+            drafts.save("ruling", {**where, "dialog": dialog.draft()})
         self.active_dialog = dialog
         accepted = dialog.exec() == InfractionDialog.DialogCode.Accepted
         self.active_dialog = None
+        if drafts is not None:
+            drafts.discard("ruling")  # confirmed (saved just below) or cancelled
         if not accepted or dialog.result_infraction is None:
             return False
         return self.save(editing.add_infraction(self.record.case, dialog.result_infraction))
@@ -439,6 +584,7 @@ class TableView(QWidget):
         self._update_bottom_fields()
         if self.record is None:
             return
+        self.keep_hand_draft()
         fields = self.hand_fields()
         if fields is None:
             self.outcome.setText(f"<i>{self.language.tr('enter_points')}</i>")
@@ -466,9 +612,13 @@ class TableView(QWidget):
         if self.record is None or fields is None or not self.confirm_hand_button.isEnabled():
             return
         case = self.case_with_hand(fields)
-        self.editing_hand = None
+        editing_hand, self.editing_hand = self.editing_hand, None
         if self.save(case):
             self.clear_hand_form()
+        else:
+            self.editing_hand = editing_hand  # not saved: still correcting that hand
+            if self.record is not None:
+                self.load(self.record)
             self.defender_points.edit.setFocus()
 
     def clear_hand_form(self) -> None:
@@ -674,7 +824,8 @@ class TableView(QWidget):
         kinds = self.session.rulebook.data["infractions"]
         for kind, button in self.kind_buttons.items():
             label = kinds[kind]["label"]
-            button.setText(label[lang])
+            key = self.kind_keys.get(kind)
+            button.setText(f"{label[lang]} ({key})" if key else label[lang])
             button.setToolTip(label["en"] if lang == "zh" else label["zh"])
         self.back_button.setText(tr("back_to_hall"))
         for side, button in self.arrive.items():

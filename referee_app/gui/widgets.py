@@ -5,8 +5,20 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPen, QShortcut
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -17,6 +29,24 @@ from PySide6.QtWidgets import (
 
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .i18n import Language
+
+#: Our file dialogs are Qt's own, not the system's: the system's speaks the system's language,
+#: Qt's speaks the app's (Qt's Chinese comes from qtbase_zh_CN, installed by i18n.py).
+FILE_DIALOG = QFileDialog.Option.DontUseNativeDialog
+
+
+def available_height(widget: QWidget, fallback: int = 700) -> int:
+    """The height a window may take on ``widget``'s screen (less a title bar's worth)."""
+    screen = widget.screen() or QApplication.primaryScreen()
+    height = screen.availableGeometry().height() if screen is not None else fallback
+    return max(300, height - 40)
+
+
+def fit_to_screen(widget: QWidget, width: int, height: int) -> None:
+    """Resize to ``width``×``height``, or less where the screen is smaller."""
+    screen = widget.screen() or QApplication.primaryScreen()
+    area_width = screen.availableGeometry().width() if screen is not None else width
+    widget.resize(min(width, area_width), min(height, available_height(widget, height)))
 
 
 def button_shortcut(button: QPushButton, keys: str, scope: QWidget) -> QShortcut:
@@ -321,11 +351,24 @@ class WrapButton(QPushButton):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.label)
-        self.setMinimumHeight(48)
+        self.floor = 48  # the least height; a label wrapping to a third line gets more
+        self.setMinimumHeight(self.floor)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_label()
+
+    def _fit_label(self) -> None:
+        if self.width() < 40:
+            return
+        needed = max(self.floor, self.label.heightForWidth(self.width() - 12) + 8)
+        if needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self.label.setText(text)
+        self._fit_label()
 
     def text(self) -> str:
         return self.label.text()

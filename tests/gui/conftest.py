@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    # the smallest laptop screen a referee brings (issue 15): every window and dialog must fit
+    SMALL_SCREEN = Path(__file__).with_name("small_screen.json")
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SMALL_SCREEN}"
 
 from PySide6.QtCore import QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
@@ -25,7 +29,9 @@ PAIRS = (
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path: Path) -> Iterator[None]:
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # each test's own data folder: the drafts (typed, unconfirmed input) live there
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     yield

@@ -70,3 +70,28 @@ def test_documented_shortcuts_work_by_key_press_in_both_languages(make_window, p
         window.open_table(1, 1)
         window.toggle_language()
     assert window.language.lang == "zh"
+
+
+def test_each_infraction_kind_has_its_own_key_shown_on_its_button(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    view = window.table_view
+    keys = view.kind_keys
+    assert len(set(keys.values())) == len(keys) == len(view.kind_buttons)  # one key each, all different
+    assert view.kind_buttons["hidden_card"].text() == "藏张 (H)"
+    for kind, key in keys.items():
+        assert f"({key})" in view.kind_buttons[kind].text()
+        opened = {}
+
+        def note(dialog, opened=opened) -> None:
+            opened["kind"] = dialog.kind
+            dialog.reject()
+
+        when_modal(note)
+        window.activateWindow()  # back from the previous dialog
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+        view.defender_points.edit.setFocus()  # typing points does not swallow the keys
+        press(view.defender_points.edit, key)
+        qtbot.waitUntil(lambda opened=opened: "kind" in opened, timeout=1000)
+        assert opened["kind"] == kind, kind
+    assert view.defender_points.edit.text() == ""

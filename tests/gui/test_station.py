@@ -309,3 +309,37 @@ def test_the_window_fits_the_available_screen(make_window) -> None:
     window.fit_to_screen()
     area = window.screen().availableGeometry()
     assert window.width() <= area.width() and window.height() <= area.height()
+
+
+def test_a_preview_with_an_instruction_has_one_full_stop_not_two(make_window, pairs_csv, qtbot) -> None:
+    window = make_window()
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    seen = {}
+
+    def look(dialog) -> None:
+        qtbot.mouseClick(dialog.who_buttons["N"], Qt.MouseButton.LeftButton)
+        seen["preview"] = dialog.preview_label.text()
+        dialog.reject()
+
+    when_modal(look)
+    window.table_view.log_infraction("bottom_miscount")
+    assert "通过抽牌退牌调整底牌张数。依据" in seen["preview"] and "。。" not in seen["preview"]
+
+
+def test_the_file_dialog_speaks_chinese_in_chinese_mode(make_window, pairs_csv) -> None:
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    window = make_window()
+    window.language.install_qt_translator()  # as the app does at start
+    open_event_with_table(window, "bhg-2011", pairs_csv)
+    seen = {}
+
+    def look(dialog) -> None:
+        seen["type"] = type(dialog)
+        seen["labels"] = [label.text() for label in dialog.findChildren(QLabel)]
+        dialog.reject()
+
+    when_modal(look)
+    assert window.import_pairs() == 0  # cancelled
+    assert seen["type"] is QFileDialog
+    assert seen["labels"] == ["查找范围(&L)：", "文件名称(&N)：", "文件类型(&T)："]

@@ -205,10 +205,15 @@ def test_hands_override_and_void(make_window, pairs_csv) -> None:
     def override(dialog: InfractionDialog) -> None:
         fill(dialog, "W", {"cards": 2})
         dialog.override_box.setChecked(True)
+        assert dialog.ov_points.value() == 20  # the override starts from the proposed sanction
+        assert "罚20分" in dialog.preview_label.text()
+        dialog.ov_points.setValue(0)
         dialog.ov_warning.setChecked(True)
         dialog.confirm()  # refused: no reason yet
         assert dialog.ov_reason_error.isVisible() and dialog.result() == 0
         dialog.ov_reason.setPlainText("牌由裁判碰落")
+        preview = dialog.preview_label.text()
+        assert "牌由裁判碰落" in preview and "理由：-" not in preview and "。。" not in preview
         dialog.confirm()
 
     when_modal(override)
@@ -235,15 +240,15 @@ def test_language_switches_at_run_time(make_window, pairs_csv) -> None:
     window = make_window("zh")
     open_event_with_table(window, "bhg-2011", pairs_csv)
     view = window.table_view
-    assert view.kind_buttons["exposed_card"].text() == "暴露张"
+    assert view.kind_buttons["exposed_card"].text() == "暴露张 (X)"
     assert view.kind_buttons["exposed_card"].toolTip() == "Exposed card"
     window.act_lang.trigger()
     assert window.language.lang == "en"
-    assert view.kind_buttons["exposed_card"].text() == "Exposed card"
+    assert view.kind_buttons["exposed_card"].text() == "Exposed card (X)"
     assert view.confirm_hand_button.text() == "Confirm hand (Ctrl+Enter)"
     assert window.menu_event.title() == "&Event"
     window.act_lang.trigger()
-    assert view.kind_buttons["exposed_card"].text() == "暴露张"
+    assert view.kind_buttons["exposed_card"].text() == "暴露张 (X)"
 
 
 def test_restart_finds_everything(make_window, pairs_csv) -> None:
