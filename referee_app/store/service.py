@@ -363,15 +363,21 @@ class Store(AppealsMixin, DeskMixin):
 
     def list_pairs(self, event_id: int) -> list[dict[str, Any]]:
         def run(conn: Connection) -> list[dict[str, Any]]:
-            out = []
-            for p in conn.execute(select(pairs).where(pairs.c.event_id == event_id).order_by(pairs.c.id)):
-                names = list(
-                    conn.execute(
-                        select(players.c.name).where(players.c.pair_id == p.id).order_by(players.c.position)
-                    ).scalars()
-                )
-                out.append({"id": p.id, "number": p.number, "unit": p.unit, "players": names})
-            return out
+            # one query for the whole field (the desk reads it for every command)
+            stmt = (
+                select(pairs.c.id, pairs.c.number, pairs.c.unit, players.c.name)
+                .outerjoin(players, players.c.pair_id == pairs.c.id)
+                .where(pairs.c.event_id == event_id)
+                .order_by(pairs.c.id, players.c.position)
+            )
+            out: dict[int, dict[str, Any]] = {}
+            for r in conn.execute(stmt):
+                p = out.get(r.id)
+                if p is None:
+                    p = out[r.id] = {"id": r.id, "number": r.number, "unit": r.unit, "players": []}
+                if r.name is not None:
+                    p["players"].append(r.name)
+            return list(out.values())
 
         return self._read(run)  # type: ignore[no-any-return]
 
