@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, select
+from sqlalchemy import Connection, Engine, and_, exists, func, or_, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, roles
@@ -151,6 +151,9 @@ class Store(AppealsMixin, DeskMixin):
         self._logins: dict[str, tuple[int, str, str, str]] = {}
         self._open_noted: set[int] = set()
         self._has_roles: bool | None = None
+        # event id -> EventInfo: events are append-only (the database refuses UPDATE and
+        # DELETE), so one read per store serves every save
+        self._events: dict[int, EventInfo] = {}
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -206,8 +209,11 @@ class Store(AppealsMixin, DeskMixin):
                     if wal_identity(path) != before:
                         trans.rollback()
                         continue
+                # compared right after COMMIT, before this connection closes: its close
+                # (the last connection's checkpoint) removes the WAL itself, as it should
+                after = wal_identity(path)
                 written = list(conn.info.pop(audit.WRITTEN_KEY, []))
-            if wal_identity(path) != before and written and not self._entries_readable(written):
+            if after != before and written and not self._entries_readable(written):
                 raise DatabaseError(
                     f"{self.where}: NOT saved: another program removed the database's "
                     "write-ahead log while this station was writing; reopen the event and "
@@ -287,7 +293,10 @@ class Store(AppealsMixin, DeskMixin):
         return self._read(run)  # type: ignore[no-any-return]
 
     def pick_event(self, event_id: int | None) -> EventInfo:
+        if event_id is not None and event_id in self._events:
+            return self._events[event_id]
         evs = self.list_events()
+        self._events.update((e.id, e) for e in evs)
         if event_id is not None:
             for e in evs:
                 if e.id == event_id:
@@ -1056,23 +1065,34 @@ def _write_match(
                 prior.seq,
                 True,
             )
+    found = dict(
+        conn.execute(
+            select(pairs.c.number, pairs.c.id).where(
+                pairs.c.event_id == ev.id, pairs.c.number.in_([nums[s] for s in SIDES])
+            )
+        ).all()
+    )
     pair_ids: dict[str, int] = {}
     for side in SIDES:
-        pid = conn.execute(
-            select(pairs.c.id).where(and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side]))
-        ).scalar()
+        pid = found.get(nums[side])
         if pid is None:
             raise InputError(
                 f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
                 f"({ev.name}); import it first (referee-app pairs import)"
             )
         pair_ids[side] = int(pid)
-    round_id = conn.execute(
-        select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == rnd))
-    ).scalar()
-    current = None
+    # the round and the table's current version in one statement
+    here = conn.execute(
+        select(rounds.c.id.label("at_round_id"), *matches.c)
+        .select_from(rounds)
+        .outerjoin(matches, and_(matches.c.round_id == rounds.c.id, matches.c.table_no == tbl))
+        .where(rounds.c.event_id == ev.id, rounds.c.number == rnd)
+        .order_by(matches.c.version.desc())
+        .limit(1)
+    ).first()
+    round_id = None if here is None else here.at_round_id
+    current = None if here is None or here.id is None else here
     if round_id is not None:
-        current = _current_at(conn, int(round_id), tbl)
         _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
     cur_version = 0 if current is None else int(current.version)
     if expected_version is not None and expected_version != cur_version:
@@ -1181,18 +1201,27 @@ def _check_pairs_free(
     nums: Mapping[str, str],
     source: str,
 ) -> None:
-    """A pair plays once per round: refuse a case that seats it at a second table."""
-    latest = (
-        select(matches.c.table_no, func.max(matches.c.version).label("v"))
-        .where(and_(matches.c.round_id == round_id, matches.c.table_no != table_no))
-        .group_by(matches.c.table_no)
-        .subquery()
-    )
+    """A pair plays once per round: refuse a case that seats it at a second table.
+
+    Looks up only the matches of these two pairs in the round (indexed by pair and round,
+    schema 9), each kept if it is its table's latest version and not void."""
+    later = matches.alias("later")
+    ids = [pair_ids[s] for s in SIDES]
     stmt = (
         select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
-        .join(latest, and_(latest.c.table_no == matches.c.table_no, latest.c.v == matches.c.version))
         .outerjoin(voidings, voidings.c.match_id == matches.c.id)
-        .where(and_(matches.c.round_id == round_id, voidings.c.id.is_(None)))
+        .where(
+            matches.c.round_id == round_id,
+            matches.c.table_no != table_no,
+            or_(matches.c.ns_pair_id.in_(ids), matches.c.ew_pair_id.in_(ids)),
+            voidings.c.id.is_(None),
+            ~exists().where(
+                later.c.round_id == matches.c.round_id,
+                later.c.table_no == matches.c.table_no,
+                later.c.version > matches.c.version,
+            ),
+        )
+        .order_by(matches.c.table_no)
     )
     for r in conn.execute(stmt):
         for side in SIDES:
@@ -1228,7 +1257,7 @@ def _insert_hands(
     case: Mapping[str, Any],
     decision: Mapping[str, Any],
 ) -> dict[str, int]:
-    """Hands, infractions and rulings of one match version.
+    """Hands, infractions and rulings of one match version, one statement per table.
 
     A ruling's proposal is the engine's computation; when the referee overrode it (an
     ``override`` in the case), the engine reports ``overridden``, ``override_reason`` and
@@ -1236,18 +1265,14 @@ def _insert_hands(
     with a reason) is kept with the decision ``voided``.
     """
     counts = {"hands": 0, "infractions": 0, "rulings": 0, "overridden": 0, "voided": 0}
-    before = [
-        (w.insert(infractions, _infraction_row(match_id, None, pos, inf)), inf)
-        for pos, inf in enumerate(case.get("before_play") or [])
-    ]
-    counts["infractions"] += len(before)
-    _insert_rulings(w, match_id, None, decision.get("before_play") or [], before, counts)
     case_hands = case.get("hands") or []
     dec_hands = decision.get("hands") or []
+    hand_inputs = []
+    hand_rows = []
     for i, dh in enumerate(dec_hands):
         ch = case_hands[i] if i < len(case_hands) and isinstance(case_hands[i], dict) else {}
-        hid = w.insert(
-            hands,
+        hand_inputs.append(ch)
+        hand_rows.append(
             {
                 "match_id": match_id,
                 "number": dh.get("number", i + 1),
@@ -1260,26 +1285,37 @@ def _insert_hands(
                 "levels_after": _j(dh.get("levels_after")),
                 "next_dealer": dh.get("next_dealer"),
                 "input_json": audit.canonical(ch),
-            },
+            }
         )
-        counts["hands"] += 1
-        inf_ids = [
-            (w.insert(infractions, _infraction_row(match_id, hid, pos, inf)), inf)
-            for pos, inf in enumerate(ch.get("infractions") or [])
-        ]
-        counts["infractions"] += len(inf_ids)
-        _insert_rulings(w, match_id, hid, dh.get("rulings") or [], inf_ids, counts)
+    hand_ids = w.insert_many(hands, hand_rows)
+    counts["hands"] = len(hand_ids)
+    # (hand id or None before play, the infractions given, the rulings found), in order
+    groups: list[tuple[int | None, list[Any], list[dict[str, Any]]]] = [
+        (None, list(case.get("before_play") or []), list(decision.get("before_play") or []))
+    ]
+    for hid, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
+        groups.append((hid, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
+    inf_rows = [
+        _infraction_row(match_id, hid, pos, inf) for hid, infs, _ in groups for pos, inf in enumerate(infs)
+    ]
+    inf_ids = iter(w.insert_many(infractions, inf_rows))
+    counts["infractions"] = len(inf_rows)
+    ruling_rows: list[dict[str, Any]] = []
+    for hid, infs, found in groups:
+        ids = [(next(inf_ids), inf) for inf in infs]
+        ruling_rows += _ruling_rows(match_id, hid, found, ids, counts)
+    w.insert_many(rulings, ruling_rows)
     return counts
 
 
-def _insert_rulings(
-    w: audit.Writer,
+def _ruling_rows(
     match_id: int,
     hand_id: int | None,
     found: list[dict[str, Any]],
     inf_ids: list[tuple[int, Any]],
     counts: dict[str, int],
-) -> None:
+) -> list[dict[str, Any]]:
+    out = []
     for pos, r in enumerate(found):
         # each ruling names the infraction it answers (``hands[1].infractions[2]``)
         inf_id, inf = None, None
@@ -1301,8 +1337,7 @@ def _insert_rulings(
         else:
             decision, reason = "confirmed", None
         prop = r.get("proposed") if decision == "overridden" else r
-        w.insert(
-            rulings,
+        out.append(
             {
                 "match_id": match_id,
                 "hand_id": hand_id,
@@ -1322,11 +1357,12 @@ def _insert_rulings(
                 "decision": decision,
                 "reason": None if reason is None else str(reason),
                 "ruling_json": audit.canonical(r),
-            },
+            }
         )
         counts["rulings"] += 1
         if decision != "confirmed":
             counts[decision] += 1
+    return out
 
 
 def _infraction_row(match_id: int, hand_id: int | None, pos: int, inf: Any) -> dict[str, Any]:
