@@ -21,6 +21,9 @@ pairs with 8 rounds recorded (each match a 4-hand round): ``referee-app standing
 computing, printing), the number of SQL statements each runs, and the same commands as a
 whole process beside a bare ``python -c "import referee_app.cli"`` (import time).
 Aim (issue 11): the command's work under 0.3 s, a constant number of queries.
+
+``--large``: 4096 pairs (and 4095) paired for 9 rounds with random results; the seconds
+each round's pairing takes, and a check that no two pairs met twice.
 """
 
 from __future__ import annotations
@@ -189,13 +192,40 @@ def bench_commands(n: int, rounds: int, repeat: int) -> dict[str, Any]:
     return out
 
 
+def bench_large(as_json: bool) -> int:
+    gansu = load_rulebook("gansu-2018")
+    out: dict[str, Any] = {}
+    for n in (4096, 4095):
+        rng = random.Random(3)
+        rec = EventRecord(tuple(str(i) for i in range(1, n + 1)))
+        per_round = []
+        for r in range(1, 10):
+            t0 = time.perf_counter()
+            pg = pair_round(gansu, rec, r, seed=3)
+            per_round.append(time.perf_counter() - t0)
+            rec = play(rec, pg, rng)
+        meetings = [frozenset((m.ns, m.ew)) for m in rec.results]
+        assert len(set(meetings)) == len(meetings) == 9 * (n // 2), "a rematch"
+        out[f"pair_{n}x9"] = {"rounds_s": per_round, "total_s": sum(per_round)}
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for key, v in out.items():
+        rounds = " ".join(f"{x:.1f}" for x in v["rounds_s"])
+        print(f"{key}: {v['total_s']:.1f} s in all, no rematch; rounds 1-9: {rounds} s")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--store", action="store_true", help="the desk commands on a store (see above)")
     ap.add_argument("--pairs", type=int, default=512)
+    ap.add_argument("--large", action="store_true", help="4096 pairs for 9 rounds (see above)")
     args = ap.parse_args()
+    if args.large:
+        return bench_large(args.json)
     if args.store:
         res = bench_commands(args.pairs, 8, args.repeat)
         if args.json:
