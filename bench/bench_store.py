@@ -214,6 +214,18 @@ def bench_fill_round(target: str, tables: int) -> dict[str, float]:
     return {"tables": tables, "fill_s": spent, "per_save_ms": spent / tables * 1000}
 
 
+def bench_size(target: str, tables: int = 100, rounds: int = 10) -> dict[str, float]:
+    """The SQLite file's bytes per match after ``tables`` × ``rounds`` matches (10-hand
+    rounds with 3 rulings each), the WAL checkpointed into the file."""
+    store = new_event(target, tables=tables)
+    for r in range(1, rounds + 1):
+        for t in range(1, tables + 1):
+            store.record(1, round_case(r, t), actor=ACTOR, lang="zh")
+    store.close()
+    size = os.path.getsize(target)
+    return {"matches": tables * rounds, "bytes": size, "bytes_per_match": size / (tables * rounds)}
+
+
 def bench_export(target: str, tables: int, rounds: int, repeat: int) -> dict[str, Any]:
     store = new_event(target, tables=tables)
     t0 = time.perf_counter()
@@ -278,6 +290,9 @@ def main() -> int:
             continue
         with make() as t:
             results[name]["fill_round"] = bench_fill_round(t, args.fill_tables)
+        if not name.startswith("postgresql"):
+            with make() as t:
+                results[name]["size"] = bench_size(t)
         with make() as t:
             results[name]["event"] = bench_export(t, args.tables, args.rounds, args.repeat)
     if args.json:
@@ -294,6 +309,12 @@ def main() -> int:
         if "event" not in r:
             continue
         fill, exp = r["fill_round"], r["event"]
+        if "size" in r:
+            sz = r["size"]
+            print(
+                f"  store size: {sz['bytes_per_match'] / 1000:.1f} KB a match "
+                f"({sz['bytes'] / 1e6:.1f} MB for {sz['matches']} matches of 10 hands)"
+            )
         print(
             f"  fill a {fill['tables']}-table round: {fill['fill_s']:.1f} s "
             f"({fill['per_save_ms']:.1f} ms a save)"

@@ -1336,7 +1336,9 @@ def _ruling_rows(
             )
         else:
             decision, reason = "confirmed", None
-        prop = r.get("proposed") if decision == "overridden" else r
+        # the proposal differs from the ruling only when overridden: otherwise it is
+        # ruling_json itself and not stored twice (in the row and in its audit entry)
+        prop = r.get("proposed") if decision == "overridden" else None
         out.append(
             {
                 "match_id": match_id,
