@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, exists, func, or_, select
+from sqlalchemy import Connection, Engine, and_, bindparam, exists, func, or_, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, roles
@@ -1021,6 +1021,42 @@ def audit_first_line(err: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
+# The save path's lookups, built once (values are bound at each save).
+_PAIRS_BY_NUMBER = select(pairs.c.number, pairs.c.id).where(
+    pairs.c.event_id == bindparam("event_id"), pairs.c.number.in_(bindparam("numbers", expanding=True))
+)
+#: the round's id and the table's current version (null columns when none yet), one row
+_ROUND_AND_CURRENT = (
+    select(rounds.c.id.label("at_round_id"), *matches.c)
+    .select_from(rounds)
+    .outerjoin(matches, and_(matches.c.round_id == rounds.c.id, matches.c.table_no == bindparam("table_no")))
+    .where(rounds.c.event_id == bindparam("event_id"), rounds.c.number == bindparam("round_no"))
+    .order_by(matches.c.version.desc())
+    .limit(1)
+)
+_later = matches.alias("later")
+#: the current, unvoided matches of the round at other tables that seat one of the pairs
+_SEATED_ELSEWHERE = (
+    select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
+    .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+    .where(
+        matches.c.round_id == bindparam("round_id"),
+        matches.c.table_no != bindparam("table_no"),
+        or_(
+            matches.c.ns_pair_id.in_(bindparam("pair_ids", expanding=True)),
+            matches.c.ew_pair_id.in_(bindparam("pair_ids", expanding=True)),
+        ),
+        voidings.c.id.is_(None),
+        ~exists().where(
+            _later.c.round_id == matches.c.round_id,
+            _later.c.table_no == matches.c.table_no,
+            _later.c.version > matches.c.version,
+        ),
+    )
+    .order_by(matches.c.table_no)
+)
+
+
 def _write_match(
     conn: Connection,
     *,
@@ -1065,13 +1101,8 @@ def _write_match(
                 prior.seq,
                 True,
             )
-    found = dict(
-        conn.execute(
-            select(pairs.c.number, pairs.c.id).where(
-                pairs.c.event_id == ev.id, pairs.c.number.in_([nums[s] for s in SIDES])
-            )
-        ).all()
-    )
+    wanted = {"event_id": ev.id, "numbers": [nums[s] for s in SIDES]}
+    found = dict(conn.execute(_PAIRS_BY_NUMBER, wanted).all())
     pair_ids: dict[str, int] = {}
     for side in SIDES:
         pid = found.get(nums[side])
@@ -1082,14 +1113,7 @@ def _write_match(
             )
         pair_ids[side] = int(pid)
     # the round and the table's current version in one statement
-    here = conn.execute(
-        select(rounds.c.id.label("at_round_id"), *matches.c)
-        .select_from(rounds)
-        .outerjoin(matches, and_(matches.c.round_id == rounds.c.id, matches.c.table_no == tbl))
-        .where(rounds.c.event_id == ev.id, rounds.c.number == rnd)
-        .order_by(matches.c.version.desc())
-        .limit(1)
-    ).first()
+    here = conn.execute(_ROUND_AND_CURRENT, {"event_id": ev.id, "round_no": rnd, "table_no": tbl}).first()
     round_id = None if here is None else here.at_round_id
     current = None if here is None or here.id is None else here
     if round_id is not None:
@@ -1205,25 +1229,8 @@ def _check_pairs_free(
 
     Looks up only the matches of these two pairs in the round (indexed by pair and round,
     schema 9), each kept if it is its table's latest version and not void."""
-    later = matches.alias("later")
-    ids = [pair_ids[s] for s in SIDES]
-    stmt = (
-        select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
-        .outerjoin(voidings, voidings.c.match_id == matches.c.id)
-        .where(
-            matches.c.round_id == round_id,
-            matches.c.table_no != table_no,
-            or_(matches.c.ns_pair_id.in_(ids), matches.c.ew_pair_id.in_(ids)),
-            voidings.c.id.is_(None),
-            ~exists().where(
-                later.c.round_id == matches.c.round_id,
-                later.c.table_no == matches.c.table_no,
-                later.c.version > matches.c.version,
-            ),
-        )
-        .order_by(matches.c.table_no)
-    )
-    for r in conn.execute(stmt):
+    params = {"round_id": round_id, "table_no": table_no, "pair_ids": [pair_ids[s] for s in SIDES]}
+    for r in conn.execute(_SEATED_ELSEWHERE, params):
         for side in SIDES:
             if pair_ids[side] in (r.ns_pair_id, r.ew_pair_id):
                 raise InputError(
