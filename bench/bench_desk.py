@@ -14,17 +14,32 @@ random results (10 % draws, wins by 1–5 levels) and the Gansu rulebook (tie-br
 * standings under BHG's order (对手分 first, then 级差分, 小分, lots).
 
 Aim (issue 6): standings and pairing each under 0.5 s.
+
+``--store``: the desk commands as the chief referee runs them, on an SQLite store of 512
+pairs with 8 rounds recorded (each match a 4-hand round): ``referee-app standings`` and
+``referee-app pair --round 9 --json`` in process (the command's work: reading the event,
+computing, printing), the number of SQL statements each runs, and the same commands as a
+whole process beside a bare ``python -c "import referee_app.cli"`` (import time).
+Aim (issue 11): the command's work under 0.3 s, a constant number of queries.
+
+``--large``: 4096 pairs (and 4095) paired for 9 rounds with random results; the seconds
+each round's pairing takes, and a check that no two pairs met twice.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +89,153 @@ def timed(fn: Callable[[], object], repeat: int) -> dict[str, float]:
     return {"median_ms": statistics.median(runs) * 1000, "max_ms": max(runs) * 1000}
 
 
+def store_case(pg: Pairing, t: Any, rng: random.Random) -> dict[str, Any]:
+    """A finished 4-hand round at table ``t`` of ``pg`` with random hand points."""
+    hands = [{"defender_points": 5 * rng.randint(0, 40)} for _ in range(4)]
+    return {
+        "round": pg.round,
+        "table": t.table,
+        "pairs": {"NS": t.ns, "EW": t.ew},
+        "first_dealer": "E",
+        "finished": "time",
+        "hands": hands,
+    }
+
+
+@contextlib.contextmanager
+def desk_store(n: int, rounds: int, seed: int) -> Iterator[str]:
+    """An SQLite store of ``n`` pairs with ``rounds`` rounds recorded, paired as the desk does."""
+    from referee_app.app.event import load_event
+    from referee_app.store.pairs_csv import PairRow
+    from referee_app.store.service import Actor, Store
+
+    actor = Actor("bench", "bench-station")
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as d:
+        path = str(Path(d) / "desk.db")
+        with Store.open(path, create=True, actor=actor) as store:
+            gansu = load_rulebook("gansu-2018")
+            ev = store.create_event(name="bench", rulebook=gansu, date=None, actor=actor)
+            rows = [PairRow(i + 1, str(i), f"选手{i}甲", f"选手{i}乙", None) for i in range(1, n + 1)]
+            store.import_pairs(ev.id, rows, actor=actor, source="bench.csv")
+            for r in range(1, rounds + 1):
+                loaded = load_event(store, ev.id, before_round=r)
+                pg = pair_round(loaded.rulebook, loaded.record, r, seed=seed)
+                for t in pg.tables:
+                    store.record(ev.id, store_case(pg, t, rng), actor=actor)
+        yield path
+
+
+class QueryCount:
+    """Counts the SQL statements every engine runs (SQLAlchemy's cursor event)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __enter__(self) -> QueryCount:
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        event.listen(Engine, "before_cursor_execute", self._count)
+        return self
+
+    def _count(self, *_args: Any) -> None:
+        self.n += 1
+
+    def __exit__(self, *exc: object) -> None:
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        event.remove(Engine, "before_cursor_execute", self._count)
+
+
+def bench_commands(n: int, rounds: int, repeat: int) -> dict[str, Any]:
+    from referee_app.cli import main as cli_main
+
+    out: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    with desk_store(n, rounds, seed=1) as path:
+        out["fill_s"] = time.perf_counter() - t0
+        commands = {
+            "standings": ["--db", path, "--lang", "zh", "standings"],
+            f"pair_round{rounds + 1}": ["--db", path, "pair", "--round", str(rounds + 1), "--json"],
+        }
+        for name, argv in commands.items():
+            runs = []
+            for _ in range(repeat):
+                with QueryCount() as qc, contextlib.redirect_stdout(io.StringIO()):
+                    with contextlib.redirect_stderr(io.StringIO()):
+                        t0 = time.perf_counter()
+                        rc = cli_main(argv)
+                        runs.append(time.perf_counter() - t0)
+                assert rc == 0, (name, rc)
+            out[f"{name}_in_process"] = {
+                "median_ms": statistics.median(runs) * 1000,
+                "max_ms": max(runs) * 1000,
+                "queries": qc.n,
+            }
+        # whole process beside a bare import of the command line (alternated)
+        env = {**os.environ, "REFEREE_APP_NO_CACHE": "0"}
+        bare = [sys.executable, "-c", "import referee_app.cli"]
+        whole = [sys.executable, "-m", "referee_app", *commands["standings"]]
+        tb, tw = [], []
+        for _ in range(max(3, repeat // 3)):
+            for cmd, acc in ((bare, tb), (whole, tw)):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, env=env, check=True, capture_output=True)
+                acc.append(time.perf_counter() - t0)
+        out["import_referee_app_cli"] = {"median_ms": statistics.median(tb) * 1000, "max_ms": max(tb) * 1000}
+        out["standings_whole_process"] = {
+            "median_ms": statistics.median(tw) * 1000,
+            "max_ms": max(tw) * 1000,
+        }
+    return out
+
+
+def bench_large(as_json: bool) -> int:
+    gansu = load_rulebook("gansu-2018")
+    out: dict[str, Any] = {}
+    for n in (4096, 4095):
+        rng = random.Random(3)
+        rec = EventRecord(tuple(str(i) for i in range(1, n + 1)))
+        per_round = []
+        for r in range(1, 10):
+            t0 = time.perf_counter()
+            pg = pair_round(gansu, rec, r, seed=3)
+            per_round.append(time.perf_counter() - t0)
+            rec = play(rec, pg, rng)
+        meetings = [frozenset((m.ns, m.ew)) for m in rec.results]
+        assert len(set(meetings)) == len(meetings) == 9 * (n // 2), "a rematch"
+        out[f"pair_{n}x9"] = {"rounds_s": per_round, "total_s": sum(per_round)}
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for key, v in out.items():
+        rounds = " ".join(f"{x:.1f}" for x in v["rounds_s"])
+        print(f"{key}: {v['total_s']:.1f} s in all, no rematch; rounds 1-9: {rounds} s")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--store", action="store_true", help="the desk commands on a store (see above)")
+    ap.add_argument("--pairs", type=int, default=512)
+    ap.add_argument("--large", action="store_true", help="4096 pairs for 9 rounds (see above)")
     args = ap.parse_args()
+    if args.large:
+        return bench_large(args.json)
+    if args.store:
+        res = bench_commands(args.pairs, 8, args.repeat)
+        if args.json:
+            print(json.dumps(res, indent=2))
+            return 0
+        print(f"{args.pairs} pairs, 8 rounds recorded (fill {res.pop('fill_s'):.0f} s)")
+        print(f"{'what':<32}{'median':>12}{'max':>12}{'queries':>9}")
+        for key, v in res.items():
+            print(f"{key:<32}{v['median_ms']:>10.1f}ms{v['max_ms']:>10.1f}ms{v.get('queries', ''):>9}")
+        return 0
     gansu = load_rulebook("gansu-2018")
     bhg = load_rulebook("bhg-2011")
     out: dict[str, Any] = {}

@@ -118,17 +118,112 @@ def summary(samples: list[float]) -> dict[str, float]:
     }
 
 
+def ratio_summary(project: list[float], bare: list[float]) -> dict[str, float]:
+    """Medians of each side, the ratio of the medians and the spread (p10–p90) of the
+    per-sample ratios (each project sample against the bare one taken right after it)."""
+    ratios = sorted(p / b for p, b in zip(project, bare, strict=True))
+    return {
+        **{k: v for k, v in summary(project).items()},
+        "bare_median_ms": statistics.median(bare) * 1000,
+        "ratio": statistics.median(project) / statistics.median(bare),
+        "ratio_p10": ratios[int(0.1 * (len(ratios) - 1))],
+        "ratio_p90": ratios[int(0.9 * (len(ratios) - 1))],
+    }
+
+
+class BareSqlite:
+    """The baseline: one INSERT and COMMIT through plain ``sqlite3`` (WAL, synchronous FULL,
+    as the store runs), on a file beside the store's, one connection kept open."""
+
+    def __init__(self, folder: str) -> None:
+        import sqlite3
+
+        self.con = sqlite3.connect(str(Path(folder) / "bare.db"), isolation_level=None)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=FULL")
+        self.con.execute("CREATE TABLE IF NOT EXISTS rulings (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+
+    def save(self, i: int) -> None:
+        self.con.execute("BEGIN IMMEDIATE")
+        self.con.execute("INSERT INTO rulings (body) VALUES (?)", (f"exposed card {i}",))
+        self.con.execute("COMMIT")
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class BarePostgres:
+    """The baseline on PostgreSQL: one INSERT and COMMIT through bare ``psycopg``, one
+    connection kept open, in the bench's schema."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        u = make_url(url)
+        self.con = psycopg.connect(
+            host=u.host or "localhost",
+            port=u.port or 5432,
+            user=u.username,
+            password=u.password,
+            dbname=u.database,
+            options=u.query.get("options") or "",
+        )
+        self.con.execute(
+            "CREATE TABLE IF NOT EXISTS bare_rulings (id SERIAL PRIMARY KEY, body TEXT NOT NULL)"
+        )
+        self.con.commit()
+
+    def save(self, i: int) -> None:
+        self.con.execute("INSERT INTO bare_rulings (body) VALUES (%s)", (f"exposed card {i}",))
+        self.con.commit()
+
+    def close(self) -> None:
+        self.con.close()
+
+
 def bench_record(target: str, n: int) -> dict[str, float]:
+    """Store.record of one ruling and the bare baseline, alternated one by one."""
     store = new_event(target, tables=n)
     store.record(1, one_ruling_case(1, 1, 0), actor=ACTOR)  # warm: rulebook cache, pool
-    samples = []
+    bare = BarePostgres(target) if target.startswith("postgresql") else BareSqlite(str(Path(target).parent))
+    bare.save(0)
+    samples, bare_samples = [], []
     for i in range(1, n):
         case = one_ruling_case(1 + i // 50, 1 + i % 50 + 1, i)
         t0 = time.perf_counter()
         store.record(1, case, actor=ACTOR, lang="zh")
         samples.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        bare.save(i)
+        bare_samples.append(time.perf_counter() - t0)
+    bare.close()
     store.close()
-    return summary(samples)
+    return ratio_summary(samples, bare_samples)
+
+
+def bench_fill_round(target: str, tables: int) -> dict[str, float]:
+    """Seconds to record one ruling at each table of a ``tables``-table round (the check
+    that a pair is not seated twice in the round runs on every save)."""
+    store = new_event(target, tables=tables)
+    t0 = time.perf_counter()
+    for t in range(1, tables + 1):
+        store.record(1, one_ruling_case(1, t, t), actor=ACTOR, lang="zh")
+    spent = time.perf_counter() - t0
+    store.close()
+    return {"tables": tables, "fill_s": spent, "per_save_ms": spent / tables * 1000}
+
+
+def bench_size(target: str, tables: int = 100, rounds: int = 10) -> dict[str, float]:
+    """The SQLite file's bytes per match after ``tables`` × ``rounds`` matches (10-hand
+    rounds with 3 rulings each), the WAL checkpointed into the file."""
+    store = new_event(target, tables=tables)
+    for r in range(1, rounds + 1):
+        for t in range(1, tables + 1):
+            store.record(1, round_case(r, t), actor=ACTOR, lang="zh")
+    store.close()
+    size = os.path.getsize(target)
+    return {"matches": tables * rounds, "bytes": size, "bytes_per_match": size / (tables * rounds)}
 
 
 def bench_export(target: str, tables: int, rounds: int, repeat: int) -> dict[str, Any]:
@@ -178,7 +273,9 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--fill-tables", type=int, default=1000, help="one round of this many tables")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--record-only", action="store_true", help="only the one-ruling save")
     args = ap.parse_args()
     os.environ.setdefault("REFEREE_APP_USER", "bench")
     targets: list[tuple[str, Any]] = [("sqlite (WAL, synchronous=FULL)", sqlite_target)]
@@ -188,18 +285,39 @@ def main() -> int:
     for name, make in targets:
         with make() as t:
             rec = bench_record(t, args.records)
+        results[name] = {"record_one_ruling": rec}
+        if args.record_only:
+            continue
         with make() as t:
-            exp = bench_export(t, args.tables, args.rounds, args.repeat)
-        results[name] = {"record_one_ruling": rec, "event": exp}
+            results[name]["fill_round"] = bench_fill_round(t, args.fill_tables)
+        if not name.startswith("postgresql"):
+            with make() as t:
+                results[name]["size"] = bench_size(t)
+        with make() as t:
+            results[name]["event"] = bench_export(t, args.tables, args.rounds, args.repeat)
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
     for name, r in results.items():
-        rec, exp = r["record_one_ruling"], r["event"]
+        rec = r["record_one_ruling"]
         print(f"{name}")
         print(
-            f"  record one ruling: median {rec['median_ms']:.1f} ms, p95 {rec['p95_ms']:.1f} ms, "
-            f"max {rec['max_ms']:.1f} ms (n={rec['n']})"
+            f"  record one ruling: median {rec['median_ms']:.2f} ms (p95 {rec['p95_ms']:.1f} ms), "
+            f"bare INSERT+COMMIT {rec['bare_median_ms']:.2f} ms: ratio {rec['ratio']:.2f}x "
+            f"(per-sample p10-p90 {rec['ratio_p10']:.2f}-{rec['ratio_p90']:.2f}x, n={rec['n']})"
+        )
+        if "event" not in r:
+            continue
+        fill, exp = r["fill_round"], r["event"]
+        if "size" in r:
+            sz = r["size"]
+            print(
+                f"  store size: {sz['bytes_per_match'] / 1000:.1f} KB a match "
+                f"({sz['bytes'] / 1e6:.1f} MB for {sz['matches']} matches of 10 hands)"
+            )
+        print(
+            f"  fill a {fill['tables']}-table round: {fill['fill_s']:.1f} s "
+            f"({fill['per_save_ms']:.1f} ms a save)"
         )
         print(f"  fill {exp['matches']} matches (10 hands each): {exp['fill_s']:.1f} s")
         print(

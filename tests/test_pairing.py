@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from referee_app.core import load_rulebook
-from referee_app.core.pairing import Pairing, PairingError, pair_round
+from referee_app.core.pairing import Pairing, PairingError, best_matching, pair_round
 from referee_app.core.standings import (
     Bye,
     Disqualification,
@@ -195,6 +195,36 @@ def test_512_pairs_9_rounds_pair_without_repeats() -> None:
     rec, pairings = run_event(512, 9, 17)
     meetings = Counter(frozenset((m.ns, m.ew)) for m in rec.results)
     assert max(meetings.values()) == 1 and len(meetings) == 9 * 256
+
+
+def test_4096_pairs_pair_without_repeats_in_blocks_with_progress() -> None:
+    """Issue 11: a field of 4096 pairs is paired (it used to exhaust the recursion limit
+    from about 2000 pairs), block by block, every pair seated once, no rematch. Four rounds
+    here; bench/bench_desk.py --large pairs all nine."""
+    rng = random.Random(5)
+    rec = EventRecord(numbers(4096))
+    for r in range(1, 5):
+        seen: list[tuple[int, int]] = []
+        pg = pair_round(GANSU, rec, r, seed=5, progress=lambda d, t, seen=seen: seen.append((d, t)))
+        seated = [p for t in pg.tables for p in (t.ns, t.ew)]
+        assert sorted(seated) == sorted(rec.pairs) and pg.bye is None
+        if r > 1:
+            assert seen and seen[-1] == (4096, 4096)
+            assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+        rec = play(rec, pg, rng)
+    meetings = Counter(frozenset((m.ns, m.ew)) for m in rec.results)
+    assert max(meetings.values()) == 1 and len(meetings) == 4 * 2048
+
+
+def test_a_last_block_that_cannot_be_seated_is_matched_with_the_block_above() -> None:
+    """514 pairs in blocks: the last two have met, so the last block (just them) has no
+    table; it is matched again together with the block above it."""
+    order = [str(i) for i in range(1, 515)]
+    met = {frozenset(("513", "514"))}
+    found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
+    assert found is not None and len(found) == 257
+    assert sorted(p for t in found for p in t) == sorted(order)
+    assert frozenset(("513", "514")) not in {frozenset(t) for t in found}
 
 
 # -- optimal pairing against exhaustive search (issue 13, item 6) ------------------------------

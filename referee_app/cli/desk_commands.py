@@ -452,8 +452,20 @@ def cmd_pair(args: argparse.Namespace) -> int:
             seed = secrets.randbelow(10**9)  # a draw no one can foresee; printed and stored
         else:
             seed = loaded.ev.id  # the standings' lots: the same answer every time
+        zh = args.lang == "zh"
+
+        def progress(done: int, total: int) -> None:  # only a large field reports (in blocks)
+            line = f"编排中：{done}/{total} 对" if zh else f"pairing: {done} of {total} pairs"
+            print(line, file=sys.stderr)
+
         pairing = pair_round(
-            loaded.rulebook, loaded.record, args.round, seed=seed, knockout=loaded.knockout, drawn=drawn
+            loaded.rulebook,
+            loaded.record,
+            args.round,
+            seed=seed,
+            knockout=loaded.knockout,
+            drawn=drawn,
+            progress=progress,
         )
         for note in loaded.notes:
             print(note, file=sys.stderr)

@@ -24,6 +24,12 @@ standings and returns a :class:`Pairing`: tables (table, NS pair, EW pair) and t
   :data:`NEAREST` nearest-ranked opponents it has not met (the whole field when that leaves
   a pair unpaired); the criteria cannot prefer a farther opponent when a nearer one is
   free unless rematches block the way, which that many candidates cover.
+  Fields over :data:`BLOCK_LIMIT` pairs are matched in blocks of :data:`BLOCK`
+  consecutive ranks, best first, each as above; pairs a block cannot seat move down into
+  the next. Exact for up to :data:`DENSE_LIMIT` pairs; above, the best under the criteria
+  among the candidates (and, over :data:`BLOCK_LIMIT`, within each block): a table across
+  a block boundary is not considered, so a score group split by one may get one more
+  cross-group table than the optimum.
 * **bye (轮空)** for an odd field: the lowest-ranked pair that has not had a bye and whose
   absence leaves the rest pairable. A pair has at most one bye; when every pair has had
   one the pairing is refused. A pair that entered late has not had a bye for the rounds
@@ -42,7 +48,7 @@ winners the last drawn pair without a bye so far has the bye.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +60,17 @@ DENSE_LIMIT = 96
 
 NEAREST = 12
 """Candidate opponents per pair (by rank) in larger fields."""
+
+BLOCK_LIMIT = 512
+"""Fields over this many pairs are matched in blocks of :data:`BLOCK` consecutive ranks:
+the matching's time grows faster than the field (about 50 s a round at 2048 pairs as one
+matching), and its search nests as deep as the field is wide."""
+
+BLOCK = 128
+"""Pairs per block in fields over :data:`BLOCK_LIMIT`."""
+
+Progress = Callable[[int, int], None]
+"""``progress(pairs done, pairs in all)`` while a large field is paired."""
 
 
 class PairingError(ValueError):
@@ -174,6 +191,7 @@ def pair_round(
     seed: int = 0,
     knockout: bool = False,
     drawn: Sequence[str] | None = None,
+    progress: Progress | None = None,
 ) -> Pairing:
     """The pairing of round ``round_no`` from the results of the rounds before it (later
     rounds, if any are recorded, are not read).
@@ -212,12 +230,12 @@ def pair_round(
             raise PairingError(f"round {round_no}: every pair has had a bye; an odd field cannot be paired")
         for cand in candidates:
             rest = [p for p in order if p != cand]
-            matches = best_matching(rest, met, points, due)
+            matches = best_matching(rest, met, points, due, progress)
             if matches is not None:
                 bye = cand
                 break
     else:
-        matches = best_matching(order, met, points, due)
+        matches = best_matching(order, met, points, due, progress)
     if matches is None:
         raise PairingError(
             f"round {round_no}: {len(order)} pairs cannot all be paired without two pairs meeting again"
@@ -261,18 +279,102 @@ def best_matching(
     met: set[frozenset[str]],
     points: Mapping[str, int],
     due: Mapping[str, int],
+    progress: Progress | None = None,
 ) -> list[tuple[str, str]] | None:
     """The tables of ``order`` (best ranked first) with the smallest :func:`pairing_cost`
     among those with no rematch; None when no such pairing exists.
 
     One maximum-weight matching whose edge weights encode the criteria lexicographically:
     each criterion's weight unit exceeds the largest total the criteria after it can reach,
-    so a better value of an earlier criterion always outweighs the later ones."""
+    so a better value of an earlier criterion always outweighs the later ones. Fields over
+    :data:`BLOCK_LIMIT` pairs are matched in blocks of ranks (:func:`_blockwise`);
+    ``progress(done, total)`` is called after each block."""
     n = len(order)
     if n == 0:
         return []
     if n % 2:
         return None
+    if n > BLOCK_LIMIT:
+        return _blockwise(order, met, points, due, progress)
+    return _whole_field(order, met, points, due)
+
+
+def _whole_field(
+    order: Sequence[str],
+    met: set[frozenset[str]],
+    points: Mapping[str, int],
+    due: Mapping[str, int],
+) -> list[tuple[str, str]] | None:
+    n = len(order)
+    if n % 2:
+        return None
+    if n <= DENSE_LIMIT:
+        found = _matching(order, met, points, due, dense=True)
+    else:
+        found = _matching(order, met, points, due, dense=False)
+        if len(found) * 2 != n:
+            found = _matching(order, met, points, due, dense=True)
+    return found if len(found) * 2 == n else None
+
+
+def _blockwise(
+    order: Sequence[str],
+    met: set[frozenset[str]],
+    points: Mapping[str, int],
+    due: Mapping[str, int],
+    progress: Progress | None,
+) -> list[tuple[str, str]] | None:
+    """A large field in blocks of :data:`BLOCK` consecutive ranks, best first, each matched
+    as a whole field is; the pairs a block cannot seat (rematches) move down into the next
+    block. When the last block cannot be seated, it is matched together with the blocks
+    above it, one more at a time."""
+    n = len(order)
+    rank = {p: k for k, p in enumerate(order)}
+    done: list[list[tuple[str, str]]] = []
+    carry: list[str] = []
+    i = 0
+    while i < n:
+        block = carry + list(order[i : i + BLOCK])
+        i += BLOCK
+        if i < n and len(block) % 2:
+            block.append(order[i])
+            i += 1
+        if i < n:
+            found = _matching(block, met, points, due, dense=False)
+            seated = {p for m in found for p in m}
+            carry = [p for p in block if p not in seated]
+            done.append(found)
+        else:
+            found_all = _whole_field(block, met, points, due)
+            back = len(done)
+            while found_all is None and back > 0:
+                back -= 1  # take the tables of one more block back and match them again
+                block = [p for m in done[back] for p in m] + block
+                block.sort(key=rank.__getitem__)
+                del done[back:]
+                found_all = _whole_field(block, met, points, due)
+            if found_all is None:
+                return None
+            done.append(found_all)
+        if progress is not None:
+            progress(min(i, n), n)
+    return [m for block_tables in done for m in block_tables]
+
+
+def _matching(
+    order: Sequence[str],
+    met: set[frozenset[str]],
+    points: Mapping[str, int],
+    due: Mapping[str, int],
+    *,
+    dense: bool,
+) -> list[tuple[str, str]]:
+    """The maximum-weight matching among ``order`` with the most tables (perhaps not all)."""
+    import networkx as nx
+
+    n = len(order)
+    if n < 2:
+        return []
     tables = n // 2
     max_gap = max(points.values(), default=0) - min(points.values(), default=0)
     unit_dist = 1
@@ -292,32 +394,23 @@ def best_matching(
             - unit_dist * (j - i)
         )
 
-    def solve(dense: bool) -> list[tuple[str, str]] | None:
-        import networkx as nx
-
-        g: nx.Graph[int] = nx.Graph()
-        g.add_nodes_from(range(n))
+    g: nx.Graph[int] = nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        near = range(i + 1, n) if dense else range(i + 1, min(n, i + 1 + NEAREST))
+        for j in near:
+            if frozenset((order[i], order[j])) not in met:
+                g.add_edge(i, j, weight=weight(i, j))
+    if not dense:
+        # a pair whose nearest candidates it has all met: widen its candidates
         for i in range(n):
-            near = range(i + 1, n) if dense else range(i + 1, min(n, i + 1 + NEAREST))
-            for j in near:
-                if frozenset((order[i], order[j])) not in met:
-                    g.add_edge(i, j, weight=weight(i, j))
-        if not dense:
-            # a pair whose nearest candidates it has all met: widen its candidates
-            for i in range(n):
-                if g.degree(i) < 2:
-                    for j in range(n):
-                        if j != i and frozenset((order[i], order[j])) not in met:
-                            lo, hi = min(i, j), max(i, j)
-                            g.add_edge(lo, hi, weight=weight(lo, hi))
-        found = nx.max_weight_matching(g, maxcardinality=True)
-        if len(found) * 2 != n:
-            return None
-        return [(order[min(a, b)], order[max(a, b)]) for a, b in found]
-
-    if n <= DENSE_LIMIT:
-        return solve(True)
-    return solve(False) or solve(True)
+            if g.degree(i) < 2:
+                for j in range(n):
+                    if j != i and frozenset((order[i], order[j])) not in met:
+                        lo, hi = min(i, j), max(i, j)
+                        g.add_edge(lo, hi, weight=weight(lo, hi))
+    found = nx.max_weight_matching(g, maxcardinality=True)
+    return [(order[min(a, b)], order[max(a, b)]) for a, b in found]
 
 
 def _entered(playing: Sequence[str], round_no: int, drawn: Sequence[str], had_bye: set[str]) -> Pairing:

@@ -113,6 +113,25 @@ def row_dict(table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_INSERTS: dict[str, Any] = {}
+
+
+def _insert_of(table: Table) -> Any:
+    stmt = _INSERTS.get(table.name)
+    if stmt is None:
+        stmt = _INSERTS[table.name] = table.insert()
+    return stmt
+
+
+def _insert_many_of(table: Table) -> Any:
+    key = table.name + "*"
+    stmt = _INSERTS.get(key)
+    if stmt is None:
+        # ids back in the order of the rows given (SQLAlchemy's "insertmanyvalues")
+        stmt = _INSERTS[key] = table.insert().returning(table.c.id, sort_by_parameter_order=True)
+    return stmt
+
+
 class Writer:
     """Collects the rows of one write and appends the entry that covers them.
 
@@ -132,13 +151,28 @@ class Writer:
     def insert(self, table: Table, values: Mapping[str, Any]) -> int:
         vals = dict(values)
         vals["entry_seq"] = self.seq
-        result = self.conn.execute(table.insert().values(**vals))
+        # one fixed statement per table, values as parameters: SQLAlchemy compiles it once
+        result = self.conn.execute(_insert_of(table), vals)
         pk = result.inserted_primary_key
         assert pk is not None
         new_id = int(pk[0])
         vals["id"] = new_id
         self.rows.setdefault(table.name, []).append(row_dict(table, vals))
         return new_id
+
+    def insert_many(self, table: Table, values: list[Mapping[str, Any]]) -> list[int]:
+        """Rows of one table (each with the same columns) in one statement; their ids in order."""
+        if len(values) < 2:
+            return [self.insert(table, v) for v in values]
+        rows = [{**v, "entry_seq": self.seq} for v in values]
+        stmt = _insert_many_of(table)
+        ids = [int(r[0]) for r in self.conn.execute(stmt, rows)]
+        assert len(ids) == len(rows)
+        out = self.rows.setdefault(table.name, [])
+        for vals, new_id in zip(rows, ids, strict=True):
+            vals["id"] = new_id
+            out.append(row_dict(table, vals))
+        return ids
 
     def commit_entry(
         self,
@@ -173,7 +207,7 @@ class Writer:
         }
         digest = entry_hash(self.prev_hash, header, payload_text)
         entry = {**header, "payload": payload_text, "prev_hash": self.prev_hash, "hash": digest}
-        self.conn.execute(audit_log.insert().values(**entry))
+        self.conn.execute(_insert_of(audit_log), entry)
         # The store re-reads these after commit when it must check that a save landed.
         self.conn.info.setdefault(WRITTEN_KEY, []).append(digest)
         return entry

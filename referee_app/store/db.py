@@ -26,7 +26,7 @@ from .errors import DatabaseError, SchemaTooNewError
 from .models import V4_TABLES, V5_TABLES, V6_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -407,6 +407,21 @@ def _v6_store_meta_guard(conn: Connection) -> None:
     )
 
 
+def _v8_placeholder(conn: Connection) -> None:
+    """Schema 8 is the signing branch's migration; this branch only keeps the numbering
+    (the lead puts that migration here when merging)."""
+
+
+def _v9_match_pair_index(conn: Connection) -> None:
+    """Indexes of a match by each of its pairs and its round: saving a ruling checks that
+    neither pair is already seated at another table of the round by looking up those two
+    pairs, not every table of the round."""
+    for side in ("ns", "ew"):
+        conn.exec_driver_sql(
+            f"CREATE INDEX IF NOT EXISTS ix_matches_{side}_pair_round ON matches ({side}_pair_id, round_id)"
+        )
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -415,6 +430,8 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: _v5,
     6: _v6_desk_records,
     7: _v6_store_meta_guard,  # written as 6 on the store branch, merged after the desk's
+    8: _v8_placeholder,  # the signing branch's migration 8 replaces this at merge
+    9: _v9_match_pair_index,
 }
 assert max(MIGRATIONS) == SCHEMA_VERSION
 

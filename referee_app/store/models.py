@@ -181,7 +181,9 @@ rulings = Table(
     Column("assumed", Boolean, nullable=False),
     Column("rule", String(200), nullable=True),
     Column("citation", String(200), nullable=True),
-    # The engine's proposal, and the referee's decision on it.
+    # The engine's proposal, and the referee's decision on it. The proposal is kept when
+    # the referee overrode it; otherwise it is the ruling itself (ruling_json) and is null
+    # (rows written before issue 11 repeat it).
     Column("proposal_json", Text, nullable=True),
     Column("decision", String(12), nullable=False),  # "confirmed" | "overridden"
     Column("reason", Text, nullable=True),

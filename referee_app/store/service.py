@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, select
+from sqlalchemy import Connection, Engine, and_, bindparam, exists, func, or_, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
@@ -151,6 +151,9 @@ class Store(AppealsMixin, DeskMixin):
         self._logins: dict[str, tuple[int, str, str, str]] = {}
         self._open_noted: set[int] = set()
         self._has_roles: bool | None = None
+        # event id -> EventInfo: events are append-only (the database refuses UPDATE and
+        # DELETE), so one read per store serves every save
+        self._events: dict[int, EventInfo] = {}
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -206,8 +209,11 @@ class Store(AppealsMixin, DeskMixin):
                     if wal_identity(path) != before:
                         trans.rollback()
                         continue
+                # compared right after COMMIT, before this connection closes: its close
+                # (the last connection's checkpoint) removes the WAL itself, as it should
+                after = wal_identity(path)
                 written = list(conn.info.pop(audit.WRITTEN_KEY, []))
-            if wal_identity(path) != before and written and not self._entries_readable(written):
+            if after != before and written and not self._entries_readable(written):
                 raise DatabaseError(
                     f"{self.where}: NOT saved: another program removed the database's "
                     "write-ahead log while this station was writing; reopen the event and "
@@ -287,7 +293,10 @@ class Store(AppealsMixin, DeskMixin):
         return self._read(run)  # type: ignore[no-any-return]
 
     def pick_event(self, event_id: int | None) -> EventInfo:
+        if event_id is not None and event_id in self._events:
+            return self._events[event_id]
         evs = self.list_events()
+        self._events.update((e.id, e) for e in evs)
         if event_id is not None:
             for e in evs:
                 if e.id == event_id:
@@ -363,15 +372,21 @@ class Store(AppealsMixin, DeskMixin):
 
     def list_pairs(self, event_id: int) -> list[dict[str, Any]]:
         def run(conn: Connection) -> list[dict[str, Any]]:
-            out = []
-            for p in conn.execute(select(pairs).where(pairs.c.event_id == event_id).order_by(pairs.c.id)):
-                names = list(
-                    conn.execute(
-                        select(players.c.name).where(players.c.pair_id == p.id).order_by(players.c.position)
-                    ).scalars()
-                )
-                out.append({"id": p.id, "number": p.number, "unit": p.unit, "players": names})
-            return out
+            # one query for the whole field (the desk reads it for every command)
+            stmt = (
+                select(pairs.c.id, pairs.c.number, pairs.c.unit, players.c.name)
+                .outerjoin(players, players.c.pair_id == pairs.c.id)
+                .where(pairs.c.event_id == event_id)
+                .order_by(pairs.c.id, players.c.position)
+            )
+            out: dict[int, dict[str, Any]] = {}
+            for r in conn.execute(stmt):
+                p = out.get(r.id)
+                if p is None:
+                    p = out[r.id] = {"id": r.id, "number": r.number, "unit": r.unit, "players": []}
+                if r.name is not None:
+                    p["players"].append(r.name)
+            return list(out.values())
 
         return self._read(run)  # type: ignore[no-any-return]
 
@@ -1006,6 +1021,42 @@ def audit_first_line(err: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
+# The save path's lookups, built once (values are bound at each save).
+_PAIRS_BY_NUMBER = select(pairs.c.number, pairs.c.id).where(
+    pairs.c.event_id == bindparam("event_id"), pairs.c.number.in_(bindparam("numbers", expanding=True))
+)
+#: the round's id and the table's current version (null columns when none yet), one row
+_ROUND_AND_CURRENT = (
+    select(rounds.c.id.label("at_round_id"), *matches.c)
+    .select_from(rounds)
+    .outerjoin(matches, and_(matches.c.round_id == rounds.c.id, matches.c.table_no == bindparam("table_no")))
+    .where(rounds.c.event_id == bindparam("event_id"), rounds.c.number == bindparam("round_no"))
+    .order_by(matches.c.version.desc())
+    .limit(1)
+)
+_later = matches.alias("later")
+#: the current, unvoided matches of the round at other tables that seat one of the pairs
+_SEATED_ELSEWHERE = (
+    select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
+    .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+    .where(
+        matches.c.round_id == bindparam("round_id"),
+        matches.c.table_no != bindparam("table_no"),
+        or_(
+            matches.c.ns_pair_id.in_(bindparam("pair_ids", expanding=True)),
+            matches.c.ew_pair_id.in_(bindparam("pair_ids", expanding=True)),
+        ),
+        voidings.c.id.is_(None),
+        ~exists().where(
+            _later.c.round_id == matches.c.round_id,
+            _later.c.table_no == matches.c.table_no,
+            _later.c.version > matches.c.version,
+        ),
+    )
+    .order_by(matches.c.table_no)
+)
+
+
 def _write_match(
     conn: Connection,
     *,
@@ -1050,23 +1101,22 @@ def _write_match(
                 prior.seq,
                 True,
             )
+    wanted = {"event_id": ev.id, "numbers": [nums[s] for s in SIDES]}
+    found = dict(conn.execute(_PAIRS_BY_NUMBER, wanted).all())
     pair_ids: dict[str, int] = {}
     for side in SIDES:
-        pid = conn.execute(
-            select(pairs.c.id).where(and_(pairs.c.event_id == ev.id, pairs.c.number == nums[side]))
-        ).scalar()
+        pid = found.get(nums[side])
         if pid is None:
             raise InputError(
                 f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
                 f"({ev.name}); import it first (referee-app pairs import)"
             )
         pair_ids[side] = int(pid)
-    round_id = conn.execute(
-        select(rounds.c.id).where(and_(rounds.c.event_id == ev.id, rounds.c.number == rnd))
-    ).scalar()
-    current = None
+    # the round and the table's current version in one statement
+    here = conn.execute(_ROUND_AND_CURRENT, {"event_id": ev.id, "round_no": rnd, "table_no": tbl}).first()
+    round_id = None if here is None else here.at_round_id
+    current = None if here is None or here.id is None else here
     if round_id is not None:
-        current = _current_at(conn, int(round_id), tbl)
         _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
     cur_version = 0 if current is None else int(current.version)
     if expected_version is not None and expected_version != cur_version:
@@ -1175,20 +1225,12 @@ def _check_pairs_free(
     nums: Mapping[str, str],
     source: str,
 ) -> None:
-    """A pair plays once per round: refuse a case that seats it at a second table."""
-    latest = (
-        select(matches.c.table_no, func.max(matches.c.version).label("v"))
-        .where(and_(matches.c.round_id == round_id, matches.c.table_no != table_no))
-        .group_by(matches.c.table_no)
-        .subquery()
-    )
-    stmt = (
-        select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
-        .join(latest, and_(latest.c.table_no == matches.c.table_no, latest.c.v == matches.c.version))
-        .outerjoin(voidings, voidings.c.match_id == matches.c.id)
-        .where(and_(matches.c.round_id == round_id, voidings.c.id.is_(None)))
-    )
-    for r in conn.execute(stmt):
+    """A pair plays once per round: refuse a case that seats it at a second table.
+
+    Looks up only the matches of these two pairs in the round (indexed by pair and round,
+    schema 9), each kept if it is its table's latest version and not void."""
+    params = {"round_id": round_id, "table_no": table_no, "pair_ids": [pair_ids[s] for s in SIDES]}
+    for r in conn.execute(_SEATED_ELSEWHERE, params):
         for side in SIDES:
             if pair_ids[side] in (r.ns_pair_id, r.ew_pair_id):
                 raise InputError(
@@ -1222,7 +1264,7 @@ def _insert_hands(
     case: Mapping[str, Any],
     decision: Mapping[str, Any],
 ) -> dict[str, int]:
-    """Hands, infractions and rulings of one match version.
+    """Hands, infractions and rulings of one match version, one statement per table.
 
     A ruling's proposal is the engine's computation; when the referee overrode it (an
     ``override`` in the case), the engine reports ``overridden``, ``override_reason`` and
@@ -1230,18 +1272,14 @@ def _insert_hands(
     with a reason) is kept with the decision ``voided``.
     """
     counts = {"hands": 0, "infractions": 0, "rulings": 0, "overridden": 0, "voided": 0}
-    before = [
-        (w.insert(infractions, _infraction_row(match_id, None, pos, inf)), inf)
-        for pos, inf in enumerate(case.get("before_play") or [])
-    ]
-    counts["infractions"] += len(before)
-    _insert_rulings(w, match_id, None, decision.get("before_play") or [], before, counts)
     case_hands = case.get("hands") or []
     dec_hands = decision.get("hands") or []
+    hand_inputs = []
+    hand_rows = []
     for i, dh in enumerate(dec_hands):
         ch = case_hands[i] if i < len(case_hands) and isinstance(case_hands[i], dict) else {}
-        hid = w.insert(
-            hands,
+        hand_inputs.append(ch)
+        hand_rows.append(
             {
                 "match_id": match_id,
                 "number": dh.get("number", i + 1),
@@ -1254,26 +1292,37 @@ def _insert_hands(
                 "levels_after": _j(dh.get("levels_after")),
                 "next_dealer": dh.get("next_dealer"),
                 "input_json": audit.canonical(ch),
-            },
+            }
         )
-        counts["hands"] += 1
-        inf_ids = [
-            (w.insert(infractions, _infraction_row(match_id, hid, pos, inf)), inf)
-            for pos, inf in enumerate(ch.get("infractions") or [])
-        ]
-        counts["infractions"] += len(inf_ids)
-        _insert_rulings(w, match_id, hid, dh.get("rulings") or [], inf_ids, counts)
+    hand_ids = w.insert_many(hands, hand_rows)
+    counts["hands"] = len(hand_ids)
+    # (hand id or None before play, the infractions given, the rulings found), in order
+    groups: list[tuple[int | None, list[Any], list[dict[str, Any]]]] = [
+        (None, list(case.get("before_play") or []), list(decision.get("before_play") or []))
+    ]
+    for hid, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
+        groups.append((hid, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
+    inf_rows = [
+        _infraction_row(match_id, hid, pos, inf) for hid, infs, _ in groups for pos, inf in enumerate(infs)
+    ]
+    inf_ids = iter(w.insert_many(infractions, inf_rows))
+    counts["infractions"] = len(inf_rows)
+    ruling_rows: list[dict[str, Any]] = []
+    for hid, infs, found in groups:
+        ids = [(next(inf_ids), inf) for inf in infs]
+        ruling_rows += _ruling_rows(match_id, hid, found, ids, counts)
+    w.insert_many(rulings, ruling_rows)
     return counts
 
 
-def _insert_rulings(
-    w: audit.Writer,
+def _ruling_rows(
     match_id: int,
     hand_id: int | None,
     found: list[dict[str, Any]],
     inf_ids: list[tuple[int, Any]],
     counts: dict[str, int],
-) -> None:
+) -> list[dict[str, Any]]:
+    out = []
     for pos, r in enumerate(found):
         # each ruling names the infraction it answers (``hands[1].infractions[2]``)
         inf_id, inf = None, None
@@ -1294,9 +1343,10 @@ def _insert_rulings(
             )
         else:
             decision, reason = "confirmed", None
-        prop = r.get("proposed") if decision == "overridden" else r
-        w.insert(
-            rulings,
+        # the proposal differs from the ruling only when overridden: otherwise it is
+        # ruling_json itself and not stored twice (in the row and in its audit entry)
+        prop = r.get("proposed") if decision == "overridden" else None
+        out.append(
             {
                 "match_id": match_id,
                 "hand_id": hand_id,
@@ -1316,11 +1366,12 @@ def _insert_rulings(
                 "decision": decision,
                 "reason": None if reason is None else str(reason),
                 "ruling_json": audit.canonical(r),
-            },
+            }
         )
         counts["rulings"] += 1
         if decision != "confirmed":
             counts[decision] += 1
+    return out
 
 
 def _infraction_row(match_id: int, hand_id: int | None, pos: int, inf: Any) -> dict[str, Any]:
