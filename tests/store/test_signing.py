@@ -61,8 +61,11 @@ def test_a_correctly_signed_event_verifies_clean(event_db: str, key_dir: Path) -
     assert result.signed == result.entries - 3 >= 5
     # the key file is the owner's alone
     assert (hall["table"].path.stat().st_mode & 0o077) == 0
-    rc, out, err = cli(event_db, "verify", "--root", hall["root"][:16])
+    rc, out, err = cli(event_db, "verify", "--root", hall["root"][:16], "--progress")
     assert rc == 0 and "trust root " + hall["root"] in out, err
+    assert err == f"verify: {result.entries}/{result.entries} (100%)\n"  # the last line always shows
+    rc, out, err = cli(event_db, "export", "--progress")
+    assert rc == 0 and out.count("\n") == 1 and err == "export: 1/1 (100%)\n", err
     # a root that is not the one kept is a failure
     rc, _, err = cli(event_db, "verify", "--root", hall["chief"].fingerprint[::-1])
     assert rc == 1 and "not the" in err and "kept outside the store" in err
