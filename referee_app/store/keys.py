@@ -173,8 +173,9 @@ class KeyRing:
 
     A key is loaded the first time it signs; an encrypted one only with its passphrase
     given beforehand (``unlock``, or the environment), since a prompt inside a write would
-    hold the store's write lock. Without a usable key the entry is written unsigned and
-    ``verify`` reports it."""
+    hold the store's write lock — without it the write is refused, naming the key file. A
+    station with no key file for the role writes unsigned entries, and ``verify`` reports
+    them."""
 
     def __init__(self, folder: Path | None = None, default_role: str | None = None) -> None:
         self.folder = folder
@@ -228,9 +229,8 @@ class KeyRing:
             path = self.path(station, r)
             if not path.exists():
                 return None
-            try:
-                key = load_private(path, os.environ.get(ENV_PASSPHRASE))
-            except InputError:
-                return None  # locked: written unsigned, and verify says so
+            # A key this station has but cannot open (encrypted, no passphrase given) refuses
+            # the write with the reason: an entry written unsigned would only show later.
+            key = load_private(path, os.environ.get(ENV_PASSPHRASE))
             self._loaded[(station, r)] = key
         return fingerprint(_public_hex(key)), bytes(key.sign(signed_bytes(entry_hash))).hex()

@@ -240,6 +240,13 @@ def test_old_entries_are_unsigned_not_broken_and_an_encrypted_key_needs_its_pass
     assert rc == 1 and "wrong passphrase" in err, err
     rc, out, err = cli(event_db, "verify", "--root", root)
     assert rc == 0 and "3 written before station keys" in out, err
+    # a write that did not unlock the key first (the desk's commands, the window) is
+    # refused naming the variable, rather than written unsigned
+    monkeypatch.delenv(keys.ENV_PASSPHRASE)
+    entries = _verify(event_db).entries
+    with Store.open(event_db) as store, pytest.raises(InputError, match=keys.ENV_PASSPHRASE):
+        store.record(1, make_case(), actor=Actor("孙", "desk"))
+    assert _verify(event_db).entries == entries
     # the same write with the right one is signed
     monkeypatch.setenv(keys.ENV_PASSPHRASE, "马到成功")
     assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
