@@ -796,7 +796,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     more = len(result.problems) - len(shown) + result.more_problems
     if more:
         print(f"… {more} {'条其他问题' if zh else 'more problems'}", file=sys.stderr)
-    print(keys_line)
+    if result.root is not None:  # which keys the entries were checked against
+        print(keys_line)
     return 1
 
 

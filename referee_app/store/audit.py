@@ -281,7 +281,7 @@ class _TableRows:
 
     def _advance(self) -> None:
         r = next(self._it, None)
-        self.peek = None if r is None else row_dict(self.table, r._mapping)
+        self.peek = None if r is None else row_dict(self.table, r._asdict())
 
     def take_below(self, seq: int) -> Iterator[dict[str, Any]]:
         """The rows naming an entry before ``seq`` (none, unless that entry did not list them)."""
