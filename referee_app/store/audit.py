@@ -5,6 +5,11 @@ canonical JSON of the entry's own fields and ``payload`` the canonical JSON of e
 the write inserted (``{"rows": {table: [row, …]}, "info": {…}}``).  ``verify`` recomputes
 every hash, checks the links, and compares each domain row with the row its entry recorded,
 so a value changed in SQL after the fact names the entry that wrote it.
+
+Each entry is also signed by the station that wrote it (``keys``: Ed25519 over the entry's
+hash, kept in ``entry_signatures``), and ``verify`` checks every signature against the keys
+registered in the log itself, from the trust root on. It reads the log and the tables in
+batches, in entry order, so its memory does not grow with the event.
 """
 
 from __future__ import annotations

@@ -66,6 +66,13 @@ def test_a_correctly_signed_event_verifies_clean(event_db: str, key_dir: Path) -
     assert err == f"verify: {result.entries}/{result.entries} (100%)\n"  # the last line always shows
     rc, out, err = cli(event_db, "export", "--progress")
     assert rc == 0 and out.count("\n") == 1 and err == "export: 1/1 (100%)\n", err
+    rc, out, _ = cli(event_db, "log")
+    assert (
+        f"registered the chief referee key of station desk (fingerprint {hall['root'][:16]}…); the trust root"
+        in out
+    )
+    rc, out, _ = cli(event_db, "log", lang="zh")
+    assert "登记站点 table-1 的裁判员密钥" in out
     # a root that is not the one kept is a failure
     rc, _, err = cli(event_db, "verify", "--root", hall["chief"].fingerprint[::-1])
     assert rc == 1 and "not the" in err and "kept outside the store" in err
