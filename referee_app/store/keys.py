@@ -212,10 +212,12 @@ class KeyRing:
         if r is None:
             return None
         path = self.path(station, r)
-        if not path.exists():
-            return None
-        key = load_private(path, passphrase or os.environ.get(ENV_PASSPHRASE))
-        self._loaded[(station, r)] = key
+        key = self._loaded.get((station, r))
+        if key is None:  # (unlocked before: no passphrase needed again)
+            if not path.exists():
+                return None
+            key = load_private(path, passphrase or os.environ.get(ENV_PASSPHRASE))
+            self._loaded[(station, r)] = key
         return StationKey(station, r, path, _public_hex(key))
 
     def sign(self, station: str, role: str | None, entry_hash: str) -> tuple[str, str] | None:

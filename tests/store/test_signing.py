@@ -259,3 +259,18 @@ def test_old_entries_are_unsigned_not_broken_and_an_encrypted_key_needs_its_pass
     assert cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))[0] == 0
     result = _verify(event_db, root=root)
     assert result.ok and result.signed == 2, result
+
+
+def test_a_key_unlocked_once_signs_without_its_passphrase_again(key_dir: Path) -> None:
+    made = keys.create_key("desk", "chief_referee", "口令")
+    ring = keys.KeyRing()
+    with pytest.raises(InputError, match="wrong passphrase"):
+        ring.unlock("desk", "chief_referee", "别的")
+    unlocked = ring.unlock("desk", "chief_referee", "口令")
+    assert unlocked is not None and unlocked.fingerprint == made.fingerprint
+    again = ring.unlock("desk", None, None)  # the command unlocked it; the store asks again
+    assert again is not None and again.fingerprint == made.fingerprint
+    fpr, sig = ring.sign("desk", None, "ab" * 32) or ("", "")
+    assert fpr == made.fingerprint and keys.verify_signature(made.public_hex, "ab" * 32, sig)
+    assert not keys.verify_signature(made.public_hex, "cd" * 32, sig)
+    assert ring.sign("table-9", "table_referee", "ab" * 32) is None  # no key: unsigned
