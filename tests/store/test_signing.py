@@ -154,6 +154,10 @@ def test_forged_entries_are_each_reported(
     # 4. the forger's signature under the chief referee's fingerprint
     with _forger(event_db, monkeypatch, _ForgingRing(use=("desk", "arbitration"), claim=hall["root"])) as s:
         s.record(1, make_case(table=3, ns="5", ew="6"), actor=Actor("孙裁判长", "desk", "chief_referee"))
+    # 5. table-1's own valid key on a version that claims no role at all (as if the event
+    # had no PINs): the store never writes that on an event whose roles are enforced
+    with _forger(event_db, monkeypatch, _ForgingRing(use=("table-1", "table_referee"))) as s:
+        s.record(1, make_case(table=4, ns="7", ew="8"), actor=Actor("李裁判", "table-1", None))
     result = _verify(event_db)
     assert not result.ok
     n = before
@@ -166,13 +170,15 @@ def test_forged_entries_are_each_reported(
         "signed by an unregistered key",
         f"entry #{n + 4} (match.record round 1 table 3,",
         "wrongly signed",
+        f"entry #{n + 5} (match.record round 1 table 4,",
+        "states no role on event 1, whose roles are enforced",
     ]
     text = "\n".join(result.problems)
     for part in expected:
         assert part in text, text
-    assert len(result.problems) == 4, result.problems
+    assert len(result.problems) == 5, result.problems
     rc, _, err = cli(event_db, "verify")
-    assert rc == 1 and len(err.strip().splitlines()) == 4, err
+    assert rc == 1 and len(err.strip().splitlines()) == 5, err
 
 
 def test_a_rewritten_entry_with_recomputed_hashes_and_a_cut_tail_are_reported(
