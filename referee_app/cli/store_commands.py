@@ -782,12 +782,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 else f"; {result.unsigned_schema} unsigned schema upgrades (they write no rows)"
             )
     if result.ok:
+        print(keys_line)
+        # last, ending with the head hash (to note outside the database)
         print(
             f"审计链完好：{result.entries} 条记录，末条哈希 {result.head_hash}"
             if zh
             else f"audit chain intact: {result.entries} entries, head hash {result.head_hash}"
         )
-        print(keys_line)
         return 0
     label = "审计记录有问题" if zh else "audit log"
     shown = result.problems[:50]

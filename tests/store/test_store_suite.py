@@ -323,7 +323,7 @@ def test_register_is_cheap() -> None:
 
     code = (
         "import sys, argparse\n"
-        "from referee_app.store import commands\n"
+        "from referee_app.cli import store_commands as commands\n"
         "p = argparse.ArgumentParser(); commands.register(p.add_subparsers())\n"
         "bad = [m for m in sys.modules if m.startswith(('sqlalchemy', 'psycopg'))]\n"
         "assert not bad, bad\n"
