@@ -406,6 +406,14 @@ def register_station_key_commands(key_sub: Any) -> None:
     _common(kr)
     kr.set_defaults(func=_guard(cmd_key_register))
 
+    kv = key_sub.add_parser("revoke", help="the chief referee revokes a registered key (a lost station)")
+    kv.add_argument("fingerprint", metavar="FINGERPRINT", help="the key's fingerprint (key list), 16+ digits")
+    kv.add_argument("--reason", required=True, help="why (kept in the log)")
+    kv.add_argument("--user", default=None, help="who revokes (default: REFEREE_APP_USER or login)")
+    kv.add_argument("--station", default=None, help="the chief referee's station (REFEREE_APP_STATION)")
+    _common(kv)
+    kv.set_defaults(func=_guard(cmd_key_revoke))
+
     kl = key_sub.add_parser("list", help="the registered station keys (the first is the trust root)")
     _common(kl)
     kl.set_defaults(func=_guard(cmd_key_list))
@@ -472,9 +480,24 @@ def cmd_key_register(args: argparse.Namespace) -> int:
 def cmd_key_list(args: argparse.Namespace) -> int:
     with _open(args) as store:
         found = store.station_keys()
+    zh = _lang(args) == "zh"
     for n, k in enumerate(found):
-        mark = "\troot" if n == 0 else ""
+        mark = ("\t信任根" if zh else "\troot") if n == 0 else ""
+        if k.revoked_seq is not None:
+            mark += f"\t{'已吊销' if zh else 'revoked'} #{k.revoked_seq}"
         print(f"{k.fingerprint}\t{k.station}\t{k.role}\t#{k.entry_seq}{mark}")
+    return 0
+
+
+def cmd_key_revoke(args: argparse.Namespace) -> int:
+    from ..store.keys import REGISTRAR_ROLE
+
+    actor = _actor(args)
+    with _open(args) as store:
+        _unlock(store, actor.station, REGISTRAR_ROLE)
+        k = store.revoke_key(args.fingerprint, reason=args.reason, actor=actor)
+    zh = _lang(args) == "zh"
+    print(f"{'已吊销' if zh else 'revoked'} {k.station} {k.role} {k.fingerprint} (#{k.revoked_seq})")
     return 0
 
 

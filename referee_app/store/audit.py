@@ -314,6 +314,7 @@ class _Key:
     role: str
     public_hex: str
     seq: int
+    revoked: int | None = None  # the entry that revoked it
 
 
 class _Signatures:
@@ -380,6 +381,11 @@ class _Signatures:
                     "match the entry)"
                 )
             else:
+                if key.revoked is not None:
+                    trouble.append(
+                        f"{_describe(e)}: signed with key {str(fpr)[:16]}… of {key.station}, which "
+                        f"the chief referee revoked at entry #{key.revoked}"
+                    )
                 if key.station != e["station"]:
                     trouble.append(
                         f"{_describe(e)}: signed with station {key.station}'s key but says station "
@@ -390,10 +396,10 @@ class _Signatures:
                         f"{_describe(e)}: written as {role} but signed with the {key.role} key of "
                         f"{key.station} (a key used outside its registered role)"
                     )
-                if action == station_keys_mod.REGISTER_ACTION and key.role != station_keys_mod.REGISTRAR_ROLE:
+                if action in station_keys_mod.KEY_ACTIONS and key.role != station_keys_mod.REGISTRAR_ROLE:
                     trouble.append(
-                        f"{_describe(e)}: a key registration signed with a {key.role} key "
-                        "(only the chief referee registers keys)"
+                        f"{_describe(e)}: a key registration or revocation signed with a {key.role} "
+                        "key (only the chief referee registers and revokes keys)"
                     )
                 if (
                     role is None
@@ -410,6 +416,13 @@ class _Signatures:
             for r in registered:
                 if isinstance(r, dict):
                     self._add(r, seq)
+            revoked = (
+                self.keys.get(str(info.get("fingerprint")))
+                if action == station_keys_mod.REVOKE_ACTION
+                else None
+            )
+            if revoked is not None and revoked.revoked is None:
+                revoked.revoked = seq
         self._note_pins(rows)
         return trouble
 

@@ -33,6 +33,9 @@ ENV_PASSPHRASE = "REFEREE_APP_STATION_KEY_PASSPHRASE"
 SIGNED_PREFIX = b"referee-app audit entry v1\n"
 #: The action of a key registration, and the only role that may register keys.
 REGISTER_ACTION = "key.register"
+#: A key the chief referee revoked (a station's laptop lost): what it signs later is reported.
+REVOKE_ACTION = "key.revoke"
+KEY_ACTIONS = (REGISTER_ACTION, REVOKE_ACTION)
 REGISTRAR_ROLE = "chief_referee"
 
 

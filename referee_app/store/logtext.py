@@ -89,6 +89,15 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             else f"registered the {r} key of station {info.get('for_station')} (fingerprint {fpr}…)"
             + ("; the trust root" if info.get("trust_root") else "")
         )
+    elif action == "key.revoke":
+        r = _role(info.get("for_role"), lang)
+        fpr = str(info.get("fingerprint", ""))[:16]
+        what = (
+            f"吊销站点 {info.get('for_station')} 的{r}密钥（指纹 {fpr}…），原因：{info.get('reason')}"
+            if zh
+            else f"revoked the {r} key of station {info.get('for_station')} (fingerprint {fpr}…): "
+            f"{info.get('reason')}"
+        )
     elif action == "auth.fail":
         r = _role(info.get("for_role"), lang)
         what = (

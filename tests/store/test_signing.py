@@ -280,3 +280,30 @@ def test_a_key_unlocked_once_signs_without_its_passphrase_again(key_dir: Path) -
     assert fpr == made.fingerprint and keys.verify_signature(made.public_hex, "ab" * 32, sig)
     assert not keys.verify_signature(made.public_hex, "cd" * 32, sig)
     assert ring.sign("table-9", "table_referee", "ab" * 32) is None  # no key: unsigned
+
+
+def test_a_revoked_key_signs_nothing_that_verifies(
+    event_db: str, key_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hall = _hall(event_db)
+    table_fpr = hall["table"].fingerprint
+    monkeypatch.setenv("REFEREE_APP_STATION", "desk")  # the chief referee's desk
+    # the chief referee's own key cannot revoke itself (nobody could register again)
+    rc, _, err = cli(event_db, "key", "revoke", hall["root"], "--reason", "试")
+    assert rc == 1 and "cannot revoke itself" in err, err
+    rc, out, err = cli(event_db, "key", "revoke", table_fpr[:16], "--reason", "笔记本丢失")
+    assert rc == 0 and f"revoked table-1 table_referee {table_fpr}" in out, err
+    rc, _, err = cli(event_db, "key", "revoke", table_fpr, "--reason", "again")
+    assert rc == 1 and "already revoked" in err
+    rc, out, _ = cli(event_db, "key", "list")
+    assert f"{table_fpr}\ttable-1\ttable_referee\t#5\trevoked #" in out
+    assert _verify(event_db, root=hall["root"]).ok  # what it signed before stays good
+    # the lost laptop (its key file) keeps writing: every entry after the revocation is named
+    with Store.open(event_db) as store:
+        referee = store.login(1, "table_referee", TABLE_PIN, actor=Actor("李裁判", "table-1"))
+        store.record(1, make_case(table=2, ns="3", ew="4"), actor=referee)
+    result = _verify(event_db, root=hall["root"])
+    assert not result.ok and len(result.problems) == 1
+    assert "which the chief referee revoked at entry #" in result.problems[0], result.problems
+    rc, out, _ = cli(event_db, "log")
+    assert "revoked the table referee key of station table-1" in out and "笔记本丢失" in out
