@@ -7,6 +7,7 @@ rulebooks and the fourth event written by ``test_fourth_event``.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -317,3 +318,51 @@ def test_hbue_away_from_the_draw_more_than_five_minutes(minutes: int, forfeit: b
 def test_away_at_the_draw_is_only_a_late_arrival_fact() -> None:
     with pytest.raises(CaseError, match=r"hands\[0\]\.infractions\[0\]\.at_draw"):
         judge(case("hbue-2018", [hand(60, [{"kind": "delay", "seat": "E", "at_draw": True}])]))
+
+
+# -- the decision in no language (issue 9, item 2) ----------------------------------------------
+WORDED_KEYS = {"text", "instruction"}
+
+
+def _keys(value: Any, path: str = "$") -> set[str]:
+    if isinstance(value, dict):
+        return {f"{path}.{k}" for k in value} | {p for k, v in value.items() for p in _keys(v, f"{path}.{k}")}
+    if isinstance(value, list):
+        return {p for v in value for p in _keys(v, f"{path}[]")}
+    return set()
+
+
+CASE_FILES = sorted(p for p in (Path(__file__).parent / "cases").rglob("*.json") if ".expected" not in p.name)
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
+def test_the_decision_is_in_no_language_and_worded_at_the_edge(path: Path) -> None:
+    from referee_app.core import decide, is_language_free, load_rulebook, word
+
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        decision = decide(raw).to_json()
+    except CaseError:
+        return  # a case that must be refused: judge refuses it too (the clause cases check)
+    rulebook = load_rulebook(raw["event"])
+    assert is_language_free(decision)
+    assert not any(key.rsplit(".", 1)[1] == "text" for key in _keys(decision))
+    zh, en = word(decision, "zh", rulebook), word(decision, "en", rulebook)
+    # judge is the worded decision, nothing else
+    assert judge(json.loads(path.read_text(encoding="utf-8")), lang="zh") == zh
+    assert judge(json.loads(path.read_text(encoding="utf-8")), lang="en") == en
+
+    def unworded(d: Any) -> Any:
+        if isinstance(d, dict):
+            return {k: unworded(v) for k, v in d.items() if k not in WORDED_KEYS}
+        if isinstance(d, list):
+            return [unworded(v) for v in d]
+        return d
+
+    # the two languages differ only in their words, and the words are there
+    assert unworded(zh) == unworded(en) == unworded(decision)
+    for worded in (zh, en):
+        for h in worded["hands"]:
+            assert h["text"]
+            assert all(r["text"] for r in h["rulings"])
+        assert all(r["text"] for r in worded["before_play"])

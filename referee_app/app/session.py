@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..core import CaseError, Rulebook, editing, judge
+from ..core import CaseError, Rulebook, editing, is_language_free, judge, word, word_ruling
 from ..store.service import Actor, EventInfo, Store
 
 
@@ -132,7 +132,9 @@ class Session:
 
     # -- tables --------------------------------------------------------------------------
 
-    def tables(self, round_no: int) -> list[TableRecord]:
+    def tables(self, round_no: int, table_no: int | None = None) -> list[TableRecord]:
+        """The round's tables (only ``table_no`` when given: after a save, only the table that
+        changed is worded again)."""
         names = {p["number"]: p["players"] for p in self.pairs()}
         signed = self.store.signed_match_ids(self.event.id)
         open_at: dict[int, int] = {}
@@ -141,7 +143,7 @@ class Session:
                 open_at[a["table"]] = open_at.get(a["table"], 0) + 1
         out = []
         for m in self.store.current_matches(self.event.id):
-            if m["round_no"] != round_no:
+            if m["round_no"] != round_no or (table_no is not None and m["table_no"] != table_no):
                 continue
             record = self._record_of(m, names)
             record.signed = m["id"] in signed
@@ -153,10 +155,8 @@ class Session:
         return sorted({m["round_no"] for m in self.store.current_matches(self.event.id)})
 
     def table(self, round_no: int, table_no: int) -> TableRecord | None:
-        for record in self.tables(round_no):
-            if record.table == table_no:
-                return record
-        return None
+        found = self.tables(round_no, table_no)
+        return found[0] if found else None
 
     def open_table(
         self, round_no: int, table_no: int, ns: str, ew: str, first_dealer: str = "E"
@@ -183,7 +183,7 @@ class Session:
         case: dict[str, Any],
         expected_version: int,
     ) -> TableRecord:
-        self.preview(case)  # an invalid case never reaches the store
+        # judged once, by the store, in the write's transaction (an invalid case: InputError)
         full = dict(case, round=round_no, table=table_no, pairs=dict(pairs))
         self.store.record(
             self.event.id, full, actor=self.actor, lang=self.lang, expected_version=expected_version
@@ -212,7 +212,6 @@ class Session:
     def correct(self, record: TableRecord, case: dict[str, Any], reason: str) -> TableRecord:
         """A chief referee's correction of a (signed) table: a new, unsigned version, with the
         reason kept; the signed version stays as it was."""
-        self.preview(case)  # an invalid case never reaches the store
         full = dict(case, round=record.round, table=record.table, pairs=dict(record.pairs))
         self.store.record(
             self.event.id,
@@ -251,8 +250,12 @@ class Session:
     def appeals(self, round_no: int | None = None) -> list[dict[str, Any]]:
         """The event's appeals (of one round), oldest first; each a dict with ``id``, ``round``,
         ``table``, ``ruling_id``, ``kind``, ``by``, ``state``, ``open``, ``filed_at``,
-        ``deadline``, ``late_minutes``, ``grounds``, ``decision``, ``fee`` …"""
-        return self.store.appeals(self.event.id, round_no)
+        ``deadline``, ``late_minutes``, ``grounds``, ``decision``, ``fee`` …; the ruling
+        appealed against worded in the station's language."""
+        found = self.store.appeals(self.event.id, round_no)
+        for a in found:
+            a["ruling"] = word_ruling(copy.deepcopy(a["ruling"]), self.lang, self.rulebook)
+        return found
 
     def file_appeal(
         self,
@@ -322,9 +325,13 @@ class Session:
         case = json.loads(m["case_json"])
         for key in ("round", "table", "pairs"):
             case.pop(key, None)
-        decision = json.loads(m["decision_json"])
-        if m["lang"] != self.lang:
-            decision = self.preview(case)  # texts in the station's language; same computation
+        stored = json.loads(m["decision_json"])
+        if is_language_free(stored):
+            decision = word(stored, self.lang, self.rulebook)  # worded here, not judged again
+        elif m["lang"] != self.lang:
+            decision = self.preview(case)  # stored with words in another language: judge again
+        else:
+            decision = stored
         pairs = {"NS": m["ns_number"], "EW": m["ew_number"]}
         return TableRecord(
             round=m["round_no"],

@@ -2,6 +2,6 @@
 the store's, the printing and the desk's commands. It only orchestrates: every use case is
 in :mod:`referee_app.app`."""
 
-from .main import main
+from .main import build_parser, main
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]

@@ -198,10 +198,10 @@ def _guard(fn: Handler) -> Handler:
     ``referee_app.cli.main``, which says it in one line too."""
 
     def run(args: argparse.Namespace) -> int:
+        from referee_app.app.errors import StoreError
         from referee_app.core.pairing import PairingError
         from referee_app.core.standings import StandingsError
         from referee_app.spreadsheet import SpreadsheetError
-        from referee_app.store.errors import StoreError
 
         try:
             return fn(args)
@@ -225,14 +225,14 @@ def _guard(fn: Handler) -> Handler:
 # -- standings -------------------------------------------------------------------------------
 def cmd_standings(args: argparse.Namespace) -> int:
     """``referee-app standings [--round R] [--json] [--event ID] [--pdf FILE] [--seed N]``."""
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.core.standings import (
         assumed_footnote,
         compute_standings,
         format_tiebreak,
         tiebreak_label,
     )
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     if args.round is not None and args.round < 0:
         raise InputError(f"--round: expected 0 or more, got {args.round}")
@@ -243,12 +243,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     for note in loaded.notes:
         print(note, file=sys.stderr)
     if args.pdf:
-        from referee_app.printing.standings import StandingsSheet, render_standings
+        from referee_app.app.printouts import StandingsSheet, render_standings
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
     zh = args.lang == "zh"
-    from referee_app.store.pairs_csv import spreadsheet_cell
+    from referee_app.app.store import spreadsheet_cell
 
     names = {  # the table is tab-separated: pasted into a spreadsheet, a name is never a formula
         str(p["number"]): spreadsheet_cell("、".join(p["players"]) if zh else " / ".join(p["players"]))
@@ -311,7 +311,7 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     """Refuse to pair (or draw) round R over an unfinished round R−1, unless the chief
     referee overrides with a reason (kept in the audit log); warn past the rulebook's
     number of rounds."""
-    from referee_app.store.errors import InputError
+    from referee_app.app.errors import InputError
 
     st = loaded.rulebook.data["standings"]
     rounds = st.get("rounds")
@@ -384,9 +384,9 @@ def _publish(
 ) -> int:
     """Check, confirm and store the pairing as the round's published pairing (a new version
     with a reason when one is published already)."""
+    from referee_app.app.errors import InputError
     from referee_app.cli.store_commands import acting_as
     from referee_app.core.pairing import check_pairing
-    from referee_app.store.errors import InputError
 
     errors, warnings = check_pairing(loaded.record, pairing, knockout=loaded.knockout)
     for w in warnings:
@@ -433,9 +433,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
     [--override REASON] [--publish [--yes] [--reason R]]``."""
     import secrets
 
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.core.pairing import pair_round
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     if args.round < 1:
         raise InputError(f"--round: expected a round number ≥ 1, got {args.round}")
@@ -471,9 +471,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 def cmd_pairing_enter(args: argparse.Namespace) -> int:
     """``referee-app pairing enter FILE --round R``: a pairing made or changed by hand."""
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import _read_json
     from referee_app.core.pairing import pairing_from_json
-    from referee_app.store.service import Store
 
     data = _read_json(args.file)
     with Store.open(args.db) as store:
@@ -486,14 +486,14 @@ def cmd_pairing_enter(args: argparse.Namespace) -> int:
 
 def cmd_pairing_show(args: argparse.Namespace) -> int:
     """``referee-app pairing show --round R [--version V] [--json] [--pdf FILE]``."""
-    from referee_app.store.service import Store
+    from referee_app.app.store import Store
 
     with Store.open(args.db) as store:
         ev = store.pick_event(args.event)
         pairing, rec = published_pairing(store, ev.id, args.round, args.version)
         loaded = load_event(store, ev.id)
     if args.pdf:
-        from referee_app.printing.standings import PairingSheet, render_pairing
+        from referee_app.app.printouts import PairingSheet, render_pairing
 
         render_pairing(
             PairingSheet(
@@ -520,7 +520,7 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
 
 # -- entries, withdrawals, knockout deciders ---------------------------------------------------
 def _pair_no(loaded: Loaded, pair: str) -> str:
-    from referee_app.store.errors import InputError
+    from referee_app.app.errors import InputError
 
     if pair not in loaded.record.pairs:
         raise InputError(f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})")
@@ -530,9 +530,9 @@ def _pair_no(loaded: Loaded, pair: str) -> str:
 def cmd_withdraw(args: argparse.Namespace) -> int:
     """``referee-app withdraw --pair N --from-round R --reason TEXT``: 退赛 from round R on;
     the pair's earlier matches stand."""
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     if args.from_round < 1:
         raise InputError(f"--from-round: expected a round number ≥ 1, got {args.from_round}")
@@ -555,9 +555,9 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 
 def cmd_readmit(args: argparse.Namespace) -> int:
     """``referee-app readmit --pair N --from-round R [--reason TEXT]``."""
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
@@ -585,10 +585,10 @@ def cmd_readmit(args: argparse.Namespace) -> int:
 def cmd_decide(args: argparse.Namespace) -> int:
     """``referee-app decide --round R --winner N --how lots|decision --reason TEXT``: the
     chief referee's deciding result of a tied knockout match."""
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
     from referee_app.core.knockout import undecided
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
@@ -615,8 +615,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 def cmd_bracket(args: argparse.Namespace) -> int:
     """``referee-app bracket [--json] [--pdf FILE]``: a knockout's rounds and placings."""
+    from referee_app.app.store import Store
     from referee_app.core.knockout import placings, winner_of
-    from referee_app.store.service import Store
 
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, knockout=True)
@@ -630,7 +630,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     for b in rec.byes:
         rounds.setdefault(b.round, []).append({"bye": b.pair})
     if args.pdf:
-        from referee_app.printing.standings import BracketSheet, render_bracket
+        from referee_app.app.printouts import BracketSheet, render_bracket
 
         render_bracket(
             BracketSheet(
@@ -673,8 +673,8 @@ def cmd_round(args: argparse.Namespace) -> int:
     """``referee-app round end|scores --round R [--at ISO]``: the round's end, the
     publication of its scores (the appeal window runs from one of them, as the rulebook
     says)."""
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.store.service import Store
 
     kind = {"end": "round_end", "scores": "scores_published"}[args.round_command]
     with Store.open(args.db) as store:
@@ -694,7 +694,7 @@ def _iso_arg(value: str | None) -> str | None:
         return None
     from datetime import UTC, datetime
 
-    from referee_app.store.errors import InputError
+    from referee_app.app.errors import InputError
 
     try:
         t = datetime.fromisoformat(value)
@@ -710,10 +710,10 @@ def cmd_clock(args: argparse.Namespace) -> int:
     round clock of the whole hall, kept in the store."""
     from datetime import UTC, datetime
 
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
     from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
-    from referee_app.store.errors import InputError
-    from referee_app.store.service import Store
 
     with Store.open(args.db) as store:
         ev = store.pick_event(args.event)
@@ -763,8 +763,8 @@ def cmd_hall_display(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from referee_app.app.session import Session
+    from referee_app.app.store import Actor, Store
     from referee_app.gui.hall_display import HallDisplay
-    from referee_app.store.service import Actor, Store
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     family = register_font()

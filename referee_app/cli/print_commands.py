@@ -235,8 +235,8 @@ def _read_case(name: str) -> dict[str, Any]:
 
 
 def _scoresheet_from_file(name: str, args: argparse.Namespace, lang: str) -> Any:
+    from ..app.printouts import scoresheet_from_case
     from ..core import CaseError, RulebookError
-    from ..printing.data import scoresheet_from_case
 
     case = _read_case(name)
     try:
@@ -278,8 +278,7 @@ def _write_pdf(
     With ``--sign`` each of ``forms`` gets the visible signature block (signer, time,
     certificate fingerprint, ``reason``, location) before it is drawn; then pyHanko signs the
     file (PAdES) with the same reason and location."""
-    from ..printing.fonts import ResourceError
-    from ..printing.forms import FormError
+    from ..app.errors import FormError, ResourceError
 
     out = Path(args.output)
     if out.parent and not out.parent.exists():
@@ -290,7 +289,7 @@ def _write_pdf(
     if args.sign:
         from datetime import datetime
 
-        from ..printing.data import SignatureStamp
+        from ..app.printouts import SignatureStamp
 
         if args.key:
             passphrase = _passphrase()
@@ -311,7 +310,8 @@ def _write_pdf(
         except (FormError, ResourceError) as exc:
             raise CommandError(_one_line(exc)) from None
         if args.sign:
-            from ..printing.signing import SigningError, sign_pdf
+            from ..app.errors import SigningError
+            from ..app.printouts import sign_pdf
 
             try:
                 if stored_key is not None:
@@ -363,8 +363,8 @@ def _no_sign_from_case(args: argparse.Namespace) -> None:
 def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
     """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line."""
     try:
-        from ..store.errors import StoreError
-        from ..store.service import Store
+        from ..app.errors import StoreError
+        from ..app.store import Store
     except ImportError as exc:  # the store is another layer; say so in one line
         raise CommandError(f"the event store is not available ({exc})") from None
     try:
@@ -378,8 +378,8 @@ def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
     """(PKCS#12, certificate subject, fingerprint) of the event's key kept in the event store
     (``--event``, or the event of what is printed)."""
     try:
-        from ..store.errors import StoreError
-        from ..store.service import Store
+        from ..app.errors import StoreError
+        from ..app.store import Store
     except ImportError:  # pragma: no cover - the store ships with referee-app
         raise CommandError("--sign needs --key FILE.p12 (the event key)") from None
     try:
@@ -401,7 +401,8 @@ def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
 def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, location: str) -> None:
     import tempfile
 
-    from ..printing.signing import SigningError, sign_pdf
+    from ..app.errors import SigningError
+    from ..app.printouts import sign_pdf
 
     with tempfile.TemporaryDirectory(prefix="referee-key-") as folder:
         path = Path(folder) / "event-key.p12"
@@ -431,10 +432,10 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
         sheets = _store_sheets(args, lang, args.round, args.table)
         data = sheets[0]
     if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
-        from ..printing.data import blank_sheet
+        from ..app.printouts import blank_sheet
 
         data = blank_sheet(data, args.blank)
-    from ..printing.render import render_scoresheet
+    from ..app.printouts import render_scoresheet
 
     reason = _record_reason(data, lang)
     return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
@@ -454,7 +455,7 @@ def _record_reason(data: Any, lang: str) -> str:
 def cmd_print_round(args: argparse.Namespace) -> int:
     lang = _lang(args)
     sheets = _store_sheets(args, lang, args.round, None)
-    from ..printing.render import render_round
+    from ..app.printouts import render_round
 
     total = len(sheets)
     quiet = getattr(args, "quiet", False)
@@ -484,7 +485,7 @@ def cmd_print_round(args: argparse.Namespace) -> int:
 def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: int | None) -> list[Any]:
     """Scoresheet data for a round (or one table) from the event store (the builder the
     window uses too: :func:`.build.store_scoresheets`)."""
-    from ..printing.build import store_scoresheets
+    from ..app.printouts import store_scoresheets
 
     ev, sheets = _store_call(
         args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
@@ -507,8 +508,8 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     _no_sign_from_case(args)
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
+    from ..app.printouts import RulingSlipData, applied_clause
     from ..core import load_rulebook
-    from ..printing.data import RulingSlipData, applied_clause
 
     dec = sheet.decision
     if args.hand == 0:
@@ -556,13 +557,13 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
             if x
         ),
     )
-    from ..printing.render import render_ruling
+    from ..app.printouts import render_ruling
 
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data])
 
 
 def _print_stored_ruling(args: argparse.Namespace) -> int:
-    from ..printing.build import stored_ruling_slip
+    from ..app.printouts import stored_ruling_slip
 
     lang = _lang(args)
 
@@ -577,73 +578,16 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
     args._event_name = ev.name
     if args.date:
         data.event.date = args.date
-    from ..printing.render import render_ruling
+    from ..app.printouts import render_ruling
 
     reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
 
 
-def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
-    """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
-    against the window, fee and receipt, grounds, and the decision when there is one. The
-    command line and the desktop app's appeals desk print from this."""
-    from ..printing.build import chief_referee_name, ruling_in_lang, stored_pairs
-    from ..printing.data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
-
-    zh = lang == "zh"
-    a = store.appeal(appeal_id)
-    ev = store.pick_event(a["event_id"])
-    rulebook = store.pinned_rulebook(ev.id)
-    r = store.ruling(a["ruling_id"])
-    ruling = ruling_in_lang(store, r, rulebook, lang)
-    pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
-    new_sanction = None
-    if a["decision"] == "upheld":
-        new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
-    elif a["decision"] == "modified" and a["new_match_id"]:
-        for row in store.rulings_of(a["new_match_id"]):
-            other = store.ruling(row["id"])
-            if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
-                new_sanction = sanction_summary(ruling_in_lang(store, other, rulebook, lang), lang)
-                break
-    cfg = rulebook.data.get("appeal") or {}
-    decided = a["decision"] is not None
-    data = AppealFormData(
-        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
-        ruling=ruling,
-        by_side=a["by"],
-        filed_at=local_time(a["filed_at"]),
-        grounds=a["grounds"],
-        window_minutes=a["window_minutes"],
-        window_from=a["window_from"],
-        window_start=local_time(a["window_start"]),
-        fee_yuan=a["fee_yuan"],
-        refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
-        appeal_clause=cfg or None,
-        round=a["round"],
-        table=a["table"],
-        hand=a["hand"],
-        appeal_no=f"#{a['id']}",
-        by_pair=pairs.get(a["by"]),
-        infraction_label=infraction_labels(rulebook).get(a["kind"], ("", "")),
-        ruled_at=local_time(a["ruled_at"]),
-        receipt_no=a["receipt"],
-        evidence=a["evidence"],
-        late_accepted_by=a["late_accepted_by"],
-        decision=a["decision"],
-        decision_reasons=a["decision_reason"] if decided else None,
-        new_sanction=new_sanction,
-        decided_at=local_time(a["decided_at"]),
-        chief_referee=chief_referee_name(store.log(ev.id)) or None,
-        committee=list(a["committee"]),
-        fee_outcome=a["fee"],
-        lang=lang,
-    )
-    return ev, data
-
-
 def cmd_print_appeal(args: argparse.Namespace) -> int:
     """The appeal form of a stored appeal (see :func:`appeal_form_data`)."""
+    from ..app.printouts import appeal_form_data
+
     lang = _lang(args)
     try:
         ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang))
@@ -653,7 +597,7 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         raise
     args._event_id = ev.id
     args._event_name = ev.name
-    from ..printing.render import render_appeal
+    from ..app.printouts import render_appeal
 
     reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
@@ -663,7 +607,8 @@ def cmd_key_create(args: argparse.Namespace) -> int:
     """Make the event's key: into files (``--out``), into the event store (``--event``), or both."""
     import tempfile
 
-    from ..printing.signing import SigningError, make_event_identity
+    from ..app.errors import SigningError
+    from ..app.printouts import make_event_identity
 
     if args.out is None and args.event is None:
         raise CommandError("key create: give --event ID (keep it in the event store) or --out FILE.p12")
@@ -727,7 +672,8 @@ def cmd_key_create(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_pdf(args: argparse.Namespace) -> int:
-    from ..printing.signing import SigningError, verify_pdf
+    from ..app.errors import SigningError
+    from ..app.printouts import verify_pdf
 
     cert: Any = args.cert
     if not cert:
@@ -786,8 +732,8 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     event, round, table and version, its record still gives the printed digest, it is the
     current version, and the audit chain still holds the entry printed as its head.
     Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
-    from ..printing.build import chain_entry_hash, stored_digest
-    from ..printing.data import PaperCodeError, parse_paper_code
+    from ..app.errors import PaperCodeError
+    from ..app.printouts import chain_entry_hash, parse_paper_code, stored_digest
 
     zh = _lang(args) == "zh"
     try:
@@ -869,9 +815,8 @@ def cmd_key_export(args: argparse.Namespace) -> int:
 
 def cmd_print_standings(args: argparse.Namespace) -> int:
     """The standings sheet from the store: provisional unless ``--final``; tied ranks marked."""
+    from ..app.printouts import StandingsSheet, chief_referee_name, render_standings
     from ..core.standings import compute_standings
-    from ..printing.build import chief_referee_name
-    from ..printing.standings import StandingsSheet, render_standings
     from .desk_commands import load_event
 
     if args.round is not None and args.round < 0:
@@ -901,8 +846,8 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
 def cmd_print_pairing(args: argparse.Namespace) -> int:
     """The pairing list of a round: the tables seated in the store (the published pairing);
     before any table is seated, the proposal the pairing rules give, marked as not published."""
+    from ..app.printouts import PairingSheet
     from ..core.pairing import pair_round
-    from ..printing.standings import PairingSheet
     from .desk_commands import load_event
 
     if args.round < 1:
@@ -939,7 +884,7 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
             [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
             published=False,
         )  # fmt: skip
-    from ..printing.standings import render_pairing
+    from ..app.printouts import render_pairing
 
     reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
     return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)

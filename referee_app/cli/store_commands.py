@@ -522,7 +522,7 @@ def _guard(fn: Handler) -> Handler:
     ``referee_app.cli.main``, which says it in one line too."""
 
     def run(args: argparse.Namespace) -> int:
-        from ..store.errors import RoleError, StoreError
+        from ..app.errors import RoleError, StoreError
 
         try:
             return fn(args)
@@ -545,7 +545,7 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _actor(args: argparse.Namespace) -> Any:
-    from ..store.service import Actor
+    from ..app.store import Actor
 
     return Actor.default(getattr(args, "user", None), getattr(args, "station", None))
 
@@ -560,7 +560,7 @@ def _ask_pin(prompt: str, env: str = ENV_PIN) -> str:
     """A PIN from ``$env`` or typed without echo (never from the command line)."""
     import getpass
 
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     given = os.environ.get(env)
     if given is not None:
@@ -574,9 +574,8 @@ def _ask_pin(prompt: str, env: str = ENV_PIN) -> str:
 def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     """The actor of a writing command: logged in as ``--role`` when the event enforces roles
     (the store then checks what the role may do); without ``--role``, no role."""
-    from ..store import roles
-    from ..store.errors import InputError
-    from ..store.service import Actor
+    from ..app.errors import InputError
+    from ..app.store import Actor, roles
 
     actor = _actor(args)
     role = _role_arg(args)
@@ -599,7 +598,7 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
-    from ..store.service import Store
+    from ..app.store import Store
 
     actor = _actor(args)
     store = Store.open(getattr(args, "db", None), create=create, actor=actor)
@@ -615,7 +614,7 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
 
 
 def _read_json(name: str) -> Any:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     try:
         raw = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
@@ -639,7 +638,7 @@ def cmd_event_create(args: argparse.Namespace) -> int:
 
     from referee_app.core import RulebookError, load_rulebook
 
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     if args.date is not None:
         try:
@@ -664,7 +663,7 @@ def cmd_event_list(args: argparse.Namespace) -> int:
 
 
 def cmd_pairs_import(args: argparse.Namespace) -> int:
-    from ..store.pairs_csv import read_pairs
+    from ..app.store import read_pairs
 
     rows = read_pairs(args.file)  # the whole file is checked before the database is opened
     with _open(args) as store:
@@ -676,7 +675,7 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
 
 
 def cmd_pairs_list(args: argparse.Namespace) -> int:
-    from ..store.pairs_csv import spreadsheet_cell
+    from ..app.store import spreadsheet_cell
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
@@ -719,7 +718,7 @@ def cmd_void(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
@@ -740,8 +739,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
     """(--head as a bare hash, the anchors from --head RA1:… and --anchors FILE)."""
-    from ..store.audit import ANCHOR_PREFIX, parse_anchor
-    from ..store.errors import InputError
+    from ..app.errors import InputError
+    from ..app.store import ANCHOR_PREFIX, parse_anchor
 
     head, found = args.head, []
     try:
@@ -764,7 +763,7 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
 
 
 def cmd_anchor(args: argparse.Namespace) -> int:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     with _open(args) as store:
         a = store.anchor()
@@ -826,7 +825,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from ..store.logtext import describe
+    from ..app.store import describe
 
     with _open(args) as store:
         event_id = None
@@ -858,7 +857,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
 
 def cmd_sign(args: argparse.Namespace) -> int:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     sigs = {}
     for k in ("N", "E", "S", "W", "referee"):
@@ -884,13 +883,13 @@ def cmd_sign(args: argparse.Namespace) -> int:
 
 
 def _when_opt(value: str | None, field: str) -> Any:
-    from ..store.appeals import parse_when
+    from ..app.store import parse_when
 
     return None if value is None else parse_when(value, field)
 
 
 def cmd_appeal_file(args: argparse.Namespace) -> int:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     if args.accept_late and not (args.reason and args.reason.strip()):
         raise InputError("--accept-late: needs --reason TEXT (why the chief referee accepts it late)")
@@ -933,7 +932,7 @@ def cmd_appeal_withdraw(args: argparse.Namespace) -> int:
 
 
 def cmd_appeal_decide(args: argparse.Namespace) -> int:
-    from ..store.errors import InputError
+    from ..app.errors import InputError
 
     sanctions = None
     if args.sanctions is not None:
@@ -1023,8 +1022,8 @@ def cmd_appeal_list(args: argparse.Namespace) -> int:
 
 
 def cmd_role_set_pin(args: argparse.Namespace) -> int:
-    from ..store import roles
-    from ..store.errors import InputError
+    from ..app.errors import InputError
+    from ..app.store import roles
 
     zh = _lang(args) == "zh"
     target = roles.check_role(args.role)
@@ -1054,7 +1053,7 @@ def cmd_role_set_pin(args: argparse.Namespace) -> int:
 
 
 def cmd_role_status(args: argparse.Namespace) -> int:
-    from ..store import roles
+    from ..app.store import roles
 
     with _open(args) as store:
         ev = store.pick_event(args.event)

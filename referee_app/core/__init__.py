@@ -8,18 +8,24 @@
 """
 
 from .case import parse_case
-from .engine import Ruling, judge
+from .engine import Decision, HandOutcome, Ruling, decide, is_language_free, judge, word, word_ruling
 from .errors import CaseError, RulebookError
 from .rulebook import Rulebook, bundled_ids, load_rulebook, rulebook_from_text
 
 __all__ = [
     "CaseError",
+    "Decision",
+    "HandOutcome",
     "Rulebook",
     "RulebookError",
     "Ruling",
     "bundled_ids",
+    "decide",
+    "is_language_free",
     "judge",
     "load_rulebook",
     "parse_case",
     "rulebook_from_text",
+    "word",
+    "word_ruling",
 ]

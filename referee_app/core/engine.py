@@ -7,6 +7,8 @@ each hand, moves the levels, and decides the round.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -52,7 +54,9 @@ class Ruling:
     #: The infraction this ruling answers, by its place in the case (``hands[1].infractions[0]``).
     infraction: str = ""
 
-    def to_json(self, lang: str, rulebook: Rulebook) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
+        """The ruling as data, in no language: what is stored, chained and hashed. The words a
+        referee reads are added by :func:`word` (``text``, the ``instruction`` in one language)."""
         out: dict[str, Any] = {
             "infraction": self.infraction,
             "kind": self.kind,
@@ -62,29 +66,205 @@ class Ruling:
             "against": self.against,
             "warning": self.warning,
             "hand_lost": self.hand_lost,
+            "award": self.award,
             "ends_hand": self.ends_hand,
             "round_forfeit": self.round_forfeit,
             "suspension_rounds": self.suspension_rounds,
             "disqualified": self.disqualified,
             "levels": {s: self.levels.get(s, 0) for s in SIDES},
-            "instruction": self.instruction[lang] if self.instruction else None,
+            "instruction": self.instruction,
             "occurrence": self.occurrence,
+            "scope": self.scope,
             "escalated": self.escalated,
             "assumed": self.assumed,
             "rule": self.rule,
             "branch": self.branch,
             "citation": self.citation,
+            "role": self.role,
+            "label": self.label,
             "overridden": self.override_reason is not None,
             "voided": self.void_reason is not None,
-            "text": text.ruling_text(self, lang, rulebook),
         }
         if self.void_reason is not None:
             out["void_reason"] = self.void_reason
         if self.override_reason is not None:
             out["override_reason"] = self.override_reason
             assert self.proposed is not None
-            out["proposed"] = self.proposed.to_json(lang, rulebook)
+            out["proposed"] = self.proposed.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ruling:
+        """The ruling back from :meth:`to_json` (to word it in a language)."""
+        proposed = data.get("proposed")
+        return cls(
+            kind=data["kind"],
+            seat=data.get("seat"),
+            side=data["side"],
+            against=data["against"],
+            points=int(data.get("points") or 0),
+            warning=bool(data.get("warning")),
+            hand_lost=bool(data.get("hand_lost")),
+            award=data.get("award"),
+            ends_hand=bool(data.get("ends_hand")),
+            round_forfeit=bool(data.get("round_forfeit")),
+            suspension_rounds=int(data.get("suspension_rounds") or 0),
+            disqualified=bool(data.get("disqualified")),
+            levels=dict(data.get("levels") or {}),
+            instruction=data.get("instruction"),
+            occurrence=int(data.get("occurrence") or 1),
+            scope=data.get("scope"),
+            escalated=bool(data.get("escalated")),
+            assumed=bool(data.get("assumed")),
+            rule=data.get("rule") or "",
+            branch=data.get("branch") or "",
+            citation=data.get("citation") or "",
+            override_reason=data.get("override_reason"),
+            proposed=cls.from_json(proposed) if isinstance(proposed, Mapping) else None,
+            void_reason=data.get("void_reason"),
+            role=data.get("role"),
+            label=dict(data.get("label") or {}),
+            infraction=data.get("infraction") or "",
+        )
+
+
+@dataclass
+class HandOutcome:
+    """How one hand ended (一副牌的结果): points, hand losses, levels, the next dealer."""
+
+    number: int
+    dealer: str
+    dealer_side: str
+    levels_before: dict[str, str]
+    rulings: list[Ruling]
+    in_progress: bool
+    levels_after: dict[str, str]
+    bottom_multiplier: int = 0
+    bottom_points: int = 0
+    penalty_points: int = 0
+    defender_total: int | None = None
+    lost_by: str | None = None
+    decided_by: str = "points"
+    gains: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
+    redeclaration_bonus: int = 0
+    next_dealer: str | None = None
+    passed_a: str | None = None  # the side that passed A in this hand
+    assumed: bool = False
+    keep_deal: bool = False
+    j_drop: str | None = None  # the level the J rule (滑钩) dropped the dealer side to
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "dealer_side": self.dealer_side,
+            "levels_before": self.levels_before,
+            "rulings": [r.to_json() for r in self.rulings],
+            "in_progress": self.in_progress,
+            "bottom_multiplier": self.bottom_multiplier,
+            "bottom_points": self.bottom_points,
+            "penalty_points": self.penalty_points,
+            "defender_total": self.defender_total,
+            "lost_by": self.lost_by,
+            "decided_by": self.decided_by,
+            "gains": self.gains,
+            "redeclaration_bonus": self.redeclaration_bonus,
+            "levels_after": self.levels_after,
+            "next_dealer": self.next_dealer,
+            "passed_a": self.passed_a is not None,
+            "passed_a_side": self.passed_a,
+            "keep_deal": self.keep_deal,
+            "j_drop": self.j_drop,
+            "assumed": self.assumed,
+        }
+
+
+@dataclass
+class Decision:
+    """The engine's decision on a round (判罚结果), in no language: the rulings before play, each
+    hand's outcome, a forfeit, and the round's result. Stored, chained in the audit log and
+    hashed into the printed digest as :meth:`to_json`; worded for a reader by :func:`word`."""
+
+    event: str
+    rulebook_sha256: str
+    before_play: list[Ruling]
+    hands: list[HandOutcome]
+    forfeit: dict[str, Any] | None
+    result: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "rulebook_sha256": self.rulebook_sha256,
+            "before_play": [r.to_json() for r in self.before_play],
+            "forfeit": self.forfeit,
+            "hands": [h.to_json() for h in self.hands],
+            "result": self.result,
+        }
+
+
+def decide(case: Any, *, rulebook: Rulebook | None = None) -> Decision:
+    """The typed, language-free decision on a decoded case (see :func:`judge`)."""
+    parsed = parse_case(case)
+    if rulebook is None:
+        try:
+            rulebook = load_rulebook(parsed.event)
+        except RulebookError as exc:
+            raise CaseError(f"event: {exc}") from None
+    return RoundJudge(rulebook, parsed).run()
+
+
+def word(decision: Mapping[str, Any], lang: str, rulebook: Rulebook) -> dict[str, Any]:
+    """A copy of a language-free decision (:meth:`Decision.to_json`) with the words a referee
+    reads in ``lang``: each ruling's ``text`` and ``instruction``, each hand's ``text``.
+
+    A decision stored before decisions were language-free already carries its words; a part
+    without the data to word it again (no ``scope`` on a ruling, no ``keep_deal`` on a hand)
+    keeps the words it has."""
+    out = copy.deepcopy(dict(decision))
+    for r in out.get("before_play") or []:
+        word_ruling(r, lang, rulebook)
+    for hand in out.get("hands") or []:
+        for r in hand.get("rulings") or []:
+            word_ruling(r, lang, rulebook)
+        if hand.get("in_progress"):
+            hand["text"] = "本副牌进行中。" if lang == "zh" else "Hand in progress."
+        elif "keep_deal" in hand:
+            hand["text"] = text.hand_text(
+                lang,
+                hand["dealer_side"],
+                hand["defender_total"],
+                hand["gains"],
+                hand["keep_deal"],
+                hand["lost_by"],
+                hand["j_drop"],
+                hand["next_dealer"],
+                hand.get("passed_a_side"),
+            )
+    return out
+
+
+def is_language_free(decision: Mapping[str, Any]) -> bool:
+    """Whether a stored decision is in no language (stored since decisions were): it can be
+    worded in any language by :func:`word`, without judging the case again."""
+    rulings = list(decision.get("before_play") or [])
+    for hand in decision.get("hands") or []:
+        if not hand.get("in_progress") and "keep_deal" not in hand:
+            return False
+        rulings += hand.get("rulings") or []
+    return all("scope" in r and "text" not in r for r in rulings)
+
+
+def word_ruling(ruling: dict[str, Any], lang: str, rulebook: Rulebook) -> dict[str, Any]:
+    """Add ``text`` and the one-language ``instruction`` to a ruling's data, in place."""
+    if "scope" not in ruling:  # stored with its words, before rulings were language-free
+        return ruling
+    instruction = ruling.get("instruction")
+    ruling["text"] = text.ruling_text(Ruling.from_json(ruling), lang, rulebook)
+    ruling["instruction"] = instruction.get(lang) if isinstance(instruction, Mapping) else instruction
+    if isinstance(ruling.get("proposed"), dict):
+        word_ruling(ruling["proposed"], lang, rulebook)
+    return ruling
 
 
 def judge(case: Any, *, lang: str = "zh", rulebook: Rulebook | None = None) -> dict[str, Any]:
@@ -101,17 +281,16 @@ def judge(case: Any, *, lang: str = "zh", rulebook: Rulebook | None = None) -> d
             rulebook = load_rulebook(parsed.event)
         except RulebookError as exc:
             raise CaseError(f"event: {exc}") from None
-    return RoundJudge(rulebook, parsed, lang).run()
+    return word(RoundJudge(rulebook, parsed).run().to_json(), lang, rulebook)
 
 
 class RoundJudge:
     """Plays a round's hands in order: rulings, hand scores, levels, dealer, result."""
 
-    def __init__(self, rulebook: Rulebook, case: Case, lang: str) -> None:
+    def __init__(self, rulebook: Rulebook, case: Case) -> None:
         self.rb = rulebook
         self.rules = rulebook.data
         self.case = case
-        self.lang = lang
         self.levels = dict(case.levels)
         self.reached = {"NS": 0, "EW": 0}
         # hands whose outcome rests on a reading the event does not print (both sides losing,
@@ -127,8 +306,7 @@ class RoundJudge:
 
     # -- the round -------------------------------------------------------------------------
 
-    def run(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.rb.id, "rulebook_sha256": self.rb.sha256}
+    def run(self) -> Decision:
         # counted in a canonical order like a hand's infractions; shown in the order given
         before_play = self.case.before_play
         by_index = {
@@ -136,21 +314,21 @@ class RoundJudge:
             for i in sorted(range(len(before_play)), key=lambda i: play_order(before_play[i], i))
         }
         before = [by_index[i] for i in range(len(before_play))]
-        out["before_play"] = [r.to_json(self.lang, self.rb) for r in before]
+        decision = Decision(self.rb.id, self.rb.sha256, before, [], None, None)
         forfeiting = sorted(
             {r.side for r in before if (r.round_forfeit or r.disqualified) and r.void_reason is None}
         )
         if forfeiting:
             if self.case.hands:
                 raise CaseError("hands: the round was forfeited before play (before_play); give no hands")
-            forfeit = self.forfeit(forfeiting)
-            out.update(forfeit=forfeit, hands=[], result=self.forfeit_result(forfeit))
-            return out
+            decision.forfeit = self.forfeit(forfeiting)
+            decision.result = self.forfeit_result(decision.forfeit)
+            return decision
 
-        hands_out = []
+        hands_out: list[HandOutcome] = []
         dealer: str | None = self.case.first_dealer
         ended: str | None = None
-        forfeit = None
+        forfeit: dict[str, Any] | None = None
         passed_side: str | None = None
         last_dealer_side = None
         for number, hand in enumerate(self.case.hands, start=1):
@@ -161,25 +339,23 @@ class RoundJudge:
             dealer = self.dealer_for(hand, number, dealer)
             last_dealer_side = side_of(dealer)
             result = self.play_hand(hand, number, dealer)
-            hands_out.append(result["json"])
+            hands_out.append(result["outcome"])
             dealer = result["next_dealer"]
             if result["forfeiting"]:
                 forfeit = self.forfeit(result["forfeiting"])
-                ended = "round forfeit" if self.lang == "en" else "判弃权"
+                ended = "round forfeit"
             elif result["passed_a"]:
                 passed_side = result["passed_a"]
-                ended = "passed A" if self.lang == "en" else "过A"
-        out["forfeit"] = forfeit
-        out["hands"] = hands_out
+                ended = "passed A"
+        decision.forfeit = forfeit
+        decision.hands = hands_out
         if forfeit is not None:
-            out["result"] = self.forfeit_result(forfeit)
+            decision.result = self.forfeit_result(forfeit)
         elif passed_side is not None:
-            out["result"] = self.result(passed_side, "passed_a")
-        elif self.case.finished == "open":
-            out["result"] = None
-        else:
-            out["result"] = self.result_on_time(last_dealer_side)
-        return out
+            decision.result = self.result(passed_side, "passed_a")
+        elif self.case.finished != "open":
+            decision.result = self.result_on_time(last_dealer_side)
+        return decision
 
     def dealer_for(self, hand: Hand, number: int, derived: str | None) -> str:
         if number == 1:
@@ -376,39 +552,30 @@ class RoundJudge:
 
         if reading_assumed:
             self.read_hands.append(number)
-        hand_json = {
-            "number": number,
-            "dealer": dealer,
-            "dealer_side": dealer_side,
-            "levels_before": before,
-            "rulings": [r.to_json(self.lang, self.rb) for r in shown],
-            "in_progress": False,
-            "bottom_multiplier": self.multiplier(hand) if hand.bottom.captured else 0,
-            "bottom_points": bottom_points,
-            "penalty_points": penalty,
-            "defender_total": total,
-            "lost_by": lost_by,
-            "decided_by": decided_by,
-            "gains": gains,
-            "redeclaration_bonus": redeclaration_bonus,
-            "levels_after": after,
-            "next_dealer": next_dealer,
-            "passed_a": passed_a is not None,
-            "assumed": scoring_assumed or reading_assumed or any(r.assumed for r in rulings),
-            "text": text.hand_text(
-                self.lang,
-                dealer_side,
-                total,
-                gains,
-                keep_deal,
-                lost_by,
-                j_drop,
-                next_dealer,
-                passed_a,
-            ),
-        }
+        outcome = HandOutcome(
+            number=number,
+            dealer=dealer,
+            dealer_side=dealer_side,
+            levels_before=before,
+            rulings=shown,
+            in_progress=False,
+            bottom_multiplier=self.multiplier(hand) if hand.bottom.captured else 0,
+            bottom_points=bottom_points,
+            penalty_points=penalty,
+            defender_total=total,
+            lost_by=lost_by,
+            decided_by=decided_by,
+            gains=gains,
+            redeclaration_bonus=redeclaration_bonus,
+            levels_after=after,
+            next_dealer=next_dealer,
+            passed_a=passed_a,
+            assumed=scoring_assumed or reading_assumed or any(r.assumed for r in rulings),
+            keep_deal=keep_deal,
+            j_drop=j_drop,
+        )
         return {
-            "json": hand_json,
+            "outcome": outcome,
             "next_dealer": next_dealer,
             "forfeiting": forfeiting,
             "passed_a": passed_a,
@@ -424,28 +591,18 @@ class RoundJudge:
         forfeiting: list[str],
     ) -> dict[str, Any]:
         """A hand still being played: its rulings stand, it is scored when its points are in."""
-        hand_json = {
-            "number": number,
-            "dealer": dealer,
-            "dealer_side": side_of(dealer),
-            "levels_before": before,
-            "rulings": [r.to_json(self.lang, self.rb) for r in shown],
-            "in_progress": True,
-            "bottom_multiplier": 0,
-            "bottom_points": 0,
-            "penalty_points": 0,
-            "defender_total": None,
-            "lost_by": None,
-            "decided_by": "in_progress",
-            "gains": {"NS": 0, "EW": 0},
-            "redeclaration_bonus": 0,
-            "levels_after": dict(before),
-            "next_dealer": None,
-            "passed_a": False,
-            "assumed": any(r.assumed for r in shown if r.void_reason is None),
-            "text": "本副牌进行中。" if self.lang == "zh" else "Hand in progress.",
-        }
-        return {"json": hand_json, "next_dealer": None, "forfeiting": forfeiting, "passed_a": None}
+        outcome = HandOutcome(
+            number=number,
+            dealer=dealer,
+            dealer_side=side_of(dealer),
+            levels_before=before,
+            rulings=shown,
+            in_progress=True,
+            levels_after=dict(before),
+            decided_by="in_progress",
+            assumed=any(r.assumed for r in shown if r.void_reason is None),
+        )
+        return {"outcome": outcome, "next_dealer": None, "forfeiting": forfeiting, "passed_a": None}
 
     def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
         """The level the dealer side drops to under the J rule (滑钩), if it applies."""

@@ -128,7 +128,7 @@ def placings(
                 {"rank": None, "pair": p, "out_in": 0, "won": won.get(p, 0), "split": None} for p in same
             ]
         elif len(same) > 1 and i < decided and split_by:
-            keys = []
+            keys: list[tuple[tuple[Any, ...], str]] = []
             for p in same:
                 k: list[Any] = []
                 for how in split_by:
@@ -137,11 +137,11 @@ def placings(
                     )
                 keys.append((tuple(k), p))
             keys.sort()
-            for j, (k, p) in enumerate(keys):
+            for j, (key, p) in enumerate(keys):
                 split = None
                 if j + 1 < len(keys):
                     nxt = keys[j + 1][0]
-                    split = next((split_by[x] for x in range(len(k)) if k[x] != nxt[x]), None)
+                    split = next((split_by[x] for x in range(len(key)) if key[x] != nxt[x]), None)
                 rank = i + j + 1
                 if rank > decided:  # past the decided places: shared with the rest of its round
                     rank, split = max(decided + 1, i + 1), None

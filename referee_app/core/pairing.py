@@ -295,7 +295,7 @@ def best_matching(
     def solve(dense: bool) -> list[tuple[str, str]] | None:
         import networkx as nx
 
-        g = nx.Graph()
+        g: nx.Graph[int] = nx.Graph()
         g.add_nodes_from(range(n))
         for i in range(n):
             near = range(i + 1, n) if dense else range(i + 1, min(n, i + 1 + NEAREST))

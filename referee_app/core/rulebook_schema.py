@@ -253,7 +253,7 @@ class Standings(Strict):
     placings: Placings | None = None  # a knockout's places and prizes
     #: How a tie-break (or a bye, ``bye``) is computed where the event names it without
     #: defining it: each reading with its clause, ``assumed`` where the text is silent.
-    readings: dict[Literal[TieBreak, "bye"], Clause] = {}  # type: ignore[valid-type]
+    readings: dict[Literal[TieBreak, "bye"], Clause] = {}
 
 
 class Range(Strict):

@@ -468,16 +468,9 @@ def _rank(
                 for p in g:
                     values[p]["head_to_head"] = score[p]
 
-                def sort_key(p: str, score: dict[str, int] = score) -> Any:
-                    return score[p]
-            elif key == "lots":
-
-                def sort_key(p: str) -> Any:
-                    return values[p]["lots"]
-            else:
-
-                def sort_key(p: str, key: str = key) -> Any:
-                    return values[p][key]
+            def sort_key(p: str, key: str = key) -> Any:
+                # head_to_head was just stored in values; lots and the rest were computed before
+                return values[p][key]
 
             refined.extend(_split(g, sort_key, descending=key != "lots"))
         groups = refined

@@ -14,9 +14,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ..app.printouts import font_path
 from ..applog import log_unexpected, logger, start_logging
 from ..locations import resources_dir
-from ..printing.fonts import font_path
 
 ICON_FILE = "referee-app.png"
 #: Shown when the window meets an exception nobody expected (the referee's language is
@@ -108,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from ..store.errors import StoreError
-    from ..store.service import Actor, Store
+    from ..app.errors import StoreError
+    from ..app.store import Actor, Store
     from .i18n import Language
     from .main_window import MainWindow
 
@@ -147,6 +147,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def store_name(db: str | None) -> str:
-    from ..store.db import display_url, resolve_target
+    from ..app.store import display_url, resolve_target
 
     return display_url(resolve_target(db)[0])

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import StoreError
 from ..app.session import Session
 from ..core.seats import SIDE_NAMES
-from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
 from .widgets import button_shortcut
@@ -445,8 +445,7 @@ class AppealsView(QWidget):
         a = self.selected()
         if a is None:
             return None
-        from ..printing.commands import appeal_form_data
-        from ..printing.render import render_appeal
+        from ..app.printouts import appeal_form_data, render_appeal
 
         _, data = appeal_form_data(self.session.store, a["id"], self.language.lang)
         out = io.BytesIO()

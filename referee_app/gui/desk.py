@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import StoreError
 from ..app.event import load_event
+from ..app.printouts import PairingSheet, StandingsSheet, render_pairing, render_standings
 from ..app.session import Session
 from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round, round_gaps
 from ..core.standings import (
@@ -31,8 +33,6 @@ from ..core.standings import (
     compute_standings,
     format_tiebreak,
 )
-from ..printing.standings import PairingSheet, StandingsSheet, render_pairing, render_standings
-from ..store.errors import StoreError
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
 from .widgets import button_shortcut

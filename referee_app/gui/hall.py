@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import StoreError
 from ..app.session import Session, TableRecord
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
-from ..store.errors import StoreError
 from .i18n import Language
 from .widgets import RoundClock, button_shortcut
 

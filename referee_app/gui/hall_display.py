@@ -22,8 +22,8 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ..app.errors import StoreError
 from ..app.session import Session
-from ..store.errors import StoreError
 from .watch import POLL_MS, StoreWatcher
 from .widgets import fmt_clock
 

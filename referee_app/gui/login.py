@@ -22,10 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import PinError, StoreError
 from ..app.session import Session
-from ..store import roles
-from ..store.errors import PinError, StoreError
-from ..store.roles import PIN_MAX, PIN_MIN, ROLES, local_hms
+from ..app.store import PIN_MAX, PIN_MIN, ROLES, local_hms, roles
 from .i18n import Language
 
 

@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import StoreError
 from ..app.session import Session
+from ..app.store import Actor, Store
 from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
-from ..store.errors import StoreError
-from ..store.service import Actor, Store
 from .appeals import AppealsView
 from .desk import PairingView, StandingsView
 from .hall import HallView

@@ -36,7 +36,7 @@ from .i18n import Language
 
 def scoresheet_data(session: Session, record: TableRecord) -> Any:
     """The table's scoresheet data, from the builder the command line uses too."""
-    from ..printing.build import store_scoresheets
+    from ..app.printouts import store_scoresheets
 
     _ev, sheets = store_scoresheets(session.store, session.event.id, record.round, record.table, session.lang)
     if not sheets:
@@ -49,7 +49,7 @@ def scoresheet_pdf(
 ) -> bytes:
     """The table's scoresheet as the referee desk prints it. The signatures come from the
     store with the record (``signatures`` is accepted for older callers and not needed)."""
-    from ..printing.render import render_scoresheet
+    from ..app.printouts import render_scoresheet
 
     out = io.BytesIO()
     render_scoresheet(scoresheet_data(session, record), out)
@@ -222,8 +222,7 @@ def run_with_progress(parent: QWidget, language: Language, job: PrintJob | Build
 
 def round_pdf(session: Session, round_no: int, progress: Callable[[int], None] | None = None) -> bytes:
     """Every table's scoresheet of a round in one PDF, from the builder the command line uses."""
-    from ..printing.build import store_scoresheets
-    from ..printing.render import render_round
+    from ..app.printouts import render_round, store_scoresheets
 
     _ev, sheets = store_scoresheets(session.store, session.event.id, round_no, None, session.lang)
     if not sheets:
@@ -255,7 +254,7 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
         )
         if not ok:
             return None
-    from ..printing.build import store_scoresheets
+    from ..app.printouts import store_scoresheets
 
     _ev, sheets = store_scoresheets(session.store, session.event.id, round_no, None, session.lang)
     if not sheets:
@@ -263,7 +262,7 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
         return None
 
     def build(progress: Callable[[int], None]) -> bytes:
-        from ..printing.render import render_round
+        from ..app.printouts import render_round
 
         out = io.BytesIO()
         render_round(sheets, out, progress=progress)

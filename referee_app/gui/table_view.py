@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.errors import StoreError
 from ..app.session import Session, TableRecord
 from ..core import CaseError, editing
 from ..core.catalogue import facts_required, fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
-from ..store.errors import StoreError
 from .appeals import FileAppealDialog
 from .i18n import Language
 from .infraction_dialog import InfractionDialog

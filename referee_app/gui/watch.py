@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..store.errors import StoreError
+from ..app.errors import StoreError
 
 POLL_MS = 1500
 """How often a station looks at the store's head (ms): a change elsewhere shows within it."""

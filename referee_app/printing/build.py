@@ -8,6 +8,7 @@ version and the audit chain's head. Nothing here imports reportlab or Qt.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -96,11 +97,15 @@ def store_scoresheets(
         ),
         key=lambda m: m["table"],
     )
+    from ..core import is_language_free, word
+
     sheets = []
     for m in records:
         case, _meta = split_case(m["case"])  # the store keeps round/table/pairs in the case
         decision = m["decision"]
-        if m.get("lang") != lang:  # judged again only for the wording; the same engine and rulebook
+        if is_language_free(decision):
+            decision = word(decision, lang, rulebook)  # worded, not judged again
+        elif m.get("lang") != lang:  # stored with words in another language: judged again
             from ..core import judge
 
             decision = judge(case, lang=lang, rulebook=rulebook)
@@ -312,7 +317,12 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
 
 
 def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
-    """The stored ruling; judged again (same engine, same rulebook) for another language."""
+    """The stored ruling worded in ``lang``; one stored with its words in another language
+    (before rulings were stored in no language) is judged again (same engine and rulebook)."""
+    from ..core import word_ruling
+
+    if "scope" in r["ruling"] and "text" not in r["ruling"]:
+        return word_ruling(copy.deepcopy(dict(r["ruling"])), lang, rulebook)
     version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
     if not version or version[0]["lang"] == lang:
         return dict(r["ruling"])
@@ -327,3 +337,61 @@ def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -
     ) or []
     pos = r.get("ruling_position")
     return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
+
+
+def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
+    """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
+    against the window, fee and receipt, grounds, and the decision when there is one. The
+    command line and the desktop app's appeals desk print from this."""
+    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
+
+    zh = lang == "zh"
+    a = store.appeal(appeal_id)
+    ev = store.pick_event(a["event_id"])
+    rulebook = store.pinned_rulebook(ev.id)
+    r = store.ruling(a["ruling_id"])
+    ruling = ruling_in_lang(store, r, rulebook, lang)
+    pairs = stored_pairs(store, ev.id, {"NS": r["ns_number"], "EW": r["ew_number"]})
+    new_sanction = None
+    if a["decision"] == "upheld":
+        new_sanction = "撤销原判罚，不处罚" if zh else "ruling overturned: no sanction"
+    elif a["decision"] == "modified" and a["new_match_id"]:
+        for row in store.rulings_of(a["new_match_id"]):
+            other = store.ruling(row["id"])
+            if (other["hand"], other["position"], other["kind"]) == (r["hand"], r["position"], r["kind"]):
+                new_sanction = sanction_summary(ruling_in_lang(store, other, rulebook, lang), lang)
+                break
+    cfg = rulebook.data.get("appeal") or {}
+    decided = a["decision"] is not None
+    data = AppealFormData(
+        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
+        ruling=ruling,
+        by_side=a["by"],
+        filed_at=local_time(a["filed_at"]),
+        grounds=a["grounds"],
+        window_minutes=a["window_minutes"],
+        window_from=a["window_from"],
+        window_start=local_time(a["window_start"]),
+        fee_yuan=a["fee_yuan"],
+        refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
+        appeal_clause=cfg or None,
+        round=a["round"],
+        table=a["table"],
+        hand=a["hand"],
+        appeal_no=f"#{a['id']}",
+        by_pair=pairs.get(a["by"]),
+        infraction_label=infraction_labels(rulebook).get(a["kind"], ("", "")),
+        ruled_at=local_time(a["ruled_at"]),
+        receipt_no=a["receipt"],
+        evidence=a["evidence"],
+        late_accepted_by=a["late_accepted_by"],
+        decision=a["decision"],
+        decision_reasons=a["decision_reason"] if decided else None,
+        new_sanction=new_sanction,
+        decided_at=local_time(a["decided_at"]),
+        chief_referee=chief_referee_name(store.log(ev.id)) or None,
+        committee=list(a["committee"]),
+        fee_outcome=a["fee"],
+        lang=lang,
+    )
+    return ev, data

@@ -403,13 +403,13 @@ class AppealsMixin:
                 else:
                     inf.pop("void", None)
                     inf["override"] = {"sanctions": copy.deepcopy(sanctions), "reason": f"{tag}：{reason}"}
-                from referee_app.core import CaseError, judge
+                from referee_app.core import CaseError, decide
 
                 from .service import strip_case
 
                 to_judge = strip_case(stored_case)
                 try:
-                    new_decision = judge(copy.deepcopy(to_judge), lang=before.lang, rulebook=rb)
+                    new_decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
                 except CaseError as err:
                     field = "--sanctions" if decision == "modified" else f"appeal {appeal_id}"
                     raise InputError(f"{field}: {err}") from None

@@ -392,7 +392,6 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         expected_version: int | None = None,
         token: str | None = None,
         source: str = "case",
-        judge_fn: Callable[..., dict[str, Any]] | None = None,
         correction_reason: str | None = None,
     ) -> Recorded:
         """Judge ``case`` under the event's pinned rulebook and record it.
@@ -442,14 +441,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 f"{source}: event: this event runs under rulebook {rb.id!r} "
                 f"(sha256 {ev.rulebook_sha256[:12]}), the case names {given_event!r}"
             )
-        if judge_fn is None:
-            from referee_app.core import judge as judge_fn
-
-        from referee_app.core import CaseError
+        from referee_app.core import CaseError, decide
 
         to_judge = strip_case(stored_case)
         try:
-            decision = judge_fn(copy.deepcopy(to_judge), lang=lang, rulebook=rb)
+            # stored, chained and printed as a digest in no language: words are added on reading
+            decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
         except CaseError as err:
             raise InputError(f"{source}: {err}") from None
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}

@@ -14,7 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
-from referee_app.core import judge
+from referee_app.core import is_language_free, judge, word
+from referee_app.core.catalogue import fields_for
 from referee_app.core.rulebook import bundled_ids
 from referee_app.gui.infraction_dialog import InfractionDialog
 from referee_app.gui.main_window import NewEventDialog
@@ -50,7 +51,10 @@ def stored_decision(window) -> tuple[dict, dict]:
     with Store.open(str(Path(window.store.engine.url.database))) as other:  # a second connection
         [match] = [m for m in other.current_matches(window.session.event.id) if m["table_no"] == 1]
         case = json.loads(match["case_json"])
-        return case, json.loads(match["decision_json"])
+        stored = json.loads(match["decision_json"])
+    # stored in no language (issue 9); worded as the Chinese window shows it
+    assert is_language_free(stored), stored
+    return case, word(stored, "zh", window.session.rulebook)
 
 
 def test_new_event_dialog_shows_the_rulebook_and_requires_a_name(make_window, qtbot) -> None:
@@ -99,6 +103,13 @@ def test_every_infraction_kind_through_the_dialog_matches_judge(make_window, pai
         case, decision = stored_decision(window)
         for key in ("round", "table", "pairs"):
             case.pop(key)
+        # the stored infraction carries exactly the facts entered, not the engine's defaults
+        stored = case["hands"][-1]["infractions"][-1]
+        asked = set(fields_for(window.session.rulebook.data, kind))
+        entered = {name: value for name, value in FACTS.get(kind, {}).items() if name in asked}
+        assert stored["kind"] == kind and stored["seat"] == seat, stored
+        assert {name: stored.get(name) for name in entered} == entered, (kind, stored)
+        assert set(stored) - {"kind", "seat"} <= asked, (kind, stored)
         expected = judge(case, lang="zh")
         assert decision["hands"] == expected["hands"], kind
         shown = view.rulings_model.rows[-1][2]

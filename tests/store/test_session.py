@@ -60,3 +60,24 @@ def test_appeal_status_and_decision(session: Session) -> None:
     after = session.table(1, 1)
     assert after.version == 2 and after.status == "finished" and after.decision["result"]["winner"] == "NS"
     assert after.players == {"NS": ["张三", "李四"], "EW": ["王五", "赵六"]}
+
+
+def test_a_table_saved_in_english_is_read_in_chinese_without_judging_again(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    english = Session(session.store, session.event, Actor("Referee Li", "table-2"), "en")
+    saved = _open(english)
+    assert "North" in saved.decision["hands"][0]["rulings"][0]["text"]
+
+    def no_judging(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the stored decision is worded, not judged again")
+
+    monkeypatch.setattr("referee_app.app.session.judge", no_judging)
+    read = session.table(1, 1)
+    ruling = read.decision["hands"][0]["rulings"][0]
+    assert (
+        "北" in ruling["text"] and ruling["citation"] == saved.decision["hands"][0]["rulings"][0]["citation"]
+    )
+    assert read.decision["hands"][0]["text"].endswith("。")
+    # the same numbers in both languages
+    assert read.decision["hands"][0]["levels_after"] == saved.decision["hands"][0]["levels_after"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from store_helpers import PAIRS_CSV, cli, count_entries, drop_guards, make_case, refused, sql, write_json
 
-from referee_app.core import judge, rulebook_from_text
+from referee_app.core import decide, is_language_free, rulebook_from_text, word
 from referee_app.store.service import Store, strip_case
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
@@ -117,12 +117,16 @@ def test_record_prints_match_id_and_export_rejudges(event_db: str, tmp_path: Pat
     for line, case in zip(lines, cases, strict=True):
         assert line["case"] == case
         assert line["pairs"] == case["pairs"]
-        assert judge(strip_case(line["case"]), lang=line["lang"], rulebook=rb) == line["decision"]
-        # and the command line judge agrees (the bundled file is the pinned one here)
+        # the store keeps the decision in no language, whichever language recorded it
+        assert decide(strip_case(line["case"]), rulebook=rb).to_json() == line["decision"]
+        assert is_language_free(line["decision"]) and '"text":' not in json.dumps(line["decision"])
+        # and the command line judge agrees, worded in its language (the bundled file is the
+        # pinned one here)
         f = write_json(tmp_path / "rejudge.json", strip_case(line["case"]))
-        rc, out, err = cli(None, "judge", f, lang=line["lang"])
-        assert rc == 0, err
-        assert json.loads(out) == line["decision"]
+        for lang in ("zh", "en"):
+            rc, out, err = cli(None, "judge", f, lang=lang)
+            assert rc == 0, err
+            assert json.loads(out) == word(line["decision"], lang, rb)
 
     with Store.open(event_db) as store:
         (r,) = store.rulings_of(ids[2])
