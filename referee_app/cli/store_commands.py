@@ -323,7 +323,7 @@ def _register_db_commands(subparsers: Any) -> None:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    from ..store.db import SCHEMA_VERSION
+    from ..app.store import SCHEMA_VERSION
 
     with _open(args):
         pass  # opening upgrades
@@ -335,10 +335,8 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 def cmd_db_setup_roles(args: argparse.Namespace) -> int:
     import getpass
 
-    from ..store import pgroles
-    from ..store.db import display_url, resolve_target
-    from ..store.errors import InputError
-    from ..store.service import Store
+    from ..app.errors import InputError
+    from ..app.store import display_url, pgroles, resolve_target
 
     url, _default = resolve_target(args.owner_url or getattr(args, "db", None))
     if not url.startswith("postgresql"):
@@ -354,17 +352,8 @@ def cmd_db_setup_roles(args: argparse.Namespace) -> int:
                 )
             password = getpass.getpass(f"password for {args.station_login}: ")
     zh = _lang(args) == "zh"
-    from sqlalchemy.exc import DBAPIError
-
-    from ..store.db import explain_error
-    from ..store.errors import DatabaseError
-
-    with Store.open(url, actor=_actor(args)) as store:  # as the owner: upgrades first if needed
-        try:
-            with store.engine.begin() as conn:
-                pgroles.setup_station_login(conn, args.station_login, password, print)
-        except DBAPIError as err:
-            raise DatabaseError(explain_error(err, store.engine.url) + " (nothing was changed)") from None
+    with _open_url(url, args) as store:  # as the owner: upgrades first if needed
+        store.setup_station_login(args.station_login, password, print)
     print(
         f"站点登录名 {args.station_login} 只能读取和追加记录；各站点使用："
         if zh
@@ -422,9 +411,10 @@ def register_station_key_commands(key_sub: Any) -> None:
 def _ask_passphrase(prompt: str, twice: bool = False) -> str:
     import getpass
 
-    from ..store.errors import InputError
-    from ..store.keys import ENV_PASSPHRASE
+    from ..app.errors import InputError
+    from ..app.store import keys
 
+    ENV_PASSPHRASE = keys.ENV_PASSPHRASE
     given = os.environ.get(ENV_PASSPHRASE)
     if given:
         return given
@@ -441,7 +431,7 @@ def _ask_passphrase(prompt: str, twice: bool = False) -> str:
 def cmd_key_station_create(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..store import keys
+    from ..app.store import keys
 
     station = _actor(args).station
     passphrase = _ask_passphrase("station key passphrase: ", twice=True) if args.encrypt else None
@@ -458,7 +448,9 @@ def cmd_key_station_create(args: argparse.Namespace) -> int:
 
 
 def cmd_key_register(args: argparse.Namespace) -> int:
-    from ..store.keys import REGISTRAR_ROLE
+    from ..app.store import keys
+
+    REGISTRAR_ROLE = keys.REGISTRAR_ROLE
 
     actor = _actor(args)
     with _open(args) as store:
@@ -490,7 +482,9 @@ def cmd_key_list(args: argparse.Namespace) -> int:
 
 
 def cmd_key_revoke(args: argparse.Namespace) -> int:
-    from ..store.keys import REGISTRAR_ROLE
+    from ..app.store import keys
+
+    REGISTRAR_ROLE = keys.REGISTRAR_ROLE
 
     actor = _actor(args)
     with _open(args) as store:
@@ -504,7 +498,7 @@ def cmd_key_revoke(args: argparse.Namespace) -> int:
 def _unlock(store: Any, station: str, role: str | None) -> None:
     """Load this station's key for ``role`` before any write, asking for its passphrase if
     it is encrypted (never inside a write, which holds the store's lock)."""
-    from ..store import keys
+    from ..app.store import keys
 
     ring = store.keyring
     r = ring.role_for(station, role)
@@ -611,6 +605,12 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
             store.close()
             raise
     return store
+
+
+def _open_url(url: str, args: argparse.Namespace) -> Any:
+    from ..app.store import Store
+
+    return Store.open(url, actor=_actor(args))
 
 
 def _read_json(name: str) -> Any:

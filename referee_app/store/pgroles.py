@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
-from .errors import InputError
+from .errors import DatabaseError, InputError
 
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -114,6 +115,18 @@ def setup_station_login(
         f"GRANT USAGE, SELECT ON SEQUENCES TO {role}"
     )
     return done
+
+
+def setup_on(engine: Engine, login: str, password: str | None, say: Callable[[str], None]) -> list[str]:
+    """``setup_station_login`` in one transaction of ``engine``; a refusal by the server is
+    one line, and nothing is changed."""
+    from .db import explain_error
+
+    try:
+        with engine.begin() as conn:
+            return setup_station_login(conn, login, password, say)
+    except DBAPIError as err:
+        raise DatabaseError(explain_error(err, engine.url) + " (nothing was changed)") from None
 
 
 def station_url(owner_url: str, login: str, password: str | None) -> str:

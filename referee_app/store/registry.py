@@ -11,11 +11,11 @@ keys say which station wrote an entry.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Engine, select
 
 from . import audit, keys, roles
 from .errors import InputError, RoleError
@@ -64,8 +64,16 @@ class KeysMixin:
     """``Store`` methods for station keys (the store's ``keyring`` signs every entry)."""
 
     keyring: keys.KeyRing
+    engine: Engine
     _write: Any
     _read: Any
+
+    def setup_station_login(self, login: str, password: str | None, say: Callable[[str], None]) -> list[str]:
+        """PostgreSQL: make or update a station login that may only read and append (see
+        ``pgroles``); this store must be open with the tables' owner's login."""
+        from . import pgroles
+
+        return pgroles.setup_on(self.engine, login, password, say)
 
     def station_keys(self) -> list[RegisteredKey]:
         """The registered keys, in order; the first is the trust root."""
