@@ -547,7 +547,7 @@ def verify(
                 payload = json.loads(e["payload"])
                 rows = payload["rows"]
                 entry_rows = {tname: {int(x["id"]): x for x in trows} for tname, trows in rows.items()}
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, AttributeError):
                 trouble = f"{_describe(e)}: its payload is not readable"
         if trouble is not None:
             if seq == expected_seq:
