@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "roles": "..store:roles",
+    "keys": "..store:keys",
+    "pgroles": "..store:pgroles",
+    "SCHEMA_VERSION": "..store.db",
     "parse_when": "..store.appeals",
     "ANCHOR_PREFIX": "..store.audit",
     "parse_anchor": "..store.audit",

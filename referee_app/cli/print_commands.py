@@ -136,7 +136,7 @@ def register(subparsers: Any) -> None:
     _common(pg)
     pg.set_defaults(func=_guard(cmd_print_pairing))
 
-    key = subparsers.add_parser("key", help="the event's signing key")
+    key = subparsers.add_parser("key", help="the event's signing key; the stations' keys")
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=type(key))
     kc = key_sub.add_parser("create", help="make a key and self-signed certificate (PKCS#12 + PEM)")
     kc.add_argument(
@@ -165,6 +165,9 @@ def register(subparsers: Any) -> None:
     ke.add_argument("-o", "--output", required=True, help="the certificate file to write (CERT.pem)")
     _common(ke)
     ke.set_defaults(func=_guard(cmd_key_export))
+    from .store_commands import register_station_key_commands
+
+    register_station_key_commands(key_sub)  # the stations' keys that sign the audit log
 
     vq = subparsers.add_parser(
         "verify-paper",

@@ -124,6 +124,7 @@ def register(subparsers: Any) -> None:
     ex = subparsers.add_parser("export", help="JSON lines: each current match, case and decision")
     _event_opt(ex)
     ex.add_argument("-o", "--output", default=None, help="write to this file (default: stdout)")
+    _progress_opt(ex)
     _common(ex)
     ex.set_defaults(func=_guard(cmd_export))
 
@@ -140,8 +141,17 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="a file of anchors written by `referee-app anchor`: report truncation or rewriting",
     )
+    ve.add_argument(
+        "--root",
+        default=None,
+        metavar="FINGERPRINT",
+        help="the trust root's fingerprint kept by the chief referee (printed by `key register`)",
+    )
+    _progress_opt(ve)
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
+
+    _register_db_commands(subparsers)
 
     an = subparsers.add_parser(
         "anchor", help="print the chain's head as an anchor (RA1:<entry>:<hash>) to keep outside"
@@ -257,6 +267,250 @@ def register(subparsers: Any) -> None:
     lo.set_defaults(func=_guard(cmd_log))
 
 
+def _progress_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress on standard error (the default when it is a terminal)",
+    )
+
+
+def _progress(args: argparse.Namespace, what: str) -> Callable[[int, int], None] | None:
+    """A line on stderr every few seconds while a long read runs (terminal or --progress)."""
+    if not (getattr(args, "progress", False) or sys.stderr.isatty()):
+        return None
+    import time
+
+    last = [time.monotonic()]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < 2.0 and done != total:
+            return
+        last[0] = now
+        pct = f" ({100 * done // total}%)" if total else ""
+        print(f"{what}: {done}/{total}{pct}", file=sys.stderr, flush=True)
+
+    return show
+
+
+ENV_STATION_DB_PASSWORD = "REFEREE_APP_STATION_DB_PASSWORD"
+
+
+def _register_db_commands(subparsers: Any) -> None:
+    dbp = subparsers.add_parser("db", help="the event store itself: upgrade it, PostgreSQL logins")
+    db_sub = dbp.add_subparsers(dest="db_command", required=True, parser_class=type(dbp))
+    up = db_sub.add_parser("upgrade", help="bring the store to this referee-app's schema (the owner's login)")
+    _common(up)
+    up.set_defaults(func=_guard(cmd_db_upgrade))
+    sr = db_sub.add_parser(
+        "setup-roles",
+        help="PostgreSQL: make or update a station login that may only read and append",
+    )
+    sr.add_argument(
+        "--owner-url",
+        default=None,
+        help="the store's URL with the owner's login (default: --db or REFEREE_APP_DB)",
+    )
+    sr.add_argument("--station-login", required=True, help="the station login to create or update")
+    sr.add_argument(
+        "--no-password",
+        action="store_true",
+        help=f"set no password (default: from {ENV_STATION_DB_PASSWORD}, or asked)",
+    )
+    _common(sr)
+    sr.set_defaults(func=_guard(cmd_db_setup_roles))
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from ..app.store import SCHEMA_VERSION
+
+    with _open(args):
+        pass  # opening upgrades
+    zh = _lang(args) == "zh"
+    print(f"数据库结构版本 {SCHEMA_VERSION}" if zh else f"schema version {SCHEMA_VERSION}")
+    return 0
+
+
+def cmd_db_setup_roles(args: argparse.Namespace) -> int:
+    import getpass
+
+    from ..app.errors import InputError
+    from ..app.store import display_url, pgroles, resolve_target
+
+    url, _default = resolve_target(args.owner_url or getattr(args, "db", None))
+    if not url.startswith("postgresql"):
+        raise InputError("db setup-roles: only for a PostgreSQL store (--owner-url postgresql+psycopg://…)")
+    pgroles.check_login_name(args.station_login)
+    password: str | None = None
+    if not args.no_password:
+        password = os.environ.get(ENV_STATION_DB_PASSWORD)
+        if password is None:
+            if not sys.stdin.isatty():
+                raise InputError(
+                    f"the station login's password: set {ENV_STATION_DB_PASSWORD} or give --no-password"
+                )
+            password = getpass.getpass(f"password for {args.station_login}: ")
+    zh = _lang(args) == "zh"
+    with _open_url(url, args) as store:  # as the owner: upgrades first if needed
+        store.setup_station_login(args.station_login, password, print)
+    print(
+        f"站点登录名 {args.station_login} 只能读取和追加记录；各站点使用："
+        if zh
+        else f"the station login {args.station_login} may only read and append; stations use:"
+    )
+    print(display_url(pgroles.station_url(url, args.station_login, None)))
+    return 0
+
+
+def register_station_key_commands(key_sub: Any) -> None:
+    """``key station create``, ``key register``, ``key list`` (under the ``key`` group)."""
+    ks = key_sub.add_parser("station", help="this station's keys that sign the audit log")
+    ks_sub = ks.add_subparsers(dest="station_key_command", required=True, parser_class=type(ks))
+    kc = ks_sub.add_parser("create", help="make this station's key pair for a role; prints the public key")
+    kc.add_argument("--role", choices=ROLE_CHOICES, required=True, help="the role the key signs for")
+    kc.add_argument(
+        "--station", default=None, help="the station (default: REFEREE_APP_STATION or the host name)"
+    )
+    kc.add_argument(
+        "--encrypt",
+        action="store_true",
+        help="protect the key file with a passphrase (from REFEREE_APP_STATION_KEY_PASSPHRASE or asked)",
+    )
+    kc.add_argument("--out", default=None, help="the key file (default: the user data folder, station-keys/)")
+    _common(kc)
+    kc.set_defaults(func=_guard(cmd_key_station_create))
+
+    kr = key_sub.add_parser(
+        "register",
+        help="the chief referee registers a station's public key for a role (the first: the trust root)",
+    )
+    kr.add_argument("for_station", metavar="STATION", help="the station the key belongs to")
+    kr.add_argument("for_role", metavar="ROLE", choices=ROLE_CHOICES, help="the role it signs for")
+    kr.add_argument("public_key", metavar="PUBLIC_KEY", help="64 hex digits (key station create)")
+    kr.add_argument("--user", default=None, help="who registers (default: REFEREE_APP_USER or login)")
+    kr.add_argument(
+        "--station", default=None, help="the chief referee's station (default: REFEREE_APP_STATION)"
+    )
+    _common(kr)
+    kr.set_defaults(func=_guard(cmd_key_register))
+
+    kv = key_sub.add_parser("revoke", help="the chief referee revokes a registered key (a lost station)")
+    kv.add_argument("fingerprint", metavar="FINGERPRINT", help="the key's fingerprint (key list), 16+ digits")
+    kv.add_argument("--reason", required=True, help="why (kept in the log)")
+    kv.add_argument("--user", default=None, help="who revokes (default: REFEREE_APP_USER or login)")
+    kv.add_argument("--station", default=None, help="the chief referee's station (REFEREE_APP_STATION)")
+    _common(kv)
+    kv.set_defaults(func=_guard(cmd_key_revoke))
+
+    kl = key_sub.add_parser("list", help="the registered station keys (the first is the trust root)")
+    _common(kl)
+    kl.set_defaults(func=_guard(cmd_key_list))
+
+
+def _ask_passphrase(prompt: str, twice: bool = False) -> str:
+    import getpass
+
+    from ..app.errors import InputError
+    from ..app.store import keys
+
+    ENV_PASSPHRASE = keys.ENV_PASSPHRASE
+    given = os.environ.get(ENV_PASSPHRASE)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        raise InputError(f"the station key's passphrase: set {ENV_PASSPHRASE} (no terminal to ask on)")
+    first = getpass.getpass(prompt)
+    if twice and getpass.getpass(prompt) != first:
+        raise InputError("the two passphrases differ; nothing was written")
+    if not first:
+        raise InputError("an empty passphrase protects nothing; leave out --encrypt instead")
+    return first
+
+
+def cmd_key_station_create(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..app.store import keys
+
+    station = _actor(args).station
+    passphrase = _ask_passphrase("station key passphrase: ", twice=True) if args.encrypt else None
+    k = keys.create_key(station, args.role, passphrase, Path(args.out) if args.out else None)
+    zh = _lang(args) == "zh"
+    print(f"{'私钥' if zh else 'private key'} {k.path}")
+    print(f"{'公钥' if zh else 'public key'} {k.public_hex}")
+    print(f"{'指纹' if zh else 'fingerprint'} {k.fingerprint}")
+    print(
+        ("裁判长登记：" if zh else "the chief referee registers it: ")
+        + f"referee-app key register {station} {args.role} {k.public_hex}"
+    )
+    return 0
+
+
+def cmd_key_register(args: argparse.Namespace) -> int:
+    from ..app.store import keys
+
+    REGISTRAR_ROLE = keys.REGISTRAR_ROLE
+
+    actor = _actor(args)
+    with _open(args) as store:
+        _unlock(store, actor.station, REGISTRAR_ROLE)
+        k, root = store.register_key(
+            station=args.for_station, role=args.for_role, public_key=args.public_key, actor=actor
+        )
+    zh = _lang(args) == "zh"
+    print(f"{'已登记' if zh else 'registered'} {k.station} {k.role} {k.fingerprint} (#{k.entry_seq})")
+    if root:
+        print(
+            f"信任根指纹（请抄在数据库以外并妥善保管；verify --root 用）：{k.fingerprint}"
+            if zh
+            else f"trust root fingerprint (keep it outside the database; verify --root): {k.fingerprint}"
+        )
+    return 0
+
+
+def cmd_key_list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        found = store.station_keys()
+    zh = _lang(args) == "zh"
+    for n, k in enumerate(found):
+        mark = ("\t信任根" if zh else "\troot") if n == 0 else ""
+        if k.revoked_seq is not None:
+            mark += f"\t{'已吊销' if zh else 'revoked'} #{k.revoked_seq}"
+        print(f"{k.fingerprint}\t{k.station}\t{k.role}\t#{k.entry_seq}{mark}")
+    return 0
+
+
+def cmd_key_revoke(args: argparse.Namespace) -> int:
+    from ..app.store import keys
+
+    REGISTRAR_ROLE = keys.REGISTRAR_ROLE
+
+    actor = _actor(args)
+    with _open(args) as store:
+        _unlock(store, actor.station, REGISTRAR_ROLE)
+        k = store.revoke_key(args.fingerprint, reason=args.reason, actor=actor)
+    zh = _lang(args) == "zh"
+    print(f"{'已吊销' if zh else 'revoked'} {k.station} {k.role} {k.fingerprint} (#{k.revoked_seq})")
+    return 0
+
+
+def _unlock(store: Any, station: str, role: str | None) -> None:
+    """Load this station's key for ``role`` before any write, asking for its passphrase if
+    it is encrypted (never inside a write, which holds the store's lock)."""
+    from ..app.store import keys
+
+    ring = store.keyring
+    r = ring.role_for(station, role)
+    if r is None or not ring.path(station, r).exists():
+        return
+    path = ring.path(station, r)
+    passphrase = None
+    if keys.is_encrypted(path) and not os.environ.get(keys.ENV_PASSPHRASE):
+        passphrase = _ask_passphrase(f"passphrase of {path.name}: ")
+    ring.unlock(station, r, passphrase)
+
+
 def _guard(fn: Handler) -> Handler:
     """This layer's errors as one line and an exit code; anything unexpected is left to
     ``referee_app.cli.main``, which says it in one line too."""
@@ -340,7 +594,23 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
 def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
     from ..app.store import Store
 
-    return Store.open(getattr(args, "db", None), create=create, actor=_actor(args))
+    actor = _actor(args)
+    store = Store.open(getattr(args, "db", None), create=create, actor=actor)
+    if hasattr(args, "station"):  # a writing command: its entries are signed with this station's key
+        role = _role_arg(args)
+        store.keyring.default_role = role or store.keyring.default_role
+        try:
+            _unlock(store, actor.station, role)
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+def _open_url(url: str, args: argparse.Namespace) -> Any:
+    from ..app.store import Store
+
+    return Store.open(url, actor=_actor(args))
 
 
 def _read_json(name: str) -> Any:
@@ -452,15 +722,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        lines = [json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n" for m in store.export(ev.id)]
-    if args.output:
+        # one match at a time: memory stays flat however large the event
+        matches = store.export(ev.id, progress=_progress(args, "export"))
+        if not args.output:
+            for m in matches:
+                sys.stdout.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")
+            return 0
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
-                fh.writelines(lines)
+                for m in matches:
+                    fh.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")
         except OSError as err:
             raise InputError(f"{args.output}: cannot write ({err.strerror})") from None
-    else:
-        sys.stdout.writelines(lines)
     return 0
 
 
@@ -507,19 +780,47 @@ def cmd_anchor(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     head, anchors = _anchors_of(args)
     with _open(args) as store:
-        result = store.verify(head, anchors)
+        result = store.verify(head, anchors, root=args.root, progress=_progress(args, "verify"))
     zh = _lang(args) == "zh"
+    if result.root is None:
+        keys_line = (
+            f"签名：尚未登记站点密钥，{result.before_keys} 条记录无签名"
+            if zh
+            else f"signatures: no station keys registered yet; {result.before_keys} entries unsigned"
+        )
+    else:
+        keys_line = (
+            f"签名：{result.signed} 条已验证；{result.before_keys} 条写于登记密钥之前（无签名，"
+            f"只受哈希链与锚点保护）；信任根 {result.root}（第 {result.root_seq} 条）"
+            if zh
+            else f"signatures: {result.signed} checked; {result.before_keys} written before station "
+            f"keys (unsigned: the chain and anchors protect them); trust root {result.root} "
+            f"(entry #{result.root_seq})"
+        )
+        if result.unsigned_schema:
+            keys_line += (
+                f"；{result.unsigned_schema} 条无签名的结构升级（不写数据）"
+                if zh
+                else f"; {result.unsigned_schema} unsigned schema upgrades (they write no rows)"
+            )
     if result.ok:
+        print(keys_line)
+        # last, ending with the head hash (to note outside the database)
         print(
             f"审计链完好：{result.entries} 条记录，末条哈希 {result.head_hash}"
             if zh
             else f"audit chain intact: {result.entries} entries, head hash {result.head_hash}"
         )
         return 0
-    print(
-        _one_line(f"{'审计链不一致' if zh else 'audit chain broken'}: {result.problem}"),
-        file=sys.stderr,
-    )
+    label = "审计记录有问题" if zh else "audit log"
+    shown = result.problems[:50]
+    for p in shown:
+        print(_one_line(f"{label}: {p}"), file=sys.stderr)
+    more = len(result.problems) - len(shown) + result.more_problems
+    if more:
+        print(f"… {more} {'条其他问题' if zh else 'more problems'}", file=sys.stderr)
+    if result.root is not None:  # which keys the entries were checked against
+        print(keys_line)
     return 1
 
 

@@ -5,20 +5,25 @@ canonical JSON of the entry's own fields and ``payload`` the canonical JSON of e
 the write inserted (``{"rows": {table: [row, …]}, "info": {…}}``).  ``verify`` recomputes
 every hash, checks the links, and compares each domain row with the row its entry recorded,
 so a value changed in SQL after the fact names the entry that wrote it.
+
+Each entry is also signed by the station that wrote it (``keys``: Ed25519 over the entry's
+hash, kept in ``entry_signatures``), and ``verify`` checks every signature against the keys
+registered in the log itself, from the trust root on. It reads the log and the tables in
+batches, in entry order, so its memory does not grow with the event.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, select, text
+from sqlalchemy import Connection, Table, func, inspect, select, text
 
-from .models import DOMAIN_TABLES, audit_log
+from .models import DOMAIN_TABLES, audit_log, entry_signatures
 
 GENESIS = "0" * 64
 #: Key of the PostgreSQL advisory lock that serializes writers (the chain has one head).
@@ -26,6 +31,8 @@ PG_WRITE_LOCK = 0x5245_4631  # "REF1"
 
 #: ``Connection.info`` key: the hashes of the entries appended in the current transaction.
 WRITTEN_KEY = "referee_app.written"
+#: ``Connection.info`` key: the ``keys.KeyRing`` that signs the entries written on it.
+KEYRING_KEY = "referee_app.keyring"
 
 HEADER_FIELDS = (
     "seq",
@@ -208,6 +215,12 @@ class Writer:
         digest = entry_hash(self.prev_hash, header, payload_text)
         entry = {**header, "payload": payload_text, "prev_hash": self.prev_hash, "hash": digest}
         self.conn.execute(_insert_of(audit_log), entry)
+        ring = self.conn.info.get(KEYRING_KEY)
+        signed = None if ring is None else ring.sign(station, role, digest)
+        if signed is not None:
+            fpr, sig = signed
+            self.conn.execute(entry_signatures.insert().values(seq=self.seq, fingerprint=fpr, signature=sig))
+            entry["signed_by"] = fpr
         # The store re-reads these after commit when it must check that a save landed.
         self.conn.info.setdefault(WRITTEN_KEY, []).append(digest)
         return entry
@@ -220,6 +233,32 @@ class VerifyResult:
     head_hash: str
     problem: str | None = None  # the first entry that does not match, as one line
     bad_seq: int | None = None
+    #: every problem found, in entry order (at most MAX_PROBLEMS; ``more_problems`` beyond)
+    problems: tuple[str, ...] = ()
+    more_problems: int = 0
+    #: entries signed by a registered station key and checked
+    signed: int = 0
+    #: entries written before the trust root (before station keys existed): unsigned, and
+    #: protected by the hash chain and the anchors only
+    before_keys: int = 0
+    #: unsigned schema entries (db.create, db.upgrade) after the trust root: they write no rows
+    unsigned_schema: int = 0
+    #: the trust root: the first registered key (the chief referee's), its fingerprint and entry
+    root: str | None = None
+    root_seq: int | None = None
+
+
+#: Problems kept in a VerifyResult (a forged store could have millions).
+MAX_PROBLEMS = 1000
+#: Rows read per batch when verifying and exporting: memory stays flat with the event's size
+#: (an entry of a 10-hand round is about 20 KB, so a batch holds about 2 MB of them).
+BATCH = 100
+#: Schema entries may be unsigned after the trust root (``open_engine`` upgrades before any
+#: station key is loaded); they are accepted only when they write no rows.
+SCHEMA_ACTIONS = ("db.create", "db.upgrade")
+#: Entries written before a role is known (a login attempt) state no role even on an event
+#: whose roles are enforced.
+ROLELESS_ACTIONS = ("auth.ok", "auth.fail")
 
 
 def _describe(entry: Mapping[str, Any]) -> str:
@@ -265,119 +304,362 @@ def parse_anchor(text: str, where: str) -> Anchor:
     return Anchor(int(parts[1]), parts[2].lower())
 
 
-def check_anchor(entries: list[Mapping[str, Any]], anchor: Anchor) -> str | None:
-    """What is wrong with the log against an anchor noted earlier, or None."""
-    if anchor.seq < 1:
-        return f"anchor {anchor.text()}: entry numbers start at 1"
-    if anchor.seq > len(entries):
-        return (
-            f"the log was truncated: it has {len(entries)} entries, but entry #{anchor.seq} "
-            f"(hash {anchor.hash[:16]}…) was noted outside the database"
-        )
-    have = str(entries[anchor.seq - 1]["hash"])
-    if have != anchor.hash:
-        return (
-            f"the log was rewritten: entry #{anchor.seq} has hash {have[:16]}…, but "
-            f"{anchor.hash[:16]}… was noted outside the database"
-        )
-    return None
+def _stream(conn: Connection, stmt: Any) -> Any:
+    """Rows of ``stmt`` read in batches (a server-side cursor on PostgreSQL)."""
+    return conn.execution_options(yield_per=BATCH, stream_results=True).execute(stmt)
 
 
-def verify(conn: Connection, anchor: str | None = None, anchors: Iterable[Anchor] = ()) -> VerifyResult:
-    """Recompute the chain, then compare every domain row with the entry that wrote it.
+class _TableRows:
+    """One domain table's rows in entry order, read in batches, with one row of look-ahead."""
+
+    def __init__(self, conn: Connection, table: Table) -> None:
+        self.table = table
+        self._it = iter(_stream(conn, select(table).order_by(table.c.entry_seq, table.c.id)))
+        self.peek: dict[str, Any] | None = None
+        self._advance()
+
+    def _advance(self) -> None:
+        r = next(self._it, None)
+        self.peek = None if r is None else row_dict(self.table, r._asdict())
+
+    def take_below(self, seq: int) -> Iterator[dict[str, Any]]:
+        """The rows naming an entry before ``seq`` (none, unless that entry did not list them)."""
+        while self.peek is not None and int(self.peek["entry_seq"]) < seq:
+            row = self.peek
+            self._advance()
+            yield row
+
+    def take(self, seq: int) -> Iterator[dict[str, Any]]:
+        while self.peek is not None and int(self.peek["entry_seq"]) == seq:
+            row = self.peek
+            self._advance()
+            yield row
+
+    def rest(self) -> Iterator[dict[str, Any]]:
+        while self.peek is not None:
+            row = self.peek
+            self._advance()
+            yield row
+
+
+@dataclass
+class _Key:
+    station: str
+    role: str
+    public_hex: str
+    seq: int
+    revoked: int | None = None  # the entry that revoked it
+
+
+class _Signatures:
+    """The station keys registered so far (read from the entries themselves, in order) and
+    the check of each entry's signature against them."""
+
+    def __init__(self, root: str | None) -> None:
+        self.kept_root = root.strip().lower() if root else None
+        self.keys: dict[str, _Key] = {}
+        self.root: str | None = None
+        self.root_seq: int | None = None
+        self.signed = 0
+        self.before_keys = 0
+        self.unsigned_schema = 0
+        self.enforced_events: set[int] = set()
+
+    def check(self, e: Mapping[str, Any], payload: Mapping[str, Any]) -> list[str]:
+        from . import keys as station_keys_mod
+
+        seq = int(e["seq"])
+        rows = payload.get("rows") or {}
+        info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
+        role = info.get("role") if isinstance(info.get("role"), str) else None
+        fpr, sig = e.get("sig_fpr"), e.get("sig")
+        action = str(e["action"])
+        trouble: list[str] = []
+        registered = rows.get("station_keys") or [] if action == station_keys_mod.REGISTER_ACTION else []
+
+        if self.root is None:
+            if action != station_keys_mod.REGISTER_ACTION:
+                self.before_keys += 1
+                self._note_pins(rows)
+                return []
+            # The trust root: the chief referee's own key, registered by an entry it signs.
+            mine = [r for r in registered if isinstance(r, dict) and fpr and _fpr_of(r) == fpr]
+            if (
+                len(registered) != 1
+                or not mine
+                or mine[0].get("role") != station_keys_mod.REGISTRAR_ROLE
+                or mine[0].get("station") != e["station"]
+                or not station_keys_mod.verify_signature(str(mine[0]["public_key"]), str(e["hash"]), str(sig))
+            ):
+                return [
+                    f"{_describe(e)}: a key registration before any trust root that is not the "
+                    "chief referee's own key signed by itself"
+                ]
+            self._add(mine[0], seq)
+            self.root, self.root_seq = str(fpr), seq
+            self.signed += 1
+            return []
+
+        if fpr is None:
+            if action in SCHEMA_ACTIONS and not any(rows.values()):
+                self.unsigned_schema += 1
+                return []
+            trouble.append(f"{_describe(e)}: unsigned (written without a registered station key)")
+        else:
+            key = self.keys.get(str(fpr))
+            if key is None:
+                trouble.append(f"{_describe(e)}: signed by an unregistered key {str(fpr)[:16]}…")
+            elif not station_keys_mod.verify_signature(key.public_hex, str(e["hash"]), str(sig)):
+                trouble.append(
+                    f"{_describe(e)}: wrongly signed (the signature of key {str(fpr)[:16]}… does not "
+                    "match the entry)"
+                )
+            else:
+                if key.revoked is not None:
+                    trouble.append(
+                        f"{_describe(e)}: signed with key {str(fpr)[:16]}… of {key.station}, which "
+                        f"the chief referee revoked at entry #{key.revoked}"
+                    )
+                if key.station != e["station"]:
+                    trouble.append(
+                        f"{_describe(e)}: signed with station {key.station}'s key but says station "
+                        f"{e['station']}"
+                    )
+                if role is not None and role != key.role:
+                    trouble.append(
+                        f"{_describe(e)}: written as {role} but signed with the {key.role} key of "
+                        f"{key.station} (a key used outside its registered role)"
+                    )
+                if action in station_keys_mod.KEY_ACTIONS and key.role != station_keys_mod.REGISTRAR_ROLE:
+                    trouble.append(
+                        f"{_describe(e)}: a key registration or revocation signed with a {key.role} "
+                        "key (only the chief referee registers and revokes keys)"
+                    )
+                if (
+                    role is None
+                    and e.get("event_id") in self.enforced_events
+                    and action not in ROLELESS_ACTIONS
+                ):
+                    trouble.append(
+                        f"{_describe(e)}: states no role on event {e['event_id']}, whose roles are "
+                        "enforced (the store never writes that)"
+                    )
+                if not trouble:
+                    self.signed += 1
+        if not trouble:
+            for r in registered:
+                if isinstance(r, dict):
+                    self._add(r, seq)
+            revoked = (
+                self.keys.get(str(info.get("fingerprint")))
+                if action == station_keys_mod.REVOKE_ACTION
+                else None
+            )
+            if revoked is not None and revoked.revoked is None:
+                revoked.revoked = seq
+        self._note_pins(rows)
+        return trouble
+
+    def _note_pins(self, rows: Mapping[str, Any]) -> None:
+        for r in rows.get("role_pins") or []:
+            if isinstance(r, dict) and isinstance(r.get("event_id"), int):
+                self.enforced_events.add(int(r["event_id"]))
+
+    def _add(self, r: Mapping[str, Any], seq: int) -> None:
+        fpr = _fpr_of(r)
+        if fpr is not None:
+            self.keys[fpr] = _Key(str(r.get("station")), str(r.get("role")), str(r["public_key"]), seq)
+
+    def finish(self) -> str | None:
+        if self.kept_root is None:
+            return None
+        if self.root is None:
+            return (
+                f"no trust root in the store, but {self.kept_root[:16]}… was kept outside it: the "
+                "key registrations were removed or the store was replaced"
+            )
+        if len(self.kept_root) < 16 or not self.root.startswith(self.kept_root):
+            return (
+                f"the trust root is key {self.root[:16]}… (entry #{self.root_seq}), not the "
+                f"{self.kept_root[:16]}… kept outside the store"
+            )
+        return None
+
+
+def _fpr_of(r: Mapping[str, Any]) -> str | None:
+    """The fingerprint of a registered key, computed from the key (never read from the row)."""
+    from . import keys as station_keys_mod
+
+    pub = r.get("public_key")
+    try:
+        return station_keys_mod.fingerprint(str(pub))
+    except ValueError:
+        return None
+
+
+def verify(
+    conn: Connection,
+    anchor: str | None = None,
+    anchors: Iterable[Anchor] = (),
+    *,
+    root: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> VerifyResult:
+    """Recompute the chain, check each entry's signature, then compare every domain row
+    with the entry that wrote it — reading everything in batches, in entry order.
 
     ``anchor``: a hash noted outside the database earlier (``verify`` prints the head).
     Someone able to rewrite the whole table could recompute every hash after a change;
     the anchor catches that, since the entry that had this hash is then gone.
+    ``anchors``: entry numbers and hashes noted outside (truncation, rewriting).
+    ``root``: the trust root's fingerprint kept by the chief referee.
     """
-    entries: list[dict[str, Any]] = [
-        dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.seq))
-    ]
-    by_seq: dict[int, dict[str, Any]] = {}
-    prev = GENESIS
-    expected_seq = 1
+    sig_t = entry_signatures
+
+    total = int(conn.execute(select(func.count()).select_from(audit_log)).scalar() or 0) if progress else 0
+    has_sigs = inspect(conn).has_table(sig_t.name)
+    if has_sigs:
+        stmt: Any = (
+            select(audit_log, sig_t.c.fingerprint.label("sig_fpr"), sig_t.c.signature.label("sig"))
+            .outerjoin(sig_t, sig_t.c.seq == audit_log.c.seq)
+            .order_by(audit_log.c.seq)
+        )
+    else:
+        stmt = select(audit_log).order_by(audit_log.c.seq)
+    tables = [_TableRows(conn, t) for t in DOMAIN_TABLES if has_sigs or t.name != "station_keys"]
+    wanted: dict[int, list[Anchor]] = {}
+    for a in anchors:
+        wanted.setdefault(a.seq, []).append(a)
+    head_prefix = anchor.strip().lower() if anchor is not None else None
+    head_matches = 0
     problems: list[tuple[int, str]] = []
+    more = 0
 
     def fail(seq: int, msg: str) -> None:
-        problems.append((seq, msg))
+        nonlocal more
+        if len(problems) < MAX_PROBLEMS:
+            problems.append((seq, msg))
+        else:
+            more += 1
 
-    payload_rows: dict[int, dict[str, dict[int, dict[str, Any]]]] = {}
-    for e in entries:
+    sigs = _Signatures(root)
+    prev = GENESIS
+    expected_seq = 1
+    broken = False
+    n = 0
+    seen_seqs: set[int] = set()  # only after a break: which entries exist
+    for r in _stream(conn, stmt):
+        e = r._mapping
+        n += 1
         seq = int(e["seq"])
-        by_seq[seq] = e
-        if seq != expected_seq:
-            fail(expected_seq, f"entry #{expected_seq} is missing (next entry is #{seq})")
-            break
-        if e["prev_hash"] != prev:
-            fail(seq, f"{_describe(e)}: does not link to entry #{seq - 1} (previous hash differs)")
-            break
-        if entry_hash(prev, e, e["payload"]) != e["hash"]:
-            fail(seq, f"{_describe(e)}: its hash does not match its contents")
-            break
-        try:
-            payload = json.loads(e["payload"])
-            rows = payload["rows"]
-            payload_rows[seq] = {tname: {int(r["id"]): r for r in trows} for tname, trows in rows.items()}
-        except (ValueError, KeyError, TypeError):
-            fail(seq, f"{_describe(e)}: its payload is not readable")
-            break
-        prev = e["hash"]
-        expected_seq += 1
-
-    last_good = expected_seq - 1
-    # Compare domain rows with their entries (up to the last entry whose chain is intact).
-    for table in DOMAIN_TABLES:
-        seen: set[tuple[int, int]] = set()
-        for r in conn.execute(select(table).order_by(table.c.id)):
-            row = row_dict(table, r._mapping)
-            rid = int(row["id"])
-            seq = int(row["entry_seq"])
-            if seq > last_good:
-                if seq not in by_seq:
-                    fail(seq, f"{table.name} id {rid} names entry #{seq}, which does not exist")
-                continue
-            recorded = payload_rows.get(seq, {}).get(table.name, {}).get(rid)
-            if recorded is None:
-                fail(seq, f"{_describe(by_seq[seq])}: {table.name} id {rid} is not in the entry")
-                continue
-            seen.add((seq, rid))
-            if recorded != row:
-                diffs = [
-                    f"{k} is {row.get(k)!r}, the entry says {recorded.get(k)!r}"
-                    for k in sorted(set(row) | set(recorded))
-                    if row.get(k) != recorded.get(k)
-                ]
+        if progress is not None:
+            progress(n, total)
+        for a in wanted.get(seq, ()):
+            if str(e["hash"]) != a.hash:
                 fail(
                     seq,
-                    f"{_describe(by_seq[seq])}: {table.name} id {rid} changed: " + "; ".join(diffs),
+                    f"the log was rewritten: entry #{a.seq} has hash {str(e['hash'])[:16]}…, but "
+                    f"{a.hash[:16]}… was noted outside the database",
                 )
-        for seq, tables in payload_rows.items():
-            for rid in tables.get(table.name, {}):
-                if (seq, rid) not in seen and seq <= last_good:
-                    fail(seq, f"{_describe(by_seq[seq])}: {table.name} id {rid} is missing")
-
-    head_hash = prev
-    for a in anchors:
-        trouble = check_anchor(entries, a)
+        wanted.pop(seq, None)
+        if head_prefix and len(head_prefix) >= 12 and str(e["hash"]).startswith(head_prefix):
+            head_matches += 1
+        if broken:
+            seen_seqs.add(seq)
+            continue
+        trouble: str | None = None
+        payload: Any = None
+        if seq != expected_seq:
+            trouble = f"entry #{expected_seq} is missing (next entry is #{seq})"
+            fail(expected_seq, trouble)
+        elif e["prev_hash"] != prev:
+            trouble = f"{_describe(e)}: does not link to entry #{seq - 1} (previous hash differs)"
+        elif entry_hash(prev, e, e["payload"]) != e["hash"]:
+            trouble = f"{_describe(e)}: its hash does not match its contents"
+        else:
+            try:
+                payload = json.loads(e["payload"])
+                rows = payload["rows"]
+                entry_rows = {tname: {int(x["id"]): x for x in trows} for tname, trows in rows.items()}
+            except (ValueError, KeyError, TypeError, AttributeError):
+                trouble = f"{_describe(e)}: its payload is not readable"
         if trouble is not None:
-            problems.append((min(a.seq, len(entries) + 1), trouble))
-    if anchor is not None and not problems:
-        anchor = anchor.strip().lower()
-        matching = [e for e in entries if str(e["hash"]).startswith(anchor)] if anchor else []
-        if len(anchor) < 12 or len(matching) != 1:
-            problems.append(
-                (
-                    len(entries) + 1,
-                    f"no entry has the noted hash {anchor[:16]}…: the log was rewritten or "
-                    "truncated after it was noted"
-                    if len(anchor) >= 12
-                    else "--head: give at least 12 hex digits of a hash printed by verify",
+            if seq == expected_seq:
+                fail(seq, trouble)
+            broken = True
+            seen_seqs.add(seq)
+            continue
+        for msg in sigs.check(e, payload):
+            fail(seq, msg)
+        for t in tables:
+            name = t.table.name
+            for row in t.take_below(seq):
+                below = int(row["entry_seq"])
+                fail(below, f"{name} id {row['id']} names entry #{below}, which does not list it")
+            recorded_rows = entry_rows.get(name, {})
+            seen: set[int] = set()
+            for row in t.take(seq):
+                rid = int(row["id"])
+                recorded = recorded_rows.get(rid)
+                if recorded is None:
+                    fail(seq, f"{_describe(e)}: {name} id {rid} is not in the entry")
+                    continue
+                seen.add(rid)
+                if recorded != row:
+                    diffs = [
+                        f"{k} is {row.get(k)!r}, the entry says {recorded.get(k)!r}"
+                        for k in sorted(set(row) | set(recorded))
+                        if row.get(k) != recorded.get(k)
+                    ]
+                    fail(seq, f"{_describe(e)}: {name} id {rid} changed: " + "; ".join(diffs))
+            for rid in recorded_rows:
+                if rid not in seen:
+                    fail(seq, f"{_describe(e)}: {name} id {rid} is missing")
+        prev = str(e["hash"])
+        expected_seq += 1
+
+    for t in tables:
+        for row in t.rest():
+            seq = int(row["entry_seq"])
+            if seq not in seen_seqs:
+                fail(seq, f"{t.table.name} id {row['id']} names entry #{seq}, which does not exist")
+    for group in wanted.values():
+        for a in group:
+            if a.seq < 1:
+                fail(0, f"anchor {a.text()}: entry numbers start at 1")
+            else:
+                fail(
+                    min(a.seq, n + 1),
+                    f"the log was truncated: it has {n} entries, but entry #{a.seq} "
+                    f"(hash {a.hash[:16]}…) was noted outside the database",
                 )
+    trouble = sigs.finish()
+    if trouble is not None:
+        fail(sigs.root_seq or 1, trouble)
+    if head_prefix is not None and not problems:
+        if len(head_prefix) < 12:
+            fail(n + 1, "--head: give at least 12 hex digits of a hash printed by verify")
+        elif head_matches != 1:
+            fail(
+                n + 1,
+                f"no entry has the noted hash {head_prefix[:16]}…: the log was rewritten or "
+                "truncated after it was noted",
             )
-    if problems:
-        seq, msg = min(problems, key=lambda p: p[0])
-        return VerifyResult(False, len(entries), head_hash, msg, seq)
-    return VerifyResult(True, len(entries), head_hash)
+    found = sorted(problems, key=lambda p: p[0])
+    return VerifyResult(
+        ok=not found,
+        entries=n,
+        head_hash=prev,
+        problem=found[0][1] if found else None,
+        bad_seq=found[0][0] if found else None,
+        problems=tuple(m for _s, m in found),
+        more_problems=more,
+        signed=sigs.signed,
+        before_keys=sigs.before_keys,
+        unsigned_schema=sigs.unsigned_schema,
+        root=sigs.root,
+        root_seq=sigs.root_seq,
+    )
 
 
 def entries(conn: Connection, where: Iterable[Any] = ()) -> list[dict[str, Any]]:

@@ -16,14 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
 
 from .audit import Writer, lock_for_write
 from .errors import DatabaseError, SchemaTooNewError
-from .models import V4_TABLES, V5_TABLES, V6_TABLES, metadata, store_meta, voidings
+from .models import V4_TABLES, V5_TABLES, V6_TABLES, V8_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
 SCHEMA_VERSION = 9
@@ -278,7 +278,7 @@ def _remove_new_file(path: Path | None) -> None:
 
 
 def _v1(conn: Connection) -> None:
-    later = {voidings, *V4_TABLES, *V5_TABLES, *V6_TABLES}
+    later = {voidings, *V4_TABLES, *V5_TABLES, *V6_TABLES, *V8_TABLES}
     metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
 
 
@@ -407,9 +407,13 @@ def _v6_store_meta_guard(conn: Connection) -> None:
     )
 
 
-def _v8_placeholder(conn: Connection) -> None:
-    """Schema 8 is the signing branch's migration; this branch only keeps the numbering
-    (the lead puts that migration here when merging)."""
+def _v8_station_keys(conn: Connection) -> None:
+    """Signed entries: the stations' registered public keys and each entry's signature,
+    append-only like the rest. Entries written before are left as they are (unsigned):
+    ``verify`` reports them as written before station keys existed."""
+    for t in V8_TABLES:
+        t.create(conn)
+    _append_only(conn, tuple(t.name for t in V8_TABLES))
 
 
 def _v9_match_pair_index(conn: Connection) -> None:
@@ -430,7 +434,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: _v5,
     6: _v6_desk_records,
     7: _v6_store_meta_guard,  # written as 6 on the store branch, merged after the desk's
-    8: _v8_placeholder,  # the signing branch's migration 8 replaces this at merge
+    8: _v8_station_keys,
     9: _v9_match_pair_index,
 }
 assert max(MIGRATIONS) == SCHEMA_VERSION
@@ -451,6 +455,25 @@ def _version_number(value: Any, where: str) -> int:
             "the database was not changed (restore it from a copy)"
         )
     return int(text)
+
+
+def _check_may_upgrade(conn: Connection, current: int, target: int, where: str) -> None:
+    """On PostgreSQL only the tables' owner upgrades the schema; a station login (which may
+    only read and append, see ``pgroles``) is told so instead of a permission error."""
+    if conn.dialect.name != "postgresql":
+        return
+    row = conn.execute(
+        text(
+            "SELECT tableowner, current_user FROM pg_tables "
+            "WHERE schemaname = current_schema() AND tablename = 'audit_log'"
+        )
+    ).first()
+    if row is not None and row[0] != row[1]:
+        raise DatabaseError(
+            f"{where}: the store is at schema version {current} and this referee-app needs "
+            f"{target}; only the owner's login ({row[0]}) may upgrade it, not the station login "
+            f"{row[1]}: run any command once with the owner's URL (referee-app --db OWNER_URL db upgrade)"
+        )
 
 
 def migrate(
@@ -481,6 +504,8 @@ def migrate(
             raise SchemaTooNewError(_too_new(where, current))
         if current >= target:
             return current
+        if current > 0:
+            _check_may_upgrade(conn, current, target, where)
         for v in range(current + 1, target + 1):
             MIGRATIONS[v](conn)
         if current == 0:

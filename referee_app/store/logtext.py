@@ -79,6 +79,25 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             else f"PIN {'changed' if info.get('changed') else 'set'} for the {r} (only a salted hash "
             "is kept); roles are enforced on this event"
         )
+    elif action == "key.register":
+        r = _role(info.get("for_role"), lang)
+        fpr = str(info.get("fingerprint", ""))[:16]
+        what = (
+            f"登记站点 {info.get('for_station')} 的{r}密钥（指纹 {fpr}…）"
+            + ("；这是信任根" if info.get("trust_root") else "")
+            if zh
+            else f"registered the {r} key of station {info.get('for_station')} (fingerprint {fpr}…)"
+            + ("; the trust root" if info.get("trust_root") else "")
+        )
+    elif action == "key.revoke":
+        r = _role(info.get("for_role"), lang)
+        fpr = str(info.get("fingerprint", ""))[:16]
+        what = (
+            f"吊销站点 {info.get('for_station')} 的{r}密钥（指纹 {fpr}…），原因：{info.get('reason')}"
+            if zh
+            else f"revoked the {r} key of station {info.get('for_station')} (fingerprint {fpr}…): "
+            f"{info.get('reason')}"
+        )
     elif action == "auth.fail":
         r = _role(info.get("for_role"), lang)
         what = (

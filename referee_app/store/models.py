@@ -329,6 +329,33 @@ desk_records = Table(
 
 V6_TABLES: tuple[Table, ...] = (desk_records,)
 
+# Added in schema version 8: station keys and the signatures of audit entries.
+#: A station's public key for one role, registered by the chief referee (``key.register``);
+#: the first registration (the chief referee's own key) is the trust root. See ``keys``.
+station_keys = Table(
+    "station_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("station", String(100), nullable=False),
+    Column("role", String(40), nullable=False),
+    Column("public_key", String(64), nullable=False),  # raw Ed25519 key, hex
+    Column("fingerprint", String(64), nullable=False, unique=True),  # sha256 of the raw key
+    _entry_fk(),
+)
+
+#: The signature of an audit entry by the station that wrote it: Ed25519 over the entry's
+#: hash (``keys.signed_bytes``). Outside the chain on purpose: the hash it signs is final
+#: only once the entry is; the signature needs no chain to be checked.
+entry_signatures = Table(
+    "entry_signatures",
+    metadata,
+    Column("seq", Integer, ForeignKey("audit_log.seq"), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("signature", String(128), nullable=False),
+)
+
+V8_TABLES: tuple[Table, ...] = (station_keys, entry_signatures)
+
 #: The domain tables whose rows verify compares with the audit log, in insert order.
 DOMAIN_TABLES: tuple[Table, ...] = (
     events,
@@ -343,4 +370,5 @@ DOMAIN_TABLES: tuple[Table, ...] = (
     *V4_TABLES,
     *V5_TABLES,
     *V6_TABLES,
+    station_keys,
 )

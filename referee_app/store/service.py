@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, exists, func, or_, s
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
-from . import audit, roles
+from . import audit, keys, roles
 from .appeals import AppealsMixin
 from .db import READ_ONLY, display_url, explain_error, open_engine, wal_identity
 from .desk import DeskMixin
@@ -56,6 +56,7 @@ from .models import (
 )
 from .models import signatures as signatures_t
 from .pairs_csv import PairRow
+from .registry import KeysMixin
 
 SIDES = ("NS", "EW")
 #: Who signs a match version: the four players (by seat) and the table referee.
@@ -141,7 +142,7 @@ def _side_of(seat: Any) -> str | None:
     return {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(seat) if isinstance(seat, str) else None
 
 
-class Store(AppealsMixin, DeskMixin):
+class Store(AppealsMixin, DeskMixin, KeysMixin):
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:
@@ -154,6 +155,9 @@ class Store(AppealsMixin, DeskMixin):
         # event id -> EventInfo: events are append-only (the database refuses UPDATE and
         # DELETE), so one read per store serves every save
         self._events: dict[int, EventInfo] = {}
+        #: The station keys that sign this store's entries (see ``keys``; ``Store.keyring``
+        #: may be replaced, e.g. by a command that unlocked an encrypted key first).
+        self.keyring = keys.KeyRing()
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -179,6 +183,7 @@ class Store(AppealsMixin, DeskMixin):
             if self.engine.dialect.name == "sqlite":
                 return self._write_sqlite(fn)
             with self.engine.begin() as conn:
+                conn.info[audit.KEYRING_KEY] = self.keyring
                 audit.lock_for_write(conn)
                 return fn(conn)
         except IntegrityError as err:
@@ -203,6 +208,7 @@ class Store(AppealsMixin, DeskMixin):
         for _attempt in range(2):
             with self.engine.connect() as conn:
                 conn.info.pop(audit.WRITTEN_KEY, None)
+                conn.info[audit.KEYRING_KEY] = self.keyring
                 with conn.begin() as trans:
                     before = wal_identity(path)
                     result = fn(conn)
@@ -543,60 +549,43 @@ class Store(AppealsMixin, DeskMixin):
 
     def current_matches(self, event_id: int) -> list[dict[str, Any]]:
         """The current version of every match of the event (voided ones excluded)."""
+        stmt = _current_matches_stmt(event_id)
+        return self._read(lambda conn: [dict(r._mapping) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
-        def run(conn: Connection) -> list[dict[str, Any]]:
-            latest = (
-                select(
-                    matches.c.round_id,
-                    matches.c.table_no,
-                    func.max(matches.c.version).label("v"),
-                )
-                .where(matches.c.event_id == event_id)
-                .group_by(matches.c.round_id, matches.c.table_no)
-                .subquery()
-            )
-            ns = pairs.alias("ns")
-            ew = pairs.alias("ew")
-            stmt = (
-                select(
-                    matches,
-                    rounds.c.number.label("round_no"),
-                    ns.c.number.label("ns_number"),
-                    ew.c.number.label("ew_number"),
-                )
-                .join(
-                    latest,
-                    and_(
-                        latest.c.round_id == matches.c.round_id,
-                        latest.c.table_no == matches.c.table_no,
-                        latest.c.v == matches.c.version,
-                    ),
-                )
-                .join(rounds, rounds.c.id == matches.c.round_id)
-                .join(ns, ns.c.id == matches.c.ns_pair_id)
-                .join(ew, ew.c.id == matches.c.ew_pair_id)
-                .outerjoin(voidings, voidings.c.match_id == matches.c.id)
-                .where(voidings.c.id.is_(None))
-                .order_by(rounds.c.number, matches.c.table_no)
-            )
-            return [dict(r._mapping) for r in conn.execute(stmt)]
-
-        return self._read(run)  # type: ignore[no-any-return]
-
-    def export(self, event_id: int) -> Iterator[dict[str, Any]]:
+    def export(
+        self, event_id: int, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Each current match as one JSON-ready dict, read in batches (the connection stays
+        open until the last one is taken): memory does not grow with the event."""
         ev = self.pick_event(event_id)
-        for m in self.current_matches(ev.id):
-            yield {
-                "match_id": m["id"],
-                "round": m["round_no"],
-                "table": m["table_no"],
-                "version": m["version"],
-                "pairs": {"NS": m["ns_number"], "EW": m["ew_number"]},
-                "lang": m["lang"],
-                "rulebook": {"id": ev.rulebook_id, "sha256": ev.rulebook_sha256},
-                "case": json.loads(m["case_json"]),
-                "decision": json.loads(m["decision_json"]),
-            }
+        stmt = _current_matches_stmt(ev.id)
+        try:
+            with self.engine.connect().execution_options(**READ_ONLY) as conn:
+                try:
+                    total = 0
+                    if progress is not None:
+                        counted = select(func.count()).select_from(stmt.subquery())
+                        total = int(conn.execute(counted).scalar() or 0)
+                    rows = conn.execution_options(yield_per=audit.BATCH, stream_results=True).execute(stmt)
+                    for n, r in enumerate(rows, 1):
+                        m = r._mapping
+                        yield {
+                            "match_id": m["id"],
+                            "round": m["round_no"],
+                            "table": m["table_no"],
+                            "version": m["version"],
+                            "pairs": {"NS": m["ns_number"], "EW": m["ew_number"]},
+                            "lang": m["lang"],
+                            "rulebook": {"id": ev.rulebook_id, "sha256": ev.rulebook_sha256},
+                            "case": json.loads(m["case_json"]),
+                            "decision": json.loads(m["decision_json"]),
+                        }
+                        if progress is not None:
+                            progress(n, total)
+                finally:
+                    conn.rollback()
+        except DBAPIError as err:
+            raise DatabaseError(explain_error(err, self.engine.url)) from None
 
     def history(self, event_id: int, round_no: int, table_no: int) -> list[dict[str, Any]]:
         """Every version of a match, oldest first, with its voiding if any."""
@@ -980,13 +969,22 @@ class Store(AppealsMixin, DeskMixin):
 
     # -- audit ---------------------------------------------------------------------
     def verify(
-        self, head: str | None = None, anchors: list[audit.Anchor] | None = None
+        self,
+        head: str | None = None,
+        anchors: list[audit.Anchor] | None = None,
+        *,
+        root: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> audit.VerifyResult:
-        """Recompute the chain; with ``head`` (a hash noted earlier, e.g. on a signed
-        scoresheet) also check that the chain still passes through that entry; with
-        ``anchors`` (entry number and hash, from an anchor file or a QR code) report a log
-        truncated before one of them or rewritten at one of them."""
-        return self._read(lambda conn: audit.verify(conn, head, anchors or []))  # type: ignore[no-any-return]
+        """Recompute the chain and check every entry's signature; with ``head`` (a hash
+        noted earlier, e.g. on a signed scoresheet) also check that the chain still passes
+        through that entry; with ``anchors`` (entry number and hash, from an anchor file or
+        a QR code) report a log truncated before one of them or rewritten at one of them;
+        with ``root`` (the trust root's fingerprint, kept by the chief referee) report a
+        store whose key registrations start elsewhere. Reads in batches."""
+        return self._read(  # type: ignore[no-any-return]
+            lambda conn: audit.verify(conn, head, anchors or [], root=root, progress=progress)
+        )
 
     def anchor(self) -> audit.Anchor:
         """The chain's head now, to keep outside the database (paper, a file, a QR code)."""
@@ -1004,6 +1002,45 @@ class Store(AppealsMixin, DeskMixin):
         if table_no is not None:
             conds.append(audit_log.c.table_no == table_no)
         return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
+
+
+def _current_matches_stmt(event_id: int) -> Any:
+    """The current version of every match of the event (voided ones excluded), in round and
+    table order."""
+    latest = (
+        select(
+            matches.c.round_id,
+            matches.c.table_no,
+            func.max(matches.c.version).label("v"),
+        )
+        .where(matches.c.event_id == event_id)
+        .group_by(matches.c.round_id, matches.c.table_no)
+        .subquery()
+    )
+    ns = pairs.alias("ns")
+    ew = pairs.alias("ew")
+    return (
+        select(
+            matches,
+            rounds.c.number.label("round_no"),
+            ns.c.number.label("ns_number"),
+            ew.c.number.label("ew_number"),
+        )
+        .join(
+            latest,
+            and_(
+                latest.c.round_id == matches.c.round_id,
+                latest.c.table_no == matches.c.table_no,
+                latest.c.v == matches.c.version,
+            ),
+        )
+        .join(rounds, rounds.c.id == matches.c.round_id)
+        .join(ns, ns.c.id == matches.c.ns_pair_id)
+        .join(ew, ew.c.id == matches.c.ew_pair_id)
+        .outerjoin(voidings, voidings.c.match_id == matches.c.id)
+        .where(voidings.c.id.is_(None))
+        .order_by(rounds.c.number, matches.c.table_no)
+    )
 
 
 def _locked(who: str, st: roles.RoleState) -> PinError:
