@@ -200,11 +200,12 @@ def test_formula_like_names_are_neutralised_in_exports(db: str, tmp_path: Path) 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A real 600 KB file system (tmpfs), mounted for the test."""
+    """A real 2 MB file system (tmpfs), mounted for the test: room for a new event store and its
+    write-ahead log (about 640 KB at schema version 9), filled up by the test itself."""
     where = tmp_path / "small"
     where.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(where)], capture_output=True, text=True
+        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)], capture_output=True, text=True
     )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a small file system here: {done.stderr.strip()}")
