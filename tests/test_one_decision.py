@@ -130,6 +130,27 @@ def test_both_sides_losing_a_hand_is_marked_assumed_where_the_event_is_silent(ev
     assert all(r["assumed"] for r in first["rulings"])
 
 
+def test_a_hand_both_sides_lose_is_worded_as_its_rulebook_scores_it() -> None:
+    """BHG scores a hand both sides lose on its points (the two 80-point shifts cancel) and
+    HBUE opens the next deal to a grab: the hand's words say which, never an open grab for
+    BHG (the words once said 一次性抢庄 beside a next dealer)."""
+    offences = [
+        {"kind": "illegal_signal", "seat": "E", "trick": 3},
+        {"kind": "illegal_signal", "seat": "S", "trick": 5},
+    ]
+    bhg = judge(case("bhg-2011", [hand(60, offences)], finished="open"), lang="zh")
+    first = bhg["hands"][0]
+    assert first["next_dealer"] == "W"
+    assert "抢庄" not in first["text"] and "防守方得60分" in first["text"], first["text"]
+    assert "西家坐庄" in first["text"]
+    count_errors = [
+        {"kind": "wrong_card_count", "seat": "E", "phase": "after_bury"},
+        {"kind": "wrong_card_count", "seat": "N", "phase": "after_bury"},
+    ]
+    hbue = judge(case("hbue-2018", [hand(60, count_errors)], finished="open"), lang="en")
+    assert hbue["hands"][0]["text"] == "both sides lose the hand; the next deal is an open grab."
+
+
 # -- readings marked assumed -----------------------------------------------------------------
 
 

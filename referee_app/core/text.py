@@ -130,11 +130,21 @@ def hand_text(
     sides = SIDE_NAMES[lang]
     defenders = other_side(dealer_side)
     parts: list[str] = []
-    if lost_by == "both":
+    # Both sides lost the hand: either the event opens the next deal to a grab (no next
+    # dealer), or the two losses cancel and the hand is scored on its points.
+    open_grab = lost_by == "both" and next_dealer is None and not passed_a
+    if open_grab:
         parts.append(
             "双方均判负，下一副一次性抢庄"
             if zh
             else "both sides lose the hand; the next deal is an open grab"
+        )
+    elif lost_by == "both":
+        parts.append(
+            f"双方均判负，两相抵消，按得分计：防守方得{total}分"
+            if zh
+            else f"both sides lose the hand: the two cancel out and the hand is scored on its"
+            f" points, defenders' total {total}"
         )
     elif lost_by is not None:
         parts.append(f"{sides[lost_by]}判负" if zh else f"{sides[lost_by]} lose the hand")
@@ -146,7 +156,7 @@ def hand_text(
             if zh
             else f"bottom captured with J: {sides[dealer_side]} drop to {j_drop}"
         )
-    if lost_by != "both":
+    if not open_grab:
         keeper = dealer_side if keep_deal else defenders
         gain = gains[keeper]
         if zh:
