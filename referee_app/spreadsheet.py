@@ -12,13 +12,17 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from .core.errors import Reported
+
 Cell = str | int | float | None
 
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
 
-class SpreadsheetError(ValueError):
+class SpreadsheetError(Reported, ValueError):
     """The file cannot be written (suffix, folder, permissions): one line naming the file."""
+
+    default_code = "spreadsheet.error"
 
 
 def write_table(path: str | Path, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:

@@ -20,11 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from .errors import Reported
+
 ACTIONS = ("start", "pause", "resume", "extend")
 
 
-class ClockError(ValueError):
+class ClockError(Reported, ValueError):
     """A clock act that does not fit the clock's state (pausing a stopped clock …)."""
+
+    default_code = "clock.error"
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import knockout as ko
+from .errors import Reported
 from .standings import EventRecord, compute_standings, lot_digest, natural_key
 
 DENSE_LIMIT = 96
@@ -73,8 +74,10 @@ Progress = Callable[[int, int], None]
 """``progress(pairs done, pairs in all)`` while a large field is paired."""
 
 
-class PairingError(ValueError):
+class PairingError(Reported, ValueError):
     """The round cannot be paired under the rules: the message says why, in one line."""
+
+    default_code = "pairing.error"
 
 
 @dataclass(frozen=True, slots=True)

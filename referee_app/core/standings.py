@@ -56,6 +56,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import Reported
+
 BYE_LEVEL_DIFFERENCE = 0
 """Level difference credited for a bye (轮空): none."""
 
@@ -105,8 +107,10 @@ def assumed_footnote(assumed: Sequence[str], lang: str) -> str:
     return lead + ", ".join(names)
 
 
-class StandingsError(ValueError):
+class StandingsError(Reported, ValueError):
     """The results cannot be ranked (a pair plays twice in a round, an unknown tie-break …)."""
+
+    default_code = "standings.error"
 
 
 @dataclass(frozen=True, slots=True)

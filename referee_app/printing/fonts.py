@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reported
 from ..locations import resources_dir
 
 FONT = "WQYMicroHei"
@@ -35,8 +36,10 @@ CANNOT_START = (
 CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$#@§"
 
 
-class ResourceError(RuntimeError):
+class ResourceError(Reported, RuntimeError):
     """A shipped resource (font, form template) is missing or unreadable."""
+
+    default_code = "print.resource"
 
 
 def font_path() -> Path:
@@ -316,6 +319,8 @@ FALLBACK_ENV = "REFEREE_APP_FALLBACK_FONTS"
 
 class MissingGlyphError(ResourceError):
     """A character no available font can draw: the form is refused, never printed blank."""
+
+    default_code = "print.missing_glyph"
 
 
 def fallback_paths() -> list[Path]:

@@ -24,13 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reported
+
 FIELD_NAME = "RefereeAppSignature"
 KEY_FILE = "event-key.p12"
 CERT_FILE = "event-cert.pem"
 
 
-class SigningError(RuntimeError):
+class SigningError(Reported, RuntimeError):
     """A key, certificate or PDF that cannot be used; the message is one line."""
+
+    default_code = "signing.error"
 
 
 @dataclass(frozen=True)
