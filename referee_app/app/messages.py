@@ -150,17 +150,18 @@ def describe(error: BaseException, lang: str, *, field_name: FieldNamer | None =
         return one_line(error)
     text = message(error.code, lang, **values)
     field = error.field
-    if field is not None and "{field}" not in _raw(error.code, lang):
-        text = f"{namer(field, lang)}{_SEP.get(lang, ': ')}{text}"
-    elif field is not None:
+    template = _raw(error.code, lang)
+    if field is not None and "{field}" in template:
         text = message(error.code, lang, field=namer(field, lang), **values)
+    elif field is not None and not template.startswith("{"):  # a text opening on a value names its subject
+        text = f"{namer(field, lang)}{_SEP.get(lang, ': ')}{text}"
     return one_line(text)
 
 
 def _raw(code: str, lang: str) -> str:
     entry = _all()[code]
-    text = entry.get(lang, entry["zh"])
-    return text if isinstance(text, str) else " ".join(text.values())
+    text = entry[lang] if lang in entry else entry["zh"]
+    return text if isinstance(text, str) else str(text["other"])
 
 
 #: Values named so are words of the catalogue's ``[value.*]`` tables (``needs``: roles).

@@ -32,6 +32,8 @@ from typing import Any
 from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing
 from referee_app.core.errors import one_line as _one_line
 
+from .messages import lang_of, say_error, text
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -128,11 +130,11 @@ def register(subparsers: Any) -> None:
 
     rd = subparsers.add_parser("round", help="record a round's end or the publication of its scores")
     rd_sub = rd.add_subparsers(dest="round_command", required=True, parser_class=type(rd))
-    for name, text in (
+    for name, help_text in (
         ("end", "the round has ended"),
         ("scores", "the round's official scores are published"),
     ):
-        x = rd_sub.add_parser(name, help=text)
+        x = rd_sub.add_parser(name, help=help_text)
         x.add_argument("--round", type=int, required=True)
         x.add_argument("--at", default=None, help="when (ISO 8601; default: now)")
         _writer(x)
@@ -206,12 +208,15 @@ def _guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
-            print(_one_line(str(err)), file=sys.stderr)
+            say_error(err, args)
             return 1
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as err:
-            print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
+            if lang_of(args) == "en":
+                print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
+            else:
+                print(text("cli.os_error", args, target=err.filename or "referee-app"), file=sys.stderr)
             return 1
 
     run.__name__ = fn.__name__
@@ -235,7 +240,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     )
 
     if args.round is not None and args.round < 0:
-        raise InputError(f"--round: expected 0 or more, got {args.round}")
+        raise InputError(
+            f"--round: expected 0 or more, got {args.round}",
+            code="input.round_or_zero",
+            field="round",
+            got=args.round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
@@ -317,13 +327,7 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     rounds = st.get("rounds")
     if rounds is not None and round_no > int(rounds):
         ref = (st.get("rounds_clause") or st["clause"]).get("ref", "")
-        zh = args.lang == "zh"
-        print(
-            f"注意：规程{ref}规定比赛{rounds}轮，这是第{round_no}轮"
-            if zh
-            else f"warning: the rulebook ({ref}) has {rounds} rounds; this is round {round_no}",
-            file=sys.stderr,
-        )
+        print(text("desk_out.too_many_rounds", args, ref=ref, rounds=rounds, round=round_no), file=sys.stderr)
     gaps = _unfinished(loaded, round_no - 1)
     if not gaps:
         return
@@ -331,7 +335,12 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     if not reason:
         raise InputError(
             f"round {round_no - 1} is not finished ({'; '.join(gaps)}); {what} round {round_no} "
-            f"only with --override REASON (the chief referee's, kept in the audit log)"
+            f"only with --override REASON (the chief referee's, kept in the audit log)",
+            code="desk.round_not_finished",
+            field="override",
+            round=round_no - 1,
+            next=round_no,
+            gaps=gaps,
         )
     from referee_app.cli.store_commands import acting_as
 
@@ -339,18 +348,13 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     store.add_desk_record(
         loaded.ev.id, "override", round_no, {"reason": reason, "what": what, "gaps": gaps}, actor=actor
     )
-    print(
-        f"第{round_no - 1}轮未完成；裁判长决定继续编排：{reason}"
-        if args.lang == "zh"
-        else f"round {round_no - 1} not finished; overridden: {reason}",
-        file=sys.stderr,
-    )
+    print(text("desk_out.overridden", args, round=round_no - 1, reason=reason), file=sys.stderr)
 
 
-def _confirm(args: argparse.Namespace, question_zh: str, question_en: str) -> bool:
+def _confirm(args: argparse.Namespace, question: str, **values: Any) -> bool:
     if getattr(args, "yes", False):
         return True
-    q = question_zh if args.lang == "zh" else question_en
+    q = text(question, args, **values)
     print(f"{q} [y/N] ", end="", file=sys.stderr, flush=True)
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes", "是")
@@ -392,20 +396,20 @@ def _publish(
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if errors:
-        raise InputError(f"not published: {'; '.join(errors)}")
+        raise InputError(f"not published: {'; '.join(errors)}", code="desk.not_published", problems=errors)
     current = store.desk_records(loaded.ev.id, "pairing", pairing.round)
     version = len(current) + 1
     reason = (getattr(args, "reason", None) or "").strip()
     if version > 1 and not reason:
         raise InputError(
-            f"round {pairing.round}: version {version - 1} is published; a correction needs --reason"
+            f"round {pairing.round}: version {version - 1} is published; a correction needs --reason",
+            code="desk.publish_reason_missing",
+            field="reason",
+            round=pairing.round,
+            version=version - 1,
         )
-    if not _confirm(
-        args,
-        f"发布第{pairing.round}轮对阵（第{version}版）？",
-        f"Publish round {pairing.round}'s pairing (version {version})?",
-    ):
-        print("not published" if args.lang != "zh" else "未发布", file=sys.stderr)
+    if not _confirm(args, "desk_out.publish_question", round=pairing.round, version=version):
+        print(text("desk_out.not_published", args), file=sys.stderr)
         return 1
     actor = acting_as(args, store, loaded.ev.id)
     body = {
@@ -419,12 +423,7 @@ def _publish(
     if reason:
         body["reason"] = reason
     store.add_desk_record(loaded.ev.id, "pairing", pairing.round, body, actor=actor, version=version)
-    print(
-        f"第{pairing.round}轮对阵已发布（第{version}版）"
-        if args.lang == "zh"
-        else f"round {pairing.round}: pairing published (version {version})",
-        file=sys.stderr,
-    )
+    print(text("desk_out.published", args, round=pairing.round, version=version), file=sys.stderr)
     return 0
 
 
@@ -438,7 +437,12 @@ def cmd_pair(args: argparse.Namespace) -> int:
     from referee_app.core.pairing import pair_round
 
     if args.round < 1:
-        raise InputError(f"--round: expected a round number ≥ 1, got {args.round}")
+        raise InputError(
+            f"--round: expected a round number ≥ 1, got {args.round}",
+            code="input.round",
+            field="round",
+            got=args.round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, before_round=args.round, knockout=args.knockout or None)
         _check_round(args, store, loaded, args.round, "drawing" if loaded.knockout else "pairing")
@@ -452,11 +456,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
             seed = secrets.randbelow(10**9)  # a draw no one can foresee; printed and stored
         else:
             seed = loaded.ev.id  # the standings' lots: the same answer every time
-        zh = args.lang == "zh"
 
         def progress(done: int, total: int) -> None:  # only a large field reports (in blocks)
-            line = f"编排中：{done}/{total} 对" if zh else f"pairing: {done} of {total} pairs"
-            print(line, file=sys.stderr)
+            print(text("desk_out.pairing_progress", args, done=done, n=total), file=sys.stderr)
 
         pairing = pair_round(
             loaded.rulebook,
@@ -535,7 +537,14 @@ def _pair_no(loaded: Loaded, pair: str) -> str:
     from referee_app.app.errors import InputError
 
     if pair not in loaded.record.pairs:
-        raise InputError(f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})")
+        raise InputError(
+            f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})",
+            code="desk.no_pair",
+            field="pair",
+            pair=pair,
+            event=loaded.ev.id,
+            name=loaded.ev.name,
+        )
     return pair
 
 
@@ -547,21 +556,28 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
     from referee_app.cli.store_commands import acting_as
 
     if args.from_round < 1:
-        raise InputError(f"--from-round: expected a round number ≥ 1, got {args.from_round}")
+        raise InputError(
+            f"--from-round: expected a round number ≥ 1, got {args.from_round}",
+            code="input.round",
+            field="from_round",
+            got=args.from_round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
         pair = _pair_no(loaded, args.pair)
         if loaded.record.withdrawn(pair, args.from_round):
-            raise InputError(f"--pair: pair {pair} is already withdrawn in round {args.from_round}")
+            raise InputError(
+                f"--pair: pair {pair} is already withdrawn in round {args.from_round}",
+                code="desk.already_withdrawn",
+                field="pair",
+                pair=pair,
+                round=args.from_round,
+            )
         actor = acting_as(args, store, loaded.ev.id)
         store.add_desk_record(
             loaded.ev.id, "withdraw", args.from_round, {"pair": pair, "reason": args.reason}, actor=actor
         )
-    print(
-        f"第{pair}对自第{args.from_round}轮起退赛"
-        if args.lang == "zh"
-        else f"pair {pair} withdrawn from round {args.from_round}"
-    )
+    print(text("desk_out.withdrawn", args, pair=pair, round=args.from_round))
     return 0
 
 
@@ -576,21 +592,24 @@ def cmd_readmit(args: argparse.Namespace) -> int:
         pair = _pair_no(loaded, args.pair)
         open_w = [w for w in loaded.record.withdrawals if w.pair == pair and w.back_from is None]
         if not open_w:
-            raise InputError(f"--pair: pair {pair} is not withdrawn")
+            raise InputError(
+                f"--pair: pair {pair} is not withdrawn", code="desk.not_withdrawn", field="pair", pair=pair
+            )
         if args.from_round <= open_w[-1].first_round:
             raise InputError(
                 f"--from-round: pair {pair} withdrew from round {open_w[-1].first_round}; "
-                f"re-admission must be later, got {args.from_round}"
+                f"re-admission must be later, got {args.from_round}",
+                code="desk.readmit_early",
+                field="from_round",
+                pair=pair,
+                round=open_w[-1].first_round,
+                got=args.from_round,
             )
         actor = acting_as(args, store, loaded.ev.id)
         store.add_desk_record(
             loaded.ev.id, "readmit", args.from_round, {"pair": pair, "reason": args.reason or ""}, actor=actor
         )
-    print(
-        f"第{pair}对自第{args.from_round}轮起恢复参赛"
-        if args.lang == "zh"
-        else f"pair {pair} re-admitted from round {args.from_round}"
-    )
+    print(text("desk_out.readmitted", args, pair=pair, round=args.from_round))
     return 0
 
 
@@ -607,21 +626,20 @@ def cmd_decide(args: argparse.Namespace) -> int:
         ties = [u for u in undecided(loaded.record, args.round) if args.winner in (u.ns, u.ew)]
         if not ties:
             raise InputError(
-                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}"
+                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}",
+                code="desk.no_tie",
+                field="winner",
+                pair=args.winner,
+                round=args.round,
             )
         t = ties[0]
         loser = t.ew if args.winner == t.ns else t.ns
         actor = acting_as(args, store, loaded.ev.id)
         body = {"winner": args.winner, "loser": loser, "how": args.how, "reason": args.reason}
         store.add_desk_record(loaded.ev.id, "decider", args.round, body, actor=actor)
-    how = {"lots": ("抽签", "by lots"), "decision": ("裁判长裁定", "by the chief referee's decision")}[
-        args.how
-    ]
-    print(
-        f"第{args.round}轮：第{args.winner}对胜出第{loser}对（{how[0]}：{args.reason}）"
-        if args.lang == "zh"
-        else f"round {args.round}: pair {args.winner} goes on over pair {loser} ({how[1]}: {args.reason})"
-    )
+    how = text(f"desk_out.by_{args.how}", args)
+    values = {"round": args.round, "winner": args.winner, "loser": loser, "how": how, "reason": args.reason}
+    print(text("desk_out.decided", args, **values))
     return 0
 
 
@@ -693,11 +711,7 @@ def cmd_round(args: argparse.Namespace) -> int:
         ev = store.pick_event(args.event)
         actor = acting_as(args, store, ev.id)
         rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
-    zh = args.lang == "zh"
-    what = {"round_end": ("比赛结束", "ended"), "scores_published": ("正式分数公布", "scores published")}[
-        kind
-    ]
-    print(f"第{args.round}轮{what[0]}：{rec['at']}" if zh else f"round {args.round} {what[1]} at {rec['at']}")
+    print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
     return 0
 
 
@@ -711,7 +725,9 @@ def _iso_arg(value: str | None) -> str | None:
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise InputError(f"--at: expected an ISO 8601 time, got {value!r}") from None
+        raise InputError(
+            f"--at: expected an ISO 8601 time, got {value!r}", code="input.datetime", field="at", got=value
+        ) from None
     if t.tzinfo is None:
         t = t.astimezone()
     return t.astimezone(UTC).isoformat()
@@ -737,7 +753,7 @@ def cmd_clock(args: argparse.Namespace) -> int:
             try:
                 check_act(minutes, acts, act)
             except ClockError as err:
-                raise InputError(str(err)) from None
+                raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
             actor = acting_as(args, store, ev.id)
             body: dict[str, Any] = {"action": act.action}
             if act.minutes:
@@ -746,18 +762,8 @@ def cmd_clock(args: argparse.Namespace) -> int:
             acts.append(act)
         st = clock_state(minutes, acts, now)
     left = st.remaining_s
-    zh = args.lang == "zh"
-    phase = {
-        "not_started": ("未开始", "not started"),
-        "running": ("进行中", "running"),
-        "paused": ("暂停", "paused"),
-        "ended": ("已结束", "ended"),
-    }[st.phase]
-    print(
-        f"第{args.round}轮计时：{phase[0]}，剩余 {left // 60}:{left % 60:02d}"
-        if zh
-        else f"round {args.round} clock: {phase[1]}, {left // 60}:{left % 60:02d} left"
-    )
+    phase = text(f"desk_out.clock_{st.phase}", args)
+    print(text("desk_out.clock", args, round=args.round, phase=phase, left=f"{left // 60}:{left % 60:02d}"))
     return 0
 
 
