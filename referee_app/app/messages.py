@@ -8,7 +8,9 @@ The catalogue is the TOML files of ``resources/messages/`` (reviewed like code):
 * ``gui.toml``: the window's words (read by ``referee_app.gui.i18n``).
 
 An entry is ``key = { zh = "…", en = "…" }`` inside a table; its code is the table's path and
-the key (``[appeal]`` ``late = …`` is ``appeal.late``). Placeholders are ``{name}``. A text
+the key (``[appeal]`` ``late = …`` is ``appeal.late``). Placeholders are ``{name}``; an
+error's field is named in front of its text unless the text places ``{field}`` itself, opens
+on a value (``{source}: …``) or its entry says ``field = false``. A text
 that depends on a count gives its forms: ``en = { one = "{n} pair imported", other = "{n}
 pairs imported" }`` (``n`` picks the form; Chinese has one form and may give a plain text).
 
@@ -47,7 +49,7 @@ def load_file(path: Path) -> dict[str, Entry]:
 
 
 def _is_entry(node: Mapping[str, Any]) -> bool:
-    return "zh" in node and set(node) <= set(LANGS)
+    return "zh" in node and set(node) <= {*LANGS, "field"}
 
 
 def _flatten(node: Mapping[str, Any], prefix: str, out: dict[str, Entry]) -> None:
@@ -128,13 +130,16 @@ FieldNamer = Callable[[str, str], str]
 _SEP = {"zh": "：", "en": ": "}
 
 
-def describe(error: BaseException, lang: str, *, field_name: FieldNamer | None = None) -> str:
+def describe(
+    error: BaseException, lang: str, *, field_name: FieldNamer | None = None, with_field: bool = True
+) -> str:
     """What ``error`` says to a user in ``lang``, in one line, from the catalogue.
 
     ``field_name(field, lang)`` names the field the error is about (the command line: its
     flag in English, its words in Chinese; default: :func:`field_words`). An error without
     a code of its own is worded by its class's general entry; in English its own line is
-    kept (it is English already), with the field named the same way."""
+    kept (it is English already), with the field named the same way. ``with_field=False``:
+    the text alone, for a form that shows it beside the field's own widget."""
     from ..core.errors import Reported, one_line
 
     namer = field_name or field_words
@@ -149,11 +154,12 @@ def describe(error: BaseException, lang: str, *, field_name: FieldNamer | None =
     if lang == "en" and not error.coded and str(error):
         return one_line(error)
     text = message(error.code, lang, **values)
-    field = error.field
+    field = error.field if with_field else None
     template = _raw(error.code, lang)
     if field is not None and "{field}" in template:
         text = message(error.code, lang, field=namer(field, lang), **values)
-    elif field is not None and not template.startswith("{"):  # a text opening on a value names its subject
+    elif field is not None and not template.startswith("{") and _all()[error.code].get("field", True):
+        # (a text opening on a value names its subject; field = false: the text says it whole)
         text = f"{namer(field, lang)}{_SEP.get(lang, ': ')}{text}"
     return one_line(text)
 

@@ -39,6 +39,7 @@ from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
+from .refusal import refusal
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
@@ -479,10 +480,10 @@ class TableView(QWidget):
             except RoleError as exc:
                 if attempt == 1 and self.login is not None and self.login():
                     continue
-                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 return False
             except (StoreError, CaseError) as exc:
-                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 self.reload()
                 return False
         self.load(self.record)
@@ -747,7 +748,7 @@ class TableView(QWidget):
                     else None,
                 )
             except StoreError as exc:
-                dialog.show_late(str(exc))  # e.g. filed 7 min after the window closed
+                dialog.show_refusal(exc)  # e.g. filed 7 min after the window closed
                 continue
             self.reload()
             self.saved.emit(self.language.tr("appeal_filed", id=appeal["id"]))
@@ -809,7 +810,7 @@ class TableView(QWidget):
         try:
             self.record = self.session.sign(r, dialog.signatures())
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
             self.reload()
             return False
         self.load(self.record)
