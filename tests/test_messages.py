@@ -18,6 +18,7 @@ PACKAGE = ROOT / "referee_app"
 #: An ASCII word of three letters or more: English (tokens a Chinese text may carry are kept out).
 ALLOWED = {
     "PDF",
+    "DER",
     "PNG",
     "QR",
     "PIN",
@@ -176,3 +177,30 @@ def test_errors_keep_their_data_through_pickling() -> None:
         "wrong PIN",
     )
     assert isinstance(back, Reported)
+
+
+#: The error classes whose raises should carry a code.
+CODED = {
+    "CaseError", "RulebookError", "InputError", "NotFoundError", "PinError", "RoleError", "StoreError",
+    "ConflictError", "LockedError", "DatabaseError", "SchemaTooNewError", "PaperCodeError",
+    "ResourceError", "MissingGlyphError", "FormError", "SigningError", "ClockError", "StandingsError",
+    "PairingError", "SpreadsheetError", "CommandError",
+}  # fmt: skip
+#: Raises still worded only by their class's general entry (a Chinese line without their
+#: detail): rulebook and form-template checks for their authors, the PostgreSQL logins'
+#: setup, the station keys' files. Only ever lowered.
+UNCODED_AT_MOST = 47
+
+
+def test_raises_carry_codes() -> None:
+    uncoded = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Raise)
+                and isinstance(node.exc, ast.Call)
+                and getattr(node.exc.func, "id", "") in CODED
+                and not any(k.arg == "code" for k in node.exc.keywords)
+            ):
+                uncoded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert len(uncoded) <= UNCODED_AT_MOST, "\n".join(uncoded)

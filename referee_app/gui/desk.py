@@ -234,7 +234,11 @@ class PairingView(QWidget):
             gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no - 1, [])]
             if gaps:
                 # the command line's pair --override REASON is the chief referee's way past it
-                raise PairingError(f"round {round_no - 1} is not finished ({'; '.join(gaps)})")
+                raise PairingError(
+                    f"round {round_no - 1} is not finished ({'; '.join(gaps)})",
+                    code="pairing.previous_unfinished",
+                    round=round_no - 1,
+                )
             self.loaded = loaded
             # a draw (round 1, a knockout round) with a seed no one can foresee, shown and stored
             # when published; score-group rounds use the event's seed for the standings' lots

@@ -62,11 +62,17 @@ def register_fonts() -> str:
 
     path = font_path()
     if not path.is_file():
-        raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
+        raise ResourceError(
+            f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})",
+            code="print.font_missing",
+            source=path,
+        )
     try:
         pdfmetrics.registerFont(load_face(FONT, path, 0))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
-        raise ResourceError(f"{path}: cannot load the font: {exc}") from None
+        raise ResourceError(
+            f"{path}: cannot load the font: {exc}", code="print.font_unreadable", source=path
+        ) from None
     from reportlab.pdfbase import ttfonts
 
     ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # characters beyond U+FFFF extract right
@@ -183,7 +189,9 @@ def mono_font() -> str:
     try:
         pdfmetrics.registerFont(load_face(FONT_MONO, path, 1))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
-        raise ResourceError(f"{path}: cannot load the font's second face: {exc}") from None
+        raise ResourceError(
+            f"{path}: cannot load the font's second face: {exc}", code="print.font_unreadable", source=path
+        ) from None
     for bold in (0, 1):
         for italic in (0, 1):
             rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
@@ -383,7 +391,10 @@ def font_runs(text: str) -> list[tuple[str, str]]:
             raise MissingGlyphError(
                 f"{ch} (U+{ord(ch):04X}) in {text[:60]!r}: no font on this station can print this "
                 f"character; install a TrueType font that has it (Debian: fonts-hanazono) or name "
-                f"one in {FALLBACK_ENV}"
+                f"one in {FALLBACK_ENV}",
+                code="print.missing_glyph",
+                char=ch,
+                codepoint=f"U+{ord(ch):04X}",
             )
         if runs and runs[-1][0] == font:
             runs[-1] = (font, runs[-1][1] + ch)

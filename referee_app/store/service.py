@@ -603,9 +603,20 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             ).scalar()
             current = None if round_id is None else _current_at(conn, int(round_id), table_no)
             if current is None:
-                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+                raise NotFoundError(
+                    f"round {round_no} table {table_no}: nothing recorded",
+                    code="match.nothing_recorded",
+                    round=round_no,
+                    table=table_no,
+                )
             if expected_version is not None and expected_version != current.version:
-                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
+                raise ConflictError(
+                    _conflict_message(conn, round_no, table_no, expected_version, current),
+                    code="match.conflict",
+                    round=round_no,
+                    table=table_no,
+                    expected=expected_version,
+                )
             if _voided(conn, int(current.id)):
                 raise ConflictError(
                     f"round {round_no} table {table_no} version {current.version} is already void",
@@ -615,7 +626,13 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                     version=current.version,
                 )
             if _signed(conn, int(current.id)) and not correction:
-                raise LockedError(_locked_message(round_no, table_no, int(current.version)))
+                raise LockedError(
+                    _locked_message(round_no, table_no, int(current.version)),
+                    code="match.locked",
+                    round=round_no,
+                    table=table_no,
+                    version=int(current.version),
+                )
             as_role = self._authorize(conn, ev.id, "match.correct" if correction else "match.void", actor)
             w = audit.Writer(conn)
             vid = w.insert(voidings, {"match_id": current.id, "reason": reason.strip()})
@@ -747,9 +764,20 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         def run(conn: Connection) -> int:
             current = self._current(conn, ev.id, round_no, table_no)
             if current is None:
-                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+                raise NotFoundError(
+                    f"round {round_no} table {table_no}: nothing recorded",
+                    code="match.nothing_recorded",
+                    round=round_no,
+                    table=table_no,
+                )
             if expected_version != current.version:
-                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
+                raise ConflictError(
+                    _conflict_message(conn, round_no, table_no, expected_version, current),
+                    code="match.conflict",
+                    round=round_no,
+                    table=table_no,
+                    expected=expected_version,
+                )
             if _voided(conn, int(current.id)):
                 raise InputError(
                     f"round {round_no} table {table_no} version {current.version} is void",
