@@ -17,6 +17,7 @@ from .messages import (
     lang_in,
     lang_of,
     localize,
+    restore_argparse,
     say_error,
     text,
     use_language,
@@ -224,7 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     use_language(lang)  # argparse's own words, from building the parser on
     parser = build_parser(core_only=command_of(given) in CORE_COMMANDS)
     localize(parser, lang)
-    args = parser.parse_args(given)
+    try:
+        args = parser.parse_args(given)
+    finally:
+        restore_argparse()
     if args.lang is None:
         args.lang = default_lang()
     func = getattr(args, "func", None)

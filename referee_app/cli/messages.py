@@ -115,6 +115,12 @@ def use_language(lang: str) -> None:
         argparse._, argparse.ngettext = _ORIGINAL  # type: ignore[attr-defined]
 
 
+def restore_argparse() -> None:
+    """argparse's own words back to its own (English) once the command line is parsed: the
+    process may build other parsers (tests do); :func:`current_language` stays."""
+    argparse._, argparse.ngettext = _ORIGINAL  # type: ignore[attr-defined]
+
+
 def lang_in(argv: list[str], default: str) -> str:
     """The ``--lang`` given anywhere in ``argv`` (argparse has not run yet), else ``default``."""
     for i, arg in enumerate(argv):

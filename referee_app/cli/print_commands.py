@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.errors import Reported
 from ..core.errors import one_line as _one_line
-from .messages import lang_of, say_error, text
+from .messages import current_language, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
 PASSPHRASE_ENV = "REFEREE_APP_KEY_PASSPHRASE"
@@ -317,8 +317,9 @@ def _passphrase(prompt_twice: bool = False) -> str:
         )
     import getpass
 
-    value = getpass.getpass("Passphrase 口令: ")
-    if prompt_twice and getpass.getpass("Again 再输一次: ") != value:
+    lang = current_language()
+    value = getpass.getpass(text("out.ask_passphrase", lang))
+    if prompt_twice and getpass.getpass(text("out.ask_again", lang)) != value:
         raise CommandError("the two passphrases differ; nothing written", code="key.passphrases_differ")
     return value
 
@@ -596,8 +597,9 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
         raise CommandError(
             f"{where}: no result recorded in event {ev.id} ({ev.name})",
-            code="print.no_result",
-            where=where,
+            code="print.no_result" if table_no is None else "print.no_table_result",
+            round=round_no,
+            table=table_no,
             event=ev.id,
             name=ev.name,
         )
@@ -883,7 +885,7 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     try:
         code = parse_paper_code(args.code)
     except PaperCodeError as exc:
-        raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, field="code", **exc.values) from None
+        raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, **exc.values) from None
     where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
 
     def read(store: Any) -> tuple[Any, str | None, int, str | None]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import one_line as _one_line
-from .messages import error_line, lang_of, say_error, text
+from .messages import current_language, error_line, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -355,7 +355,7 @@ def cmd_db_setup_roles(args: argparse.Namespace) -> int:
                     code="db.station_password_env",
                     env=ENV_STATION_DB_PASSWORD,
                 )
-            password = getpass.getpass(f"password for {args.station_login}: ")
+            password = getpass.getpass(text("out.ask_password", args, login=args.station_login))
     with _open_url(url, args) as store:  # as the owner: upgrades first if needed
         store.setup_station_login(args.station_login, password, print)
     print(text("out.station_login", args, login=args.station_login))
@@ -440,7 +440,9 @@ def cmd_key_station_create(args: argparse.Namespace) -> int:
     from ..app.store import keys
 
     station = _actor(args).station
-    passphrase = _ask_passphrase("station key passphrase: ", twice=True) if args.encrypt else None
+    passphrase = (
+        _ask_passphrase(text("out.ask_station_passphrase", args), twice=True) if args.encrypt else None
+    )
     k = keys.create_key(station, args.role, passphrase, Path(args.out) if args.out else None)
     print(text("out.private_key", args, path=k.path))
     print(text("out.public_key", args, key=k.public_hex))
@@ -504,7 +506,7 @@ def _unlock(store: Any, station: str, role: str | None) -> None:
     path = ring.path(station, r)
     passphrase = None
     if keys.is_encrypted(path) and not os.environ.get(keys.ENV_PASSPHRASE):
-        passphrase = _ask_passphrase(f"passphrase of {path.name}: ")
+        passphrase = _ask_passphrase(text("out.ask_passphrase_of", current_language(), name=path.name))
     ring.unlock(station, r, passphrase)
 
 
