@@ -158,6 +158,38 @@ def helps(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
     return found
 
 
+def _wide(text: str) -> int:
+    """How many more columns than characters ``text`` takes (a Chinese character takes two)."""
+    from unicodedata import east_asian_width
+
+    return sum(1 for ch in text if east_asian_width(ch) in "WF")
+
+
+class ChineseHelpFormatter(argparse.HelpFormatter):
+    """argparse's help with Chinese option values: it pads by characters, a terminal by
+    columns, so the help column is realigned by the Chinese characters' extra width."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:  # fmt: skip
+        super().__init__(prog, indent_increment, max_help_position, width)
+        self._width = self._width * 3 // 4  # the help's Chinese lines: two columns a character
+
+    def _format_action(self, action: argparse.Action) -> str:
+        text = super()._format_action(action)
+        header = self._format_action_invocation(action)
+        extra = _wide(header)
+        first, newline, rest = text.partition("\n")
+        at = first.find(header)
+        if extra and at >= 0:
+            end = at + len(header)
+            gap = len(first) - end - len(first[end:].lstrip(" "))
+            if first[end:].strip() and gap - extra >= 2:
+                first = first[:end] + " " * (gap - extra) + first[end + gap :]
+            elif first[end:].strip():  # no room left: the help on the next line, in its column
+                first = first[:end] + "\n" + " " * (end + gap) + first[end + gap :]
+        return first + newline + rest
+
+
 def localize(parser: argparse.ArgumentParser, lang: str) -> None:
     """The help of ``parser`` and its commands from the catalogue in ``lang``; in Chinese the
     values an option takes are named in Chinese words (``--reason 理由``), not ``REASON``."""
@@ -170,6 +202,7 @@ def localize(parser: argparse.ArgumentParser, lang: str) -> None:
         return None if entry is None else str(entry["zh"])
 
     def walk(p: argparse.ArgumentParser) -> None:
+        p.formatter_class = ChineseHelpFormatter
         p.description = word(p.description) or p.description
         p._positionals.title = ARGPARSE_ZH["positional arguments"]
         p._optionals.title = ARGPARSE_ZH["options"]
