@@ -32,6 +32,7 @@ from typing import Any
 from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing
 from referee_app.core.errors import one_line as _one_line
 
+from ..app.messages import has
 from .messages import lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -257,25 +258,21 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
-    zh = args.lang == "zh"
+    lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell
 
     names = {  # the table is tab-separated: pasted into a spreadsheet, a name is never a formula
-        str(p["number"]): spreadsheet_cell("、".join(p["players"]) if zh else " / ".join(p["players"]))
+        str(p["number"]): spreadsheet_cell(text("desk_out.names_sep", lang).join(p["players"]))
         for p in loaded.pairs
     }
     keys = [k for k in table.tie_breaks if k != "match_points"]
 
     def label(k: str) -> str:
-        return tiebreak_label(k, "zh" if zh else "en", table.assumed)
+        return tiebreak_label(k, lang, table.assumed)
 
-    title = (
-        f"{loaded.ev.name} 第{table.round}轮后名次（抽签种子 {seed}）"
-        if zh
-        else f"{loaded.ev.name}: standings after round {table.round} (seed of the lots {seed})"
-    )
-    head = ["名次" if zh else "Rank", "对" if zh else "Pair", label("match_points"), *map(label, keys)]
-    head.append("选手" if zh else "Players")
+    title = text("desk_out.standings_title", lang, event=loaded.ev.name, round=table.round, seed=seed)
+    head = [text("desk_out.col_rank", lang), text("desk_out.col_pair", lang), label("match_points")]
+    head += [*map(label, keys), text("desk_out.col_players", lang)]
     lines: list[list[Any]] = []
     for row in table.rows:
         cells = [str(row["rank"]), row["pair"], str(row["match_points"])]
@@ -283,10 +280,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
         extra = names.get(row["pair"], "")
         if "disqualified" in row["tiebreaks"]:
             dq = row["tiebreaks"]["disqualified"]
-            extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
+            extra += text("desk_out.disqualified", lang, round=dq)
         lines.append([*cells, extra])
     if table.assumed:  # the readings' footnote goes with the table, printed or exported
-        lines.append([assumed_footnote(table.assumed, "zh" if zh else "en")])
+        lines.append([assumed_footnote(table.assumed, lang)])
     _export(args, title, head, lines)
     if args.json:
         sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
@@ -298,14 +295,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 # -- pairing ---------------------------------------------------------------------------------
-METHOD_NAMES = {
-    "lot": ("抽签", "by lot"),
-    "swiss": ("积分编排", "by score groups"),
-    "knockout": ("淘汰制抽签", "knockout draw"),
-    "entered": ("现场抽签录入", "the draw as made in the hall"),
-}
-
-
 def _unfinished(loaded: Loaded, round_no: int) -> list[str]:
     """What keeps round ``round_no`` from being complete, one line each (English, data)."""
     from referee_app.core.pairing import round_gaps
@@ -363,19 +352,17 @@ def _confirm(args: argparse.Namespace, question: str, **values: Any) -> bool:
 def _print_pairing(
     args: argparse.Namespace, loaded: Loaded, pairing: Any, version: int | None = None
 ) -> None:
-    zh = args.lang == "zh"
-    method = METHOD_NAMES.get(pairing.method, (pairing.method, pairing.method))
+    lang = lang_of(args)
+    code = f"desk_out.method_{pairing.method}"
+    method = text(code, lang) if has(code) else pairing.method
     seed = "—" if pairing.seed is None else str(pairing.seed)
-    ver = "" if version is None else (f"，第{version}版" if zh else f", version {version}")
-    if zh:
-        title = f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}{ver}）"
-        head = ["桌号", "南北", "东西"]
-    else:
-        title = f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed}{ver})"
-        head = ["Table", "NS", "EW"]
+    ver = "" if version is None else text("desk_out.version", lang, version=version)
+    values = {"event": loaded.ev.name, "round": pairing.round, "method": method, "seed": seed, "version": ver}
+    title = text("desk_out.pairing_title", lang, **values)
+    head = [text("desk_out.col_table", lang), text("desk_out.col_ns", lang), text("desk_out.col_ew", lang)]
     lines: list[list[Any]] = [[str(t.table), t.ns, t.ew] for t in pairing.tables]
     if pairing.bye is not None:
-        lines.append(["轮空" if zh else "Bye", pairing.bye, ""])
+        lines.append([text("desk_out.bye", lang), pairing.bye, ""])
     if hasattr(args, "csv"):
         _export(args, title, head, lines)
     print(title)
@@ -653,7 +640,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     rec = loaded.record
     rule = loaded.rulebook.data["standings"].get("placings")
     rows = placings(rec, rule, seed=loaded.ev.id if args.seed is None else args.seed)
-    prizes = [p["name"]["zh" if args.lang == "zh" else "en"] for p in (rule or {}).get("prizes", [])]
+    prizes = [p["name"][lang_of(args)] for p in (rule or {}).get("prizes", [])]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
         rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
@@ -676,25 +663,21 @@ def cmd_bracket(args: argparse.Namespace) -> int:
         out = {"rounds": {str(k): v for k, v in sorted(rounds.items())}, "placings": rows}
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return 0
-    zh = args.lang == "zh"
+    lang = lang_of(args)
     for rnd, ms in sorted(rounds.items()):
-        print(f"第{rnd}轮" if zh else f"Round {rnd}")
+        print(text("desk_out.round_heading", lang, round=rnd))
         for m in ms:
             if "bye" in m:
-                print(f"  轮空 {m['bye']}" if zh else f"  bye {m['bye']}")
+                print(f"  {text('desk_out.bye_line', lang)} {m['bye']}")
             else:
-                w = m["winner"] or ("未决" if zh else "undecided")
+                w = m["winner"] or text("desk_out.undecided", lang)
                 print(f"  {m['NS']} – {m['EW']}  → {w}")
-    print("名次" if zh else "Placings")
+    print(text("desk_out.placings", lang))
     for r in rows:
         prize = prizes[r["prize"]] if r.get("prize") is not None else ""
         print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}\t{prize}".rstrip())
     if rule and rule["clause"].get("assumed"):
-        print(
-            f"* 假定：{rule['clause']['ref']} 未载明名次的决定办法，按规则文件的解读"
-            if zh
-            else f"* assumed: {rule['clause']['ref']} does not say how places are decided (rulebook reading)"
-        )
+        print(text("desk_out.placings_assumed", lang, ref=rule["clause"]["ref"]))
     return 0
 
 

@@ -550,11 +550,7 @@ def _record_reason(data: Any, lang: str) -> str:
     """The signature's reason: which record of the event this PDF is."""
     stamp = data.record
     version = f" v{stamp.version}" if stamp is not None else ""
-    return (
-        f"记分表 第{data.round}轮 第{data.table}桌{version}"
-        if lang == "zh"
-        else (f"Scoresheet round {data.round} table {data.table}{version}")
-    )
+    return text("print_out.reason_scoresheet", lang, round=data.round, table=data.table, version=version)
 
 
 def cmd_print_round(args: argparse.Namespace) -> int:
@@ -575,11 +571,7 @@ def cmd_print_round(args: argparse.Namespace) -> int:
         else:
             print(line, file=sys.stderr, flush=True)
 
-    reason = (
-        f"记分表 第{args.round}轮（{total}桌）"
-        if lang == "zh"
-        else f"Scoresheets round {args.round} ({total} tables)"
-    )
+    reason = text("print_out.reason_round", lang, round=args.round, n=total)
     return _write_pdf(args, lambda handle: render_round(sheets, handle, progress=progress), sheets, reason)
 
 
@@ -707,7 +699,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
         data.event.date = args.date
     from ..app.printouts import render_ruling
 
-    reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
+    reason = text("print_out.reason_ruling", lang, serial=data.serial)
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
 
 
@@ -731,7 +723,7 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
     args._event_name = ev.name
     from ..app.printouts import render_appeal
 
-    reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
+    reason = text("print_out.reason_appeal", lang, appeal=data.appeal_no)
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
 
 
@@ -983,12 +975,8 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
     sheet.final = bool(args.final)
     sheet.chief_referee = chief
-    status = "最终" if args.final else "临时"
-    reason = (
-        f"{status}名次 第{table.round}轮后"
-        if _lang(args) == "zh"
-        else (f"{'Final' if args.final else 'Provisional'} standings after round {table.round}")
-    )
+    kind = "final" if args.final else "provisional"
+    reason = text(f"print_out.reason_standings_{kind}", args, round=table.round)
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
 
 
@@ -1045,5 +1033,5 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
         )  # fmt: skip
     from ..app.printouts import render_pairing
 
-    reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
+    reason = text("print_out.reason_pairing", args, round=args.round)
     return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)
