@@ -512,7 +512,14 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, l
             sign_pdf(pdf, pdf, path, passphrase, reason=reason, location=location)
         except SigningError as exc:
             # name the store's key, never the temporary file
-            raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
+            values = {k: v for k, v in exc.values.items() if k != "source"}  # the temporary file
+            raise SigningError(
+                str(exc).replace(str(path), "the event's stored key"),
+                code=f"{exc.code}_stored"
+                if exc.code in ("key.cannot_open", "signing.cannot_sign")
+                else exc.code,
+                **values,
+            ) from None
 
 
 # -- handlers -------------------------------------------------------------------------------
@@ -1023,7 +1030,6 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"--round {args.round}: {_one_line(exc)}",
                 code=getattr(exc, "code", None),
-                field="round",
                 **getattr(exc, "values", {}),
             ) from None
         sheet = PairingSheet(
