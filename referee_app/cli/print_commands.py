@@ -512,12 +512,11 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, l
             sign_pdf(pdf, pdf, path, passphrase, reason=reason, location=location)
         except SigningError as exc:
             # name the store's key, never the temporary file
-            values = {k: v for k, v in exc.values.items() if k != "source"}  # the temporary file
+            stored = exc.code in ("key.cannot_open", "signing.cannot_sign")  # worded without the file
+            values = {k: v for k, v in exc.values.items() if not (stored and k == "source")}
             raise SigningError(
                 str(exc).replace(str(path), "the event's stored key"),
-                code=f"{exc.code}_stored"
-                if exc.code in ("key.cannot_open", "signing.cannot_sign")
-                else exc.code,
+                code=f"{exc.code}_stored" if stored else exc.code,
                 **values,
             ) from None
 
