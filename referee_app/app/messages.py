@@ -79,7 +79,9 @@ def has(code: str) -> bool:
     return code in _all()
 
 
-def _form(text: Any, values: Mapping[str, Any]) -> str:
+def plural_form(text: Any, values: Mapping[str, Any]) -> str:
+    """The form of ``text`` for the count in ``values`` (``n``, else ``count``): English
+    ``one`` for 1, ``other`` for any other count; a plain text is its own form."""
     if isinstance(text, str):
         return text
     n = values.get("n")
@@ -112,7 +114,7 @@ def message(code: str, lang: str, /, **values: Any) -> str:
     if entry is None:
         raise KeyError(f"messages: no entry {code!r}")
     text = entry.get(lang, entry["zh"])
-    return _form(text, values).format_map(_Values(values))
+    return plural_form(text, values).format_map(_Values(values))
 
 
 def field_words(field: str, lang: str) -> str:

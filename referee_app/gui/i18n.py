@@ -40,6 +40,10 @@ class Language(QObject):
         if entry is None:
             raise KeyError(f"{CATALOG_PATH.name}: no string {name!r}")
         text = entry[self.lang]
+        if isinstance(text, dict):  # forms by count: {one, other}
+            from ..app.messages import plural_form
+
+            text = plural_form(text, values)
         return text.format(**values) if values else text
 
     def set(self, lang: str) -> None:

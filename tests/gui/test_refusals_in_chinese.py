@@ -105,3 +105,12 @@ def test_a_role_refusal_in_the_chinese_window(make_window, pairs_csv) -> None:
     )
     text = describe(err, window.language.lang)
     assert text == "更正记录需要裁判长的 PIN（当前角色：裁判员）。" and chinese_only(text)
+
+
+def test_the_window_says_plurals_in_english(make_window) -> None:
+    window = make_window("en")
+    tr = window.language.tr
+    assert tr("pairs_imported", count=1) == "1 pair imported."
+    assert tr("pairs_imported", count=8) == "8 pairs imported."
+    window.language.set("zh")
+    assert tr("pairs_imported", count=1) == "已导入 1 对。"
