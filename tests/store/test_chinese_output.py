@@ -3,7 +3,7 @@ flag: the common refusals (a bad case file, a late appeal, a wrong PIN, a missin
 unknown pair), argparse's own errors, and ``--help`` of the program and its commands.
 
 What a Chinese line may still carry is what the user typed or must type as it is: file
-names and paths, rulebook ids, the case format's keys and values, the tokens of ALLOWED;
+names, paths and the store's URL, rulebook ids, the case format's keys and values, the tokens of ALLOWED;
 in ``--help`` also the program's command words, option strings and choices (the words a
 referee types), which are removed before the check.
 """
@@ -31,6 +31,7 @@ RULEBOOK_IDS = {"bhg", "gansu", "hbue"}
 
 def english(text: str, *, also_allowed: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """The English words of a line of output (see the module's doc)."""
+    text = re.sub(r"[\w+]+://\S+", "", text)  # the store's URL (PostgreSQL)
     text = re.sub(r"(?:[\w.-]*/)+[\w.\-]*", "", text)  # paths
     text = re.sub(r"\b[\w-]+\.(json|toml|csv|pdf|p12|pem|db)\b", "", text)  # file names
     text = re.sub(r"\b[a-z]+-\d{4}\b", "", text)  # rulebook ids: bhg-2011
