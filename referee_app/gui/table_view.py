@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -594,7 +595,7 @@ class TableView(QWidget):
         try:
             decision = self.session.preview(self.case_with_hand(fields))
         except (CaseError, ValueError) as exc:
-            self.outcome.setText(f"<span style='color:#c62828'>{exc}</span>")
+            self.outcome.setText(f"<span style='color:#c62828'>{escape(refusal(exc, self.language))}</span>")
             self.confirm_hand_button.setEnabled(False)
             return
         hand = decision["hands"][-1 if self.editing_hand is None else self.editing_hand]
