@@ -1,7 +1,7 @@
 """Where referee-app finds its shipped files and keeps the user's files.
 
 Shipped files — the rulebooks (``rules/``), the form templates (``forms/``) and the font,
-icons and translations (``resources/``) — live at the top of the repository. The wheel and
+icons and the message catalogue (``resources/``) — live at the top of the repository. The wheel and
 the desktop bundle carry them inside the package (``referee_app/rules``, …); a checkout
 (editable install, tests) has them next to the package. Each can be pointed elsewhere with
 an environment variable (``REFEREE_APP_RULES``, ``REFEREE_APP_FORMS``,

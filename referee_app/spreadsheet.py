@@ -12,13 +12,17 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from .core.errors import Reported
+
 Cell = str | int | float | None
 
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
 
-class SpreadsheetError(ValueError):
+class SpreadsheetError(Reported, ValueError):
     """The file cannot be written (suffix, folder, permissions): one line naming the file."""
+
+    default_code = "spreadsheet.error"
 
 
 def write_table(path: str | Path, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
@@ -31,9 +35,18 @@ def write_table(path: str | Path, title: str, header: Sequence[str], rows: Seque
             _write_xlsx(target, title, header, rows)
         else:
             got = suffix or "no suffix"
-            raise SpreadsheetError(f"{target}: expected a .csv or .xlsx file name, got {got!r}")
+            raise SpreadsheetError(
+                f"{target}: expected a .csv or .xlsx file name, got {got!r}",
+                code="spreadsheet.suffix",
+                target=target,
+            )
     except OSError as err:
-        raise SpreadsheetError(f"{target}: cannot write ({err.strerror or err})") from None
+        raise SpreadsheetError(
+            f"{target}: cannot write ({err.strerror or err})",
+            code="file.cannot_write",
+            target=target,
+            detail=err.strerror or str(err),
+        ) from None
 
 
 def _write_csv(target: Path, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:

@@ -50,7 +50,7 @@ def test_judge_reads_standard_input() -> None:
 
 @pytest.mark.skipif(not CASES.is_dir(), reason="../shared/cases is not beside the project")
 def test_the_bad_seat_example_prints_the_contract_line() -> None:
-    run = referee_app("judge", str(CASES / "bad-seat.json"))
+    run = referee_app("--lang", "en", "judge", str(CASES / "bad-seat.json"))
     assert run.returncode == 2 and run.stdout == ""
     assert one_line(run) == 'hands[0].infractions[0].seat: expected one of E, S, W, N, got "X"'
 
@@ -88,13 +88,13 @@ def test_the_bad_seat_example_prints_the_contract_line() -> None:
 def test_bad_cases_get_one_line_and_exit_2(tmp_path: Path, text: str, expected: str) -> None:
     path = tmp_path / "case.json"
     path.write_text(text, encoding="utf-8")
-    run = referee_app("judge", str(path))
+    run = referee_app("--lang", "en", "judge", str(path))
     assert run.returncode == 2 and run.stdout == ""
     assert expected in one_line(run)
 
 
 def test_a_missing_case_file_is_named(tmp_path: Path) -> None:
-    run = referee_app("judge", str(tmp_path / "nope.json"))
+    run = referee_app("--lang", "en", "judge", str(tmp_path / "nope.json"))
     assert run.returncode == 2 and "nope.json: cannot read" in one_line(run)
 
 
@@ -157,10 +157,12 @@ def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> Non
     path = tmp_path / "bad.toml"
     path.write_text("schema_version = 2\n", encoding="utf-8")
     case = {"event": str(path), "first_dealer": "E", "finished": "open", "hands": []}
-    run = referee_app("judge", "-", stdin=json.dumps(case))
+    run = referee_app("--lang", "en", "judge", "-", stdin=json.dumps(case))
     assert run.returncode == 2
     line = one_line(run)
     assert line.startswith(f"event: {path}: schema_version")
+    run = referee_app("--lang", "zh", "judge", "-", stdin=json.dumps(case))
+    assert run.returncode == 2 and one_line(run) == f"{path}：规则文件有 14 处问题，无法加载。"
 
 
 def test_judge_does_not_load_qt_reportlab_or_the_database(tmp_path: Path) -> None:
@@ -214,7 +216,7 @@ def test_an_unexpected_failure_in_any_command_is_one_line(
         "def boom(*a, **k):\n"
         "    raise RuntimeError('disk on fire\\nsecond line')\n"
         "service.Store.open = classmethod(boom)\n"
-        f"sys.exit(cli.main(['--db', {str(tmp_path / 'x.sqlite')!r}, 'event', 'list']))\n"
+        f"sys.exit(cli.main(['--lang', 'en', '--db', {str(tmp_path / 'x.sqlite')!r}, 'event', 'list']))\n"
     )
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # the user log folder's base on Linux
     log = log_file()

@@ -143,7 +143,9 @@ def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
         "forms/scoresheet.toml",
         "resources/fonts/wqy-microhei.ttc",
         "resources/fonts/LICENSE-wqy-microhei.txt",
-        "resources/translations/gui.toml",
+        "resources/messages/gui.toml",
+        "resources/messages/errors.toml",
+        "resources/messages/cli.toml",
         "resources/icons/referee-app.png",
     ):
         assert f"referee_app/{shipped}" in names, shipped

@@ -159,7 +159,9 @@ def published_pairing(store: Any, event_id: int, round_no: int, version: int | N
         recs = [r for r in recs if r["version"] == version]
     if not recs:
         raise NotFoundError(
-            f"round {round_no}: no published pairing" + (f" version {version}" if version else "")
+            f"round {round_no}: no published pairing" + (f" version {version}" if version else ""),
+            code="desk.no_pairing",
+            round=round_no,
         )
     rec = recs[-1]
     b = rec["body"]

@@ -375,7 +375,7 @@ class Session:
                 act,
             )
         except ClockError as err:
-            raise InputError(str(err)) from None
+            raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
         body: dict[str, Any] = {"action": action}
         if minutes:
             body["minutes"] = minutes

@@ -32,6 +32,9 @@ from typing import Any
 from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing
 from referee_app.core.errors import one_line as _one_line
 
+from ..app.messages import has
+from .messages import lang_of, say_error, text
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -128,11 +131,11 @@ def register(subparsers: Any) -> None:
 
     rd = subparsers.add_parser("round", help="record a round's end or the publication of its scores")
     rd_sub = rd.add_subparsers(dest="round_command", required=True, parser_class=type(rd))
-    for name, text in (
+    for name, help_text in (
         ("end", "the round has ended"),
         ("scores", "the round's official scores are published"),
     ):
-        x = rd_sub.add_parser(name, help=text)
+        x = rd_sub.add_parser(name, help=help_text)
         x.add_argument("--round", type=int, required=True)
         x.add_argument("--at", default=None, help="when (ISO 8601; default: now)")
         _writer(x)
@@ -206,12 +209,15 @@ def _guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
-            print(_one_line(str(err)), file=sys.stderr)
+            say_error(err, args)
             return 1
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as err:
-            print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
+            if lang_of(args) == "en":
+                print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
+            else:
+                print(text("cli.os_error", args, target=err.filename or "referee-app"), file=sys.stderr)
             return 1
 
     run.__name__ = fn.__name__
@@ -235,7 +241,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     )
 
     if args.round is not None and args.round < 0:
-        raise InputError(f"--round: expected 0 or more, got {args.round}")
+        raise InputError(
+            f"--round: expected 0 or more, got {args.round}",
+            code="input.round_or_zero",
+            field="round",
+            got=args.round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
@@ -247,25 +258,21 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         render_standings(sheet, args.pdf)
-    zh = args.lang == "zh"
+    lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell
 
     names = {  # the table is tab-separated: pasted into a spreadsheet, a name is never a formula
-        str(p["number"]): spreadsheet_cell("、".join(p["players"]) if zh else " / ".join(p["players"]))
+        str(p["number"]): spreadsheet_cell(text("desk_out.names_sep", lang).join(p["players"]))
         for p in loaded.pairs
     }
     keys = [k for k in table.tie_breaks if k != "match_points"]
 
     def label(k: str) -> str:
-        return tiebreak_label(k, "zh" if zh else "en", table.assumed)
+        return tiebreak_label(k, lang, table.assumed)
 
-    title = (
-        f"{loaded.ev.name} 第{table.round}轮后名次（抽签种子 {seed}）"
-        if zh
-        else f"{loaded.ev.name}: standings after round {table.round} (seed of the lots {seed})"
-    )
-    head = ["名次" if zh else "Rank", "对" if zh else "Pair", label("match_points"), *map(label, keys)]
-    head.append("选手" if zh else "Players")
+    title = text("desk_out.standings_title", lang, event=loaded.ev.name, round=table.round, seed=seed)
+    head = [text("desk_out.col_rank", lang), text("desk_out.col_pair", lang), label("match_points")]
+    head += [*map(label, keys), text("desk_out.col_players", lang)]
     lines: list[list[Any]] = []
     for row in table.rows:
         cells = [str(row["rank"]), row["pair"], str(row["match_points"])]
@@ -273,10 +280,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
         extra = names.get(row["pair"], "")
         if "disqualified" in row["tiebreaks"]:
             dq = row["tiebreaks"]["disqualified"]
-            extra += f"（第{dq}轮取消比赛资格）" if zh else f" (disqualified in round {dq})"
+            extra += text("desk_out.disqualified", lang, round=dq)
         lines.append([*cells, extra])
     if table.assumed:  # the readings' footnote goes with the table, printed or exported
-        lines.append([assumed_footnote(table.assumed, "zh" if zh else "en")])
+        lines.append([assumed_footnote(table.assumed, lang)])
     _export(args, title, head, lines)
     if args.json:
         sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
@@ -288,14 +295,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 # -- pairing ---------------------------------------------------------------------------------
-METHOD_NAMES = {
-    "lot": ("抽签", "by lot"),
-    "swiss": ("积分编排", "by score groups"),
-    "knockout": ("淘汰制抽签", "knockout draw"),
-    "entered": ("现场抽签录入", "the draw as made in the hall"),
-}
-
-
 def _unfinished(loaded: Loaded, round_no: int) -> list[str]:
     """What keeps round ``round_no`` from being complete, one line each (English, data)."""
     from referee_app.core.pairing import round_gaps
@@ -317,13 +316,7 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     rounds = st.get("rounds")
     if rounds is not None and round_no > int(rounds):
         ref = (st.get("rounds_clause") or st["clause"]).get("ref", "")
-        zh = args.lang == "zh"
-        print(
-            f"注意：规程{ref}规定比赛{rounds}轮，这是第{round_no}轮"
-            if zh
-            else f"warning: the rulebook ({ref}) has {rounds} rounds; this is round {round_no}",
-            file=sys.stderr,
-        )
+        print(text("desk_out.too_many_rounds", args, ref=ref, rounds=rounds, round=round_no), file=sys.stderr)
     gaps = _unfinished(loaded, round_no - 1)
     if not gaps:
         return
@@ -331,7 +324,12 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     if not reason:
         raise InputError(
             f"round {round_no - 1} is not finished ({'; '.join(gaps)}); {what} round {round_no} "
-            f"only with --override REASON (the chief referee's, kept in the audit log)"
+            f"only with --override REASON (the chief referee's, kept in the audit log)",
+            code="desk.round_not_finished",
+            field="override",
+            round=round_no - 1,
+            next=round_no,
+            gaps=gaps,
         )
     from referee_app.cli.store_commands import acting_as
 
@@ -339,18 +337,13 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     store.add_desk_record(
         loaded.ev.id, "override", round_no, {"reason": reason, "what": what, "gaps": gaps}, actor=actor
     )
-    print(
-        f"第{round_no - 1}轮未完成；裁判长决定继续编排：{reason}"
-        if args.lang == "zh"
-        else f"round {round_no - 1} not finished; overridden: {reason}",
-        file=sys.stderr,
-    )
+    print(text("desk_out.overridden", args, round=round_no - 1, reason=reason), file=sys.stderr)
 
 
-def _confirm(args: argparse.Namespace, question_zh: str, question_en: str) -> bool:
+def _confirm(args: argparse.Namespace, question: str, **values: Any) -> bool:
     if getattr(args, "yes", False):
         return True
-    q = question_zh if args.lang == "zh" else question_en
+    q = text(question, args, **values)
     print(f"{q} [y/N] ", end="", file=sys.stderr, flush=True)
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes", "是")
@@ -359,19 +352,17 @@ def _confirm(args: argparse.Namespace, question_zh: str, question_en: str) -> bo
 def _print_pairing(
     args: argparse.Namespace, loaded: Loaded, pairing: Any, version: int | None = None
 ) -> None:
-    zh = args.lang == "zh"
-    method = METHOD_NAMES.get(pairing.method, (pairing.method, pairing.method))
+    lang = lang_of(args)
+    code = f"desk_out.method_{pairing.method}"
+    method = text(code, lang) if has(code) else pairing.method
     seed = "—" if pairing.seed is None else str(pairing.seed)
-    ver = "" if version is None else (f"，第{version}版" if zh else f", version {version}")
-    if zh:
-        title = f"{loaded.ev.name} 第{pairing.round}轮对阵（{method[0]}，抽签种子 {seed}{ver}）"
-        head = ["桌号", "南北", "东西"]
-    else:
-        title = f"{loaded.ev.name}: round {pairing.round} pairing ({method[1]}, seed {seed}{ver})"
-        head = ["Table", "NS", "EW"]
+    ver = "" if version is None else text("desk_out.version", lang, version=version)
+    values = {"event": loaded.ev.name, "round": pairing.round, "method": method, "seed": seed, "version": ver}
+    title = text("desk_out.pairing_title", lang, **values)
+    head = [text("desk_out.col_table", lang), text("desk_out.col_ns", lang), text("desk_out.col_ew", lang)]
     lines: list[list[Any]] = [[str(t.table), t.ns, t.ew] for t in pairing.tables]
     if pairing.bye is not None:
-        lines.append(["轮空" if zh else "Bye", pairing.bye, ""])
+        lines.append([text("desk_out.bye", lang), pairing.bye, ""])
     if hasattr(args, "csv"):
         _export(args, title, head, lines)
     print(title)
@@ -392,20 +383,20 @@ def _publish(
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if errors:
-        raise InputError(f"not published: {'; '.join(errors)}")
+        raise InputError(f"not published: {'; '.join(errors)}", code="desk.not_published", problems=errors)
     current = store.desk_records(loaded.ev.id, "pairing", pairing.round)
     version = len(current) + 1
     reason = (getattr(args, "reason", None) or "").strip()
     if version > 1 and not reason:
         raise InputError(
-            f"round {pairing.round}: version {version - 1} is published; a correction needs --reason"
+            f"round {pairing.round}: version {version - 1} is published; a correction needs --reason",
+            code="desk.publish_reason_missing",
+            field="reason",
+            round=pairing.round,
+            version=version - 1,
         )
-    if not _confirm(
-        args,
-        f"发布第{pairing.round}轮对阵（第{version}版）？",
-        f"Publish round {pairing.round}'s pairing (version {version})?",
-    ):
-        print("not published" if args.lang != "zh" else "未发布", file=sys.stderr)
+    if not _confirm(args, "desk_out.publish_question", round=pairing.round, version=version):
+        print(text("desk_out.not_published", args), file=sys.stderr)
         return 1
     actor = acting_as(args, store, loaded.ev.id)
     body = {
@@ -419,12 +410,7 @@ def _publish(
     if reason:
         body["reason"] = reason
     store.add_desk_record(loaded.ev.id, "pairing", pairing.round, body, actor=actor, version=version)
-    print(
-        f"第{pairing.round}轮对阵已发布（第{version}版）"
-        if args.lang == "zh"
-        else f"round {pairing.round}: pairing published (version {version})",
-        file=sys.stderr,
-    )
+    print(text("desk_out.published", args, round=pairing.round, version=version), file=sys.stderr)
     return 0
 
 
@@ -438,7 +424,12 @@ def cmd_pair(args: argparse.Namespace) -> int:
     from referee_app.core.pairing import pair_round
 
     if args.round < 1:
-        raise InputError(f"--round: expected a round number ≥ 1, got {args.round}")
+        raise InputError(
+            f"--round: expected a round number ≥ 1, got {args.round}",
+            code="input.round",
+            field="round",
+            got=args.round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, before_round=args.round, knockout=args.knockout or None)
         _check_round(args, store, loaded, args.round, "drawing" if loaded.knockout else "pairing")
@@ -452,11 +443,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
             seed = secrets.randbelow(10**9)  # a draw no one can foresee; printed and stored
         else:
             seed = loaded.ev.id  # the standings' lots: the same answer every time
-        zh = args.lang == "zh"
 
         def progress(done: int, total: int) -> None:  # only a large field reports (in blocks)
-            line = f"编排中：{done}/{total} 对" if zh else f"pairing: {done} of {total} pairs"
-            print(line, file=sys.stderr)
+            print(text("desk_out.pairing_progress", args, done=done, n=total), file=sys.stderr)
 
         pairing = pair_round(
             loaded.rulebook,
@@ -535,7 +524,14 @@ def _pair_no(loaded: Loaded, pair: str) -> str:
     from referee_app.app.errors import InputError
 
     if pair not in loaded.record.pairs:
-        raise InputError(f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})")
+        raise InputError(
+            f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})",
+            code="desk.no_pair",
+            field="pair",
+            pair=pair,
+            event=loaded.ev.id,
+            name=loaded.ev.name,
+        )
     return pair
 
 
@@ -547,21 +543,28 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
     from referee_app.cli.store_commands import acting_as
 
     if args.from_round < 1:
-        raise InputError(f"--from-round: expected a round number ≥ 1, got {args.from_round}")
+        raise InputError(
+            f"--from-round: expected a round number ≥ 1, got {args.from_round}",
+            code="input.round",
+            field="from_round",
+            got=args.from_round,
+        )
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event)
         pair = _pair_no(loaded, args.pair)
         if loaded.record.withdrawn(pair, args.from_round):
-            raise InputError(f"--pair: pair {pair} is already withdrawn in round {args.from_round}")
+            raise InputError(
+                f"--pair: pair {pair} is already withdrawn in round {args.from_round}",
+                code="desk.already_withdrawn",
+                field="pair",
+                pair=pair,
+                round=args.from_round,
+            )
         actor = acting_as(args, store, loaded.ev.id)
         store.add_desk_record(
             loaded.ev.id, "withdraw", args.from_round, {"pair": pair, "reason": args.reason}, actor=actor
         )
-    print(
-        f"第{pair}对自第{args.from_round}轮起退赛"
-        if args.lang == "zh"
-        else f"pair {pair} withdrawn from round {args.from_round}"
-    )
+    print(text("desk_out.withdrawn", args, pair=pair, round=args.from_round))
     return 0
 
 
@@ -576,21 +579,24 @@ def cmd_readmit(args: argparse.Namespace) -> int:
         pair = _pair_no(loaded, args.pair)
         open_w = [w for w in loaded.record.withdrawals if w.pair == pair and w.back_from is None]
         if not open_w:
-            raise InputError(f"--pair: pair {pair} is not withdrawn")
+            raise InputError(
+                f"--pair: pair {pair} is not withdrawn", code="desk.not_withdrawn", field="pair", pair=pair
+            )
         if args.from_round <= open_w[-1].first_round:
             raise InputError(
                 f"--from-round: pair {pair} withdrew from round {open_w[-1].first_round}; "
-                f"re-admission must be later, got {args.from_round}"
+                f"re-admission must be later, got {args.from_round}",
+                code="desk.readmit_early",
+                field="from_round",
+                pair=pair,
+                round=open_w[-1].first_round,
+                got=args.from_round,
             )
         actor = acting_as(args, store, loaded.ev.id)
         store.add_desk_record(
             loaded.ev.id, "readmit", args.from_round, {"pair": pair, "reason": args.reason or ""}, actor=actor
         )
-    print(
-        f"第{pair}对自第{args.from_round}轮起恢复参赛"
-        if args.lang == "zh"
-        else f"pair {pair} re-admitted from round {args.from_round}"
-    )
+    print(text("desk_out.readmitted", args, pair=pair, round=args.from_round))
     return 0
 
 
@@ -607,21 +613,20 @@ def cmd_decide(args: argparse.Namespace) -> int:
         ties = [u for u in undecided(loaded.record, args.round) if args.winner in (u.ns, u.ew)]
         if not ties:
             raise InputError(
-                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}"
+                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}",
+                code="desk.no_tie",
+                field="winner",
+                pair=args.winner,
+                round=args.round,
             )
         t = ties[0]
         loser = t.ew if args.winner == t.ns else t.ns
         actor = acting_as(args, store, loaded.ev.id)
         body = {"winner": args.winner, "loser": loser, "how": args.how, "reason": args.reason}
         store.add_desk_record(loaded.ev.id, "decider", args.round, body, actor=actor)
-    how = {"lots": ("抽签", "by lots"), "decision": ("裁判长裁定", "by the chief referee's decision")}[
-        args.how
-    ]
-    print(
-        f"第{args.round}轮：第{args.winner}对胜出第{loser}对（{how[0]}：{args.reason}）"
-        if args.lang == "zh"
-        else f"round {args.round}: pair {args.winner} goes on over pair {loser} ({how[1]}: {args.reason})"
-    )
+    how = text(f"desk_out.by_{args.how}", args)
+    values = {"round": args.round, "winner": args.winner, "loser": loser, "how": how, "reason": args.reason}
+    print(text("desk_out.decided", args, **values))
     return 0
 
 
@@ -635,7 +640,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     rec = loaded.record
     rule = loaded.rulebook.data["standings"].get("placings")
     rows = placings(rec, rule, seed=loaded.ev.id if args.seed is None else args.seed)
-    prizes = [p["name"]["zh" if args.lang == "zh" else "en"] for p in (rule or {}).get("prizes", [])]
+    prizes = [p["name"][lang_of(args)] for p in (rule or {}).get("prizes", [])]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
         rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
@@ -658,25 +663,21 @@ def cmd_bracket(args: argparse.Namespace) -> int:
         out = {"rounds": {str(k): v for k, v in sorted(rounds.items())}, "placings": rows}
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return 0
-    zh = args.lang == "zh"
+    lang = lang_of(args)
     for rnd, ms in sorted(rounds.items()):
-        print(f"第{rnd}轮" if zh else f"Round {rnd}")
+        print(text("desk_out.round_heading", lang, round=rnd))
         for m in ms:
             if "bye" in m:
-                print(f"  轮空 {m['bye']}" if zh else f"  bye {m['bye']}")
+                print(f"  {text('desk_out.bye_line', lang)} {m['bye']}")
             else:
-                w = m["winner"] or ("未决" if zh else "undecided")
+                w = m["winner"] or text("desk_out.undecided", lang)
                 print(f"  {m['NS']} – {m['EW']}  → {w}")
-    print("名次" if zh else "Placings")
+    print(text("desk_out.placings", lang))
     for r in rows:
         prize = prizes[r["prize"]] if r.get("prize") is not None else ""
         print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}\t{prize}".rstrip())
     if rule and rule["clause"].get("assumed"):
-        print(
-            f"* 假定：{rule['clause']['ref']} 未载明名次的决定办法，按规则文件的解读"
-            if zh
-            else f"* assumed: {rule['clause']['ref']} does not say how places are decided (rulebook reading)"
-        )
+        print(text("desk_out.placings_assumed", lang, ref=rule["clause"]["ref"]))
     return 0
 
 
@@ -693,11 +694,7 @@ def cmd_round(args: argparse.Namespace) -> int:
         ev = store.pick_event(args.event)
         actor = acting_as(args, store, ev.id)
         rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
-    zh = args.lang == "zh"
-    what = {"round_end": ("比赛结束", "ended"), "scores_published": ("正式分数公布", "scores published")}[
-        kind
-    ]
-    print(f"第{args.round}轮{what[0]}：{rec['at']}" if zh else f"round {args.round} {what[1]} at {rec['at']}")
+    print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
     return 0
 
 
@@ -711,7 +708,9 @@ def _iso_arg(value: str | None) -> str | None:
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise InputError(f"--at: expected an ISO 8601 time, got {value!r}") from None
+        raise InputError(
+            f"--at: expected an ISO 8601 time, got {value!r}", code="input.datetime", field="at", got=value
+        ) from None
     if t.tzinfo is None:
         t = t.astimezone()
     return t.astimezone(UTC).isoformat()
@@ -737,7 +736,7 @@ def cmd_clock(args: argparse.Namespace) -> int:
             try:
                 check_act(minutes, acts, act)
             except ClockError as err:
-                raise InputError(str(err)) from None
+                raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
             actor = acting_as(args, store, ev.id)
             body: dict[str, Any] = {"action": act.action}
             if act.minutes:
@@ -746,18 +745,8 @@ def cmd_clock(args: argparse.Namespace) -> int:
             acts.append(act)
         st = clock_state(minutes, acts, now)
     left = st.remaining_s
-    zh = args.lang == "zh"
-    phase = {
-        "not_started": ("未开始", "not started"),
-        "running": ("进行中", "running"),
-        "paused": ("暂停", "paused"),
-        "ended": ("已结束", "ended"),
-    }[st.phase]
-    print(
-        f"第{args.round}轮计时：{phase[0]}，剩余 {left // 60}:{left % 60:02d}"
-        if zh
-        else f"round {args.round} clock: {phase[1]}, {left // 60}:{left % 60:02d} left"
-    )
+    phase = text(f"desk_out.clock_{st.phase}", args)
+    print(text("desk_out.clock", args, round=args.round, phase=phase, left=f"{left // 60}:{left % 60:02d}"))
     return 0
 
 

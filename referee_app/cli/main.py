@@ -12,6 +12,22 @@ from collections.abc import Sequence
 
 from ..app.language import default_lang
 from ..core.errors import one_line as _one_line
+from .messages import (
+    current_language,
+    lang_in,
+    lang_of,
+    localize,
+    restore_argparse,
+    say_error,
+    text,
+    use_language,
+    words_for_flags,
+)
+
+
+def _say(args: argparse.Namespace, english: str, code: str, **values: object) -> None:
+    """A line of the command line's own: English as it was written, else the catalogue's."""
+    print(english if lang_of(args) == "en" else text(code, args, **values), file=sys.stderr)
 
 
 def version_text() -> str:
@@ -39,6 +55,8 @@ class _VersionAction(argparse.Action):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+        if current_language() == "zh":  # no flag in a Chinese line: the option in words
+            self.exit(2, f"{self.prog}：{words_for_flags(message)}\n")
         self.exit(2, f"{self.prog}: {message}\n")
 
 
@@ -128,32 +146,38 @@ def cmd_judge(args: argparse.Namespace) -> int:
             with open(args.case, "rb") as handle:
                 raw = handle.read()
     except OSError as exc:
-        print(f"{args.case}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        _say(args, f"{args.case}: cannot read: {exc.strerror or exc}", "file.cannot_read", source=args.case)
         return 2
     try:
         case = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        print(f"{source}: not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as exc:
-        print(
-            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            file=sys.stderr,
+        _say(
+            args,
+            f"{source}: not UTF-8 text (byte {exc.start})",
+            "file.not_utf8",
+            source=source,
+            byte=exc.start,
         )
         return 2
+    except json.JSONDecodeError as exc:
+        english = f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        _say(args, english, "file.not_json", source=source, line=exc.lineno, column=exc.colno, detail=exc.msg)
+        return 2
     except RecursionError:
-        print(f"{source}: not JSON: nested too deeply", file=sys.stderr)
+        _say(args, f"{source}: not JSON: nested too deeply", "file.too_deep", source=source)
         return 2
     except ValueError as exc:  # e.g. a number of more than 4300 digits
-        print(f"{source}: not a case: {_one_line(str(exc)).split(';')[0]}", file=sys.stderr)
+        _say(
+            args, f"{source}: not a case: {_one_line(str(exc)).split(';')[0]}", "file.not_case", source=source
+        )
         return 2
     try:
         decision = judge(case, lang=args.lang)
     except (CaseError, RulebookError) as exc:
-        print(_one_line(str(exc)), file=sys.stderr)
+        say_error(exc, args)
         return 2
     except RecursionError:
-        print(f"{source}: the case is nested too deeply", file=sys.stderr)
+        _say(args, f"{source}: the case is nested too deeply", "file.too_deep", source=source)
         return 2
     sys.stdout.write(json.dumps(decision, ensure_ascii=False, indent=2) + "\n")
     return 0
@@ -167,7 +191,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
         try:
             rb = load_rulebook(rulebook_id)
         except RulebookError as exc:
-            print(_one_line(str(exc)), file=sys.stderr)
+            say_error(exc, args)
             status = 1
             continue
         source = rb.data["event"]["source"]
@@ -182,8 +206,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     for line in problems:
         print(_one_line(line))
     if not problems:
-        word = "个规则文件无误" if args.lang == "zh" else "rulebook(s) OK"
-        print(f"{len(args.files)} {word}", file=sys.stderr)
+        print(text("cli.rules_ok", args, n=len(args.files)), file=sys.stderr)
     return 1 if problems else 0
 
 
@@ -191,19 +214,21 @@ def cmd_gui(args: argparse.Namespace) -> int:
     try:
         from ..gui.app import run
     except ImportError as exc:
-        print(
-            f"referee-app: the desktop app is not available ({exc}); the command-line tools "
-            "work: referee-app judge CASE.json, referee-app rules list",
-            file=sys.stderr,
-        )
+        print(text("cli.no_desktop", args, detail=exc), file=sys.stderr)
         return 1
     return run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
+    lang = lang_in(given, default_lang())
+    use_language(lang)  # argparse's own words, from building the parser on
     parser = build_parser(core_only=command_of(given) in CORE_COMMANDS)
-    args = parser.parse_args(given)
+    localize(parser, lang)
+    try:
+        args = parser.parse_args(given)
+    finally:
+        restore_argparse()
     if args.lang is None:
         args.lang = default_lang()
     func = getattr(args, "func", None)
@@ -220,13 +245,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if isinstance(err, OSError) and err.errno == errno.ENOSPC:
             where = f"{err.filename}: " if err.filename else ""
-            print(f"referee-app: {where}the disk is full; free some space and try again", file=sys.stderr)
+            print(f"referee-app: {where}{text('error.disk_full', args)}", file=sys.stderr)
             return 1
         from ..applog import log_unexpected
 
         log = log_unexpected(err, f"referee-app {getattr(args, 'command', '')}")
-        details = f" (details: {log})" if log else ""
-        message = f"referee-app: internal error: {type(err).__name__}: {err}{details}"
+        if lang_of(args) == "en":
+            details = f" (details: {log})" if log else ""
+            message = f"referee-app: internal error: {type(err).__name__}: {err}{details}"
+        else:
+            message = f"referee-app: {text('error.internal', args, log=log or '')}"
         print(_one_line(message), file=sys.stderr)
         return 3
 

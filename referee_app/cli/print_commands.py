@@ -16,16 +16,41 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reported
 from ..core.errors import one_line as _one_line
+from .messages import current_language, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
 PASSPHRASE_ENV = "REFEREE_APP_KEY_PASSPHRASE"
 
 
-class CommandError(Exception):
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
+class CommandError(Reported):
+    """A printing command's error: its English line, its catalogue code and values (see
+    ``referee_app.core.errors.Reported``) and the exit code."""
+
+    default_code = "print.command"
+
+    def __init__(
+        self,
+        message: str,
+        exit_code: int = 1,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        **values: Any,
+    ) -> None:
+        super().__init__(message, code=code, field=field, **values)
+        self.exit_code = exit_code
+
+
+def _wrap(exc: BaseException, exit_code: int = 1, *, prefix: str = "") -> CommandError:
+    """Another layer's error as this command's, keeping its code, field and values."""
+    text = prefix + _one_line(exc)
+    if isinstance(exc, Reported):
+        return CommandError(
+            text, getattr(exc, "exit_code", exit_code), code=exc.code, field=exc.field, **exc.values
+        )
+    return CommandError(text, exit_code)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -199,8 +224,8 @@ def _guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except CommandError as err:
-            print(_one_line(err), file=sys.stderr)
-            return err.code
+            say_error(err, args)
+            return err.exit_code
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
@@ -217,20 +242,45 @@ def _read_case(name: str) -> dict[str, Any]:
     try:
         raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as exc:
-        raise CommandError(f"{name}: cannot read: {exc.strerror or exc}", 2) from None
+        raise CommandError(
+            f"{name}: cannot read: {exc.strerror or exc}",
+            2,
+            code="file.cannot_read",
+            source=name,
+            detail=exc.strerror or str(exc),
+        ) from None
     source = "stdin" if name == "-" else name
     try:
         case = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise CommandError(f"{source}: not UTF-8 text (byte {exc.start})", 2) from None
+        raise CommandError(
+            f"{source}: not UTF-8 text (byte {exc.start})",
+            2,
+            code="file.not_utf8",
+            source=source,
+            byte=exc.start,
+        ) from None
     except json.JSONDecodeError as exc:
         raise CommandError(
-            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 2
+            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            2,
+            code="file.not_json",
+            source=source,
+            line=exc.lineno,
+            column=exc.colno,
+            detail=exc.msg,
         ) from None
     except RecursionError:
-        raise CommandError(f"{source}: not JSON: nested too deeply", 2) from None
+        raise CommandError(
+            f"{source}: not JSON: nested too deeply", 2, code="file.too_deep", source=source
+        ) from None
     if not isinstance(case, dict):
-        raise CommandError(f"{source}: expected a JSON object (a case), got {type(case).__name__}", 2)
+        raise CommandError(
+            f"{source}: expected a JSON object (a case), got {type(case).__name__}",
+            2,
+            code="case.not_object",
+            source=source,
+        )
     return case
 
 
@@ -248,9 +298,11 @@ def _scoresheet_from_file(name: str, args: argparse.Namespace, lang: str) -> Any
             date=getattr(args, "date", None),
         )
     except (CaseError, RulebookError, ValueError) as exc:
-        raise CommandError(_one_line(exc), 2) from None
+        raise _wrap(exc, 2) from None
     except RecursionError:
-        raise CommandError(f"{name}: the case is nested too deeply", 2) from None
+        raise CommandError(
+            f"{name}: the case is nested too deeply", 2, code="file.too_deep", source=name
+        ) from None
 
 
 def _passphrase(prompt_twice: bool = False) -> str:
@@ -258,12 +310,17 @@ def _passphrase(prompt_twice: bool = False) -> str:
     if value:
         return value
     if not sys.stdin.isatty():
-        raise CommandError(f"the key's passphrase: set {PASSPHRASE_ENV} (no terminal to ask on)")
+        raise CommandError(
+            f"the key's passphrase: set {PASSPHRASE_ENV} (no terminal to ask on)",
+            code="key.passphrase_env",
+            env=PASSPHRASE_ENV,
+        )
     import getpass
 
-    value = getpass.getpass("Passphrase 口令: ")
-    if prompt_twice and getpass.getpass("Again 再输一次: ") != value:
-        raise CommandError("the two passphrases differ; nothing written")
+    lang = current_language()
+    value = getpass.getpass(text("out.ask_passphrase", lang))
+    if prompt_twice and getpass.getpass(text("out.ask_again", lang)) != value:
+        raise CommandError("the two passphrases differ; nothing written", code="key.passphrases_differ")
     return value
 
 
@@ -282,7 +339,13 @@ def _write_pdf(
 
     out = Path(args.output)
     if out.parent and not out.parent.exists():
-        raise CommandError(f"{out}: the folder {out.parent} does not exist")
+        raise CommandError(
+            f"{out}: the folder {out.parent} does not exist",
+            code="file.no_folder",
+            field="out",
+            target=out,
+            folder=out.parent,
+        )
     stored_key: bytes | None = None
     passphrase = ""
     location = getattr(args, "location", None) or ""
@@ -306,9 +369,15 @@ def _write_pdf(
             with open(tmp, "wb") as handle:
                 render(handle)
         except OSError as exc:
-            raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+            raise CommandError(
+                f"{out}: cannot write: {exc.strerror or exc}",
+                code="file.cannot_write",
+                field="out",
+                target=out,
+                detail=exc.strerror or str(exc),
+            ) from None
         except (FormError, ResourceError) as exc:
-            raise CommandError(_one_line(exc)) from None
+            raise _wrap(exc) from None
         if args.sign:
             from ..app.errors import SigningError
             from ..app.printouts import sign_pdf
@@ -319,11 +388,17 @@ def _write_pdf(
                 else:
                     sign_pdf(tmp, tmp, args.key, passphrase, reason=reason, location=location)
             except SigningError as exc:
-                raise CommandError(_one_line(exc)) from None
+                raise _wrap(exc) from None
         try:
             os.replace(tmp, out)
         except OSError as exc:
-            raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+            raise CommandError(
+                f"{out}: cannot write: {exc.strerror or exc}",
+                code="file.cannot_write",
+                field="out",
+                target=out,
+                detail=exc.strerror or str(exc),
+            ) from None
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -341,11 +416,24 @@ def _key_file_identity(p12: str, passphrase: str) -> tuple[str, str]:
             Path(p12).read_bytes(), passphrase.encode("utf-8")
         )
     except OSError as exc:
-        raise CommandError(f"{p12}: cannot read the key: {exc.strerror or exc}") from None
+        raise CommandError(
+            f"{p12}: cannot read the key: {exc.strerror or exc}",
+            code="file.cannot_read",
+            field="key",
+            source=p12,
+            detail=exc.strerror or str(exc),
+        ) from None
     except ValueError:
-        raise CommandError(f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)") from None
+        raise CommandError(
+            f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)",
+            code="key.cannot_open",
+            field="key",
+            source=p12,
+        ) from None
     if cert is None:
-        raise CommandError(f"{p12}: the key file holds no certificate")
+        raise CommandError(
+            f"{p12}: the key file holds no certificate", code="key.no_certificate", field="key", source=p12
+        )
     return cert.subject.rfc4514_string(), cert.fingerprint(hashes.SHA256()).hex()
 
 
@@ -355,7 +443,9 @@ def _no_sign_from_case(args: argparse.Namespace) -> None:
     if getattr(args, "sign", False) and getattr(args, "case", None) is not None:
         raise CommandError(
             "--sign: a sheet printed from a case file is not the event's record and is not signed; "
-            "print it from the event store (--round R --table T, or --ruling ID) to sign it"
+            "print it from the event store (--round R --table T, or --ruling ID) to sign it",
+            code="print.case_not_signed",
+            field="sign",
         )
 
 
@@ -366,12 +456,14 @@ def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
         from ..app.errors import StoreError
         from ..app.store import Store
     except ImportError as exc:  # the store is another layer; say so in one line
-        raise CommandError(f"the event store is not available ({exc})") from None
+        raise CommandError(
+            f"the event store is not available ({exc})", code="print.no_store", detail=str(exc)
+        ) from None
     try:
         with Store.open(getattr(args, "db", None)) as store:
             return fn(store)
     except StoreError as exc:
-        raise CommandError(_one_line(exc), getattr(exc, "exit_code", 1)) from None
+        raise _wrap(exc) from None
 
 
 def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
@@ -381,19 +473,26 @@ def _stored_key(args: argparse.Namespace) -> tuple[bytes, str, str]:
         from ..app.errors import StoreError
         from ..app.store import Store
     except ImportError:  # pragma: no cover - the store ships with referee-app
-        raise CommandError("--sign needs --key FILE.p12 (the event key)") from None
+        raise CommandError(
+            "--sign needs --key FILE.p12 (the event key)", code="print.sign_needs_key", field="key"
+        ) from None
     try:
         with Store.open(getattr(args, "db", None)) as store:
             event_id = getattr(args, "_event_id", None) or store.pick_event(getattr(args, "event", None)).id
             key = store.event_key(event_id)
     except StoreError as exc:
         raise CommandError(
-            f"--sign needs --key FILE.p12, or an event key in the event store ({_one_line(exc)})"
+            f"--sign needs --key FILE.p12, or an event key in the event store ({_one_line(exc)})",
+            code="print.sign_needs_key",
+            field="key",
         ) from None
     if key is None:
         raise CommandError(
             f"--sign needs --key FILE.p12: event {event_id} has no key in the event store "
-            f"(make one: referee-app key create --event {event_id})"
+            f"(make one: referee-app key create --event {event_id})",
+            code="print.sign_no_key",
+            field="key",
+            event=event_id,
         )
     return bytes(key["p12"]), str(key["subject"]), str(key["sha256"])
 
@@ -413,7 +512,13 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, l
             sign_pdf(pdf, pdf, path, passphrase, reason=reason, location=location)
         except SigningError as exc:
             # name the store's key, never the temporary file
-            raise SigningError(str(exc).replace(str(path), "the event's stored key")) from None
+            stored = exc.code in ("key.cannot_open", "signing.cannot_sign")  # worded without the file
+            values = {k: v for k, v in exc.values.items() if not (stored and k == "source")}
+            raise SigningError(
+                str(exc).replace(str(path), "the event's stored key"),
+                code=f"{exc.code}_stored" if stored else exc.code,
+                **values,
+            ) from None
 
 
 # -- handlers -------------------------------------------------------------------------------
@@ -421,13 +526,19 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
     _no_sign_from_case(args)
     if args.blank is not None and not 1 <= args.blank <= 60:
-        raise CommandError(f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}")
+        raise CommandError(
+            f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}",
+            code="print.blank_rows",
+            field="blank",
+            got=args.blank,
+        )
     if args.case is not None:
         data = _scoresheet_from_file(args.case, args, lang)
     else:
         if args.round is None or args.table is None:
             raise CommandError(
-                "print scoresheet: give --case CASE.json, or --round R --table T (event store)"
+                "print scoresheet: give --case CASE.json, or --round R --table T (event store)",
+                code="print.scoresheet_source",
             )
         sheets = _store_sheets(args, lang, args.round, args.table)
         data = sheets[0]
@@ -445,11 +556,7 @@ def _record_reason(data: Any, lang: str) -> str:
     """The signature's reason: which record of the event this PDF is."""
     stamp = data.record
     version = f" v{stamp.version}" if stamp is not None else ""
-    return (
-        f"记分表 第{data.round}轮 第{data.table}桌{version}"
-        if lang == "zh"
-        else (f"Scoresheet round {data.round} table {data.table}{version}")
-    )
+    return text("print_out.reason_scoresheet", lang, round=data.round, table=data.table, version=version)
 
 
 def cmd_print_round(args: argparse.Namespace) -> int:
@@ -464,21 +571,13 @@ def cmd_print_round(args: argparse.Namespace) -> int:
         # one line per table on a log, one updated line on a terminal
         if quiet:
             return
-        text = (
-            f"第{args.round}轮 {done}/{total} 桌"
-            if lang == "zh"
-            else f"round {args.round}: {done}/{total} tables"
-        )
+        line = text("print_out.round_progress", lang, round=args.round, done=done, n=total)
         if sys.stderr.isatty():
-            print(f"\r{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+            print(f"\r{line}", end="" if done < total else "\n", file=sys.stderr, flush=True)
         else:
-            print(text, file=sys.stderr, flush=True)
+            print(line, file=sys.stderr, flush=True)
 
-    reason = (
-        f"记分表 第{args.round}轮（{total}桌）"
-        if lang == "zh"
-        else f"Scoresheets round {args.round} ({total} tables)"
-    )
+    reason = text("print_out.reason_round", lang, round=args.round, n=total)
     return _write_pdf(args, lambda handle: render_round(sheets, handle, progress=progress), sheets, reason)
 
 
@@ -494,7 +593,14 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
     args._event_name = ev.name
     if not sheets:
         where = f"round {round_no}" + (f", table {table_no}" if table_no is not None else "")
-        raise CommandError(f"{where}: no result recorded in event {ev.id} ({ev.name})")
+        raise CommandError(
+            f"{where}: no result recorded in event {ev.id} ({ev.name})",
+            code="print.no_result" if table_no is None else "print.no_table_result",
+            round=round_no,
+            table=table_no,
+            event=ev.id,
+            name=ev.name,
+        )
     return sheets
 
 
@@ -502,9 +608,16 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     if args.case is None:
         if args.ruling is not None:
             return _print_stored_ruling(args)
-        raise CommandError("print ruling: give --case CASE.json --hand N [--index I], or --ruling ID")
+        raise CommandError(
+            "print ruling: give --case CASE.json --hand N [--index I], or --ruling ID",
+            code="print.ruling_source",
+        )
     if args.hand is None:
-        raise CommandError("print ruling: --hand N is needed with --case (0 for a ruling before play)")
+        raise CommandError(
+            "print ruling: --hand N is needed with --case (0 for a ruling before play)",
+            code="print.hand_needed",
+            field="hand",
+        )
     _no_sign_from_case(args)
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
@@ -518,12 +631,24 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     else:
         hands = dec.get("hands") or []
         if not 1 <= args.hand <= len(hands):
-            raise CommandError(f"{args.case}: --hand {args.hand}: no such hand (the case has {len(hands)})")
+            raise CommandError(
+                f"{args.case}: --hand {args.hand}: no such hand (the case has {len(hands)})",
+                code="print.no_such_hand",
+                field="hand",
+                source=args.case,
+                hand=args.hand,
+                n=len(hands),
+            )
         rulings = hands[args.hand - 1].get("rulings") or []
         where = f"hands[{args.hand - 1}]"
     if not 1 <= args.index <= len(rulings):
         raise CommandError(
-            f"{args.case}: {where}: --index {args.index}: no such ruling (there are {len(rulings)})"
+            f"{args.case}: {where}: --index {args.index}: no such ruling (there are {len(rulings)})",
+            code="print.no_such_ruling",
+            field="index",
+            source=args.case,
+            index=args.index,
+            n=len(rulings),
         )
     ruling = rulings[args.index - 1]
     trick = None
@@ -580,7 +705,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
         data.event.date = args.date
     from ..app.printouts import render_ruling
 
-    reason = f"判罚单 No. {data.serial}" if lang == "zh" else f"Ruling slip No. {data.serial}"
+    reason = text("print_out.reason_ruling", lang, serial=data.serial)
     return _write_pdf(args, lambda handle: render_ruling(data, handle), [data], reason)
 
 
@@ -593,13 +718,18 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang))
     except CommandError as exc:
         if str(exc).startswith("no appeal"):
-            raise CommandError(f"--appeal: {exc}") from None
+            raise CommandError(
+                f"--appeal: {exc}",
+                code=getattr(exc, "code", None),
+                field="appeal",
+                **getattr(exc, "values", {}),
+            ) from None
         raise
     args._event_id = ev.id
     args._event_name = ev.name
     from ..app.printouts import render_appeal
 
-    reason = f"申诉表 {data.appeal_no}" if lang == "zh" else f"Appeal form {data.appeal_no}"
+    reason = text("print_out.reason_appeal", lang, appeal=data.appeal_no)
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
 
 
@@ -611,14 +741,21 @@ def cmd_key_create(args: argparse.Namespace) -> int:
     from ..app.printouts import make_event_identity
 
     if args.out is None and args.event is None:
-        raise CommandError("key create: give --event ID (keep it in the event store) or --out FILE.p12")
+        raise CommandError(
+            "key create: give --event ID (keep it in the event store) or --out FILE.p12",
+            code="key.create_target",
+        )
     ev = None
     if args.event is not None:
 
         def check(store: Any) -> Any:
             e = store.pick_event(args.event)
             if store.event_key(e.id) is not None:
-                raise CommandError(f"event {e.id} already has a signing key (an event key is never replaced)")
+                raise CommandError(
+                    f"event {e.id} already has a signing key (an event key is never replaced)",
+                    code="event.key_exists",
+                    event=e.id,
+                )
             return e
 
         ev = _store_call(args, check)
@@ -627,7 +764,12 @@ def cmd_key_create(args: argparse.Namespace) -> int:
     if out is not None:
         for path in (out, out.with_suffix(".pem")):
             if path.exists():
-                raise CommandError(f"{path}: already exists (an event key is never overwritten)")
+                raise CommandError(
+                    f"{path}: already exists (an event key is never overwritten)",
+                    code="file.exists",
+                    field="out",
+                    target=path,
+                )
     passphrase = _passphrase(prompt_twice=True)
     with tempfile.TemporaryDirectory(prefix="referee-key-") as folder:
         target = out.parent if out is not None else Path(folder)
@@ -641,9 +783,15 @@ def cmd_key_create(args: argparse.Namespace) -> int:
                 cert_name=out.with_suffix(".pem").name if out is not None else "event-cert.pem",
             )
         except SigningError as exc:
-            raise CommandError(_one_line(exc)) from None
+            raise _wrap(exc) from None
         except OSError as exc:
-            raise CommandError(f"{out or target}: cannot write: {exc.strerror or exc}") from None
+            raise CommandError(
+                f"{out or target}: cannot write: {exc.strerror or exc}",
+                code="file.cannot_write",
+                field="out",
+                target=out or target,
+                detail=exc.strerror or str(exc),
+            ) from None
         if ev is not None:
             from .store_commands import acting_as
 
@@ -686,12 +834,17 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
             ev, key = _store_call(args, read)
         except CommandError as exc:
             raise CommandError(
-                f"verify-pdf: give --cert CERT.pem, or keep the event's key in the event store ({exc})"
+                f"verify-pdf: give --cert CERT.pem, or keep the event's key in the event store ({exc})",
+                code="verify.no_cert",
+                field="cert",
             ) from None
         if key is None:
             raise CommandError(
                 f"verify-pdf: event {ev.id} has no key in the event store; give --cert CERT.pem "
-                f"(or make one: referee-app key create --event {ev.id})"
+                f"(or make one: referee-app key create --event {ev.id})",
+                code="verify.no_key",
+                field="cert",
+                event=ev.id,
             )
         from cryptography import x509
 
@@ -699,31 +852,23 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
     try:
         result = verify_pdf(args.file, cert)
     except SigningError as exc:
-        raise CommandError(_one_line(exc)) from None
-    zh = _lang(args) == "zh"
+        raise _wrap(exc) from None
+    if lang_of(args) == "en":  # the signing layer's own English line
+        when = f", signed at {result.signed_at}" if result.signed_at else ""
+        tail = f" ({result.signer}){when}" if result.ok else ""
+        print(f"{args.file}: {result.message}{tail}")
+        return 0 if result.ok else 1
     if result.ok:
-        when = (
-            f"，签署于 {result.signed_at}"
-            if zh and result.signed_at
-            else (f", signed at {result.signed_at}" if result.signed_at else "")
-        )
-        msg = (
-            f"{args.file}: 完好，由本赛事证书签署（{result.signer}）{when}"
-            if zh
-            else (f"{args.file}: {result.message} ({result.signer}){when}")
-        )
-        print(msg)
+        when = text("print_out.signed_at", args, at=result.signed_at) if result.signed_at else ""
+        print(text("print_out.pdf_ok", args, file=args.file, signer=result.signer, when=when))
         return 0
-    if zh:
-        zh_msg = {
-            "not signed": "未签名",
-            "modified: the signed bytes have changed": "已被修改：签名后的内容有改动",
-            "modified: content was added after signing": "已被修改：签名后有追加内容",
-            "intact, but not signed by this event's certificate": "内容完好，但不是由本赛事证书签署",
-        }.get(result.message, "已被修改或损坏")
-        print(f"{args.file}: {zh_msg}（{result.message}）")
-    else:
-        print(f"{args.file}: {result.message}")
+    verdict = {
+        "not signed": "print_out.pdf_not_signed",
+        "modified: the signed bytes have changed": "print_out.pdf_changed",
+        "modified: content was added after signing": "print_out.pdf_appended",
+        "intact, but not signed by this event's certificate": "print_out.pdf_other_cert",
+    }.get(result.message, "print_out.pdf_damaged")
+    print(text(verdict, args, file=args.file))
     return 1
 
 
@@ -735,11 +880,10 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     from ..app.errors import PaperCodeError
     from ..app.printouts import chain_entry_hash, parse_paper_code, stored_digest
 
-    zh = _lang(args) == "zh"
     try:
         code = parse_paper_code(args.code)
     except PaperCodeError as exc:
-        raise CommandError(f"verify-paper: {exc}", 2) from None
+        raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, **exc.values) from None
     where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
 
     def read(store: Any) -> tuple[Any, str | None, int, str | None]:
@@ -753,37 +897,27 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     ev, digest, current, head = _store_call(args, read)
     problems: list[str] = []
     if digest is None:
-        problems.append(
-            f"事件记录中没有第{code.version}版" if zh else f"the store holds no version {code.version}"
-        )
+        problems.append(text("print_out.paper_no_version", args, version=code.version))
     elif digest != code.digest:
-        problems.append(
-            "记录内容与打印时不一致（打印后被改动）"
-            if zh
-            else "the record differs from the one printed (altered after printing)"
-        )
+        problems.append(text("print_out.paper_altered", args))
     if head is None or not head.startswith(code.chain_hash_prefix):
-        problems.append(
-            f"审计链第{code.chain_seq}条与打印时不一致"
-            if zh
-            else f"audit chain entry #{code.chain_seq} differs from the one printed"
-        )
+        problems.append(text("print_out.paper_chain", args, seq=code.chain_seq))
     if problems:
-        print(f"{where}: " + ("；".join(problems) if zh else "; ".join(problems)))
+        print(f"{where}: " + text("print_out.separator", args).join(problems))
         return 1
     if code.version != current:
         print(
-            f"{where}: 记录与打印时一致，但已被第{current}版取代（{ev.name}）"
-            if zh
-            else f"{where}: the store holds version {code.version} as printed, "
-            f"but version {current} replaced it"
+            text(
+                "print_out.paper_replaced",
+                args,
+                where=where,
+                version=code.version,
+                current=current,
+                name=ev.name,
+            )
         )
         return 1
-    print(
-        f"{where}: 赛事记录中确有此版本，内容一致，为现行版本（{ev.name}）"
-        if zh
-        else f"{where}: the store holds this exact version, and it is the current one ({ev.name})"
-    )
+    print(text("print_out.paper_ok", args, where=where, name=ev.name))
     return 0
 
 
@@ -798,15 +932,23 @@ def cmd_key_export(args: argparse.Namespace) -> int:
     if key is None:
         raise CommandError(
             f"event {ev.id} has no signing key in the event store "
-            f"(make one: referee-app key create --event {ev.id})"
+            f"(make one: referee-app key create --event {ev.id})",
+            code="key.none",
+            event=ev.id,
         )
     out = Path(args.output)
     if out.exists():
-        raise CommandError(f"{out}: already exists")
+        raise CommandError(f"{out}: already exists", code="file.exists", field="out", target=out)
     try:
         out.write_bytes(bytes(key["cert_pem"]))
     except OSError as exc:
-        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        raise CommandError(
+            f"{out}: cannot write: {exc.strerror or exc}",
+            code="file.cannot_write",
+            field="out",
+            target=out,
+            detail=exc.strerror or str(exc),
+        ) from None
     print(f"certificate {out}")
     print(f"subject {key['subject']}")
     print(f"sha256 {key['sha256']}")
@@ -820,7 +962,12 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     from .desk_commands import load_event
 
     if args.round is not None and args.round < 0:
-        raise CommandError(f"--round: expected 0 or more, got {args.round}")
+        raise CommandError(
+            f"--round: expected 0 or more, got {args.round}",
+            code="input.round_or_zero",
+            field="round",
+            got=args.round,
+        )
 
     def read(store: Any) -> tuple[Any, str]:
         loaded = load_event(store, args.event)
@@ -834,12 +981,8 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
     sheet.final = bool(args.final)
     sheet.chief_referee = chief
-    status = "最终" if args.final else "临时"
-    reason = (
-        f"{status}名次 第{table.round}轮后"
-        if _lang(args) == "zh"
-        else (f"{'Final' if args.final else 'Provisional'} standings after round {table.round}")
-    )
+    kind = "final" if args.final else "provisional"
+    reason = text(f"print_out.reason_standings_{kind}", args, round=table.round)
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
 
 
@@ -851,7 +994,12 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
     from .desk_commands import load_event
 
     if args.round < 1:
-        raise CommandError(f"--round: expected a round number ≥ 1, got {args.round}")
+        raise CommandError(
+            f"--round: expected a round number ≥ 1, got {args.round}",
+            code="input.round",
+            field="round",
+            got=args.round,
+        )
 
     def read(store: Any) -> tuple[Any, list[dict[str, Any]]]:
         loaded = load_event(store, args.event, before_round=args.round)
@@ -878,7 +1026,11 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
         try:
             pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
         except PairingError as exc:
-            raise CommandError(f"--round {args.round}: {_one_line(exc)}") from None
+            raise CommandError(
+                f"--round {args.round}: {_one_line(exc)}",
+                code=getattr(exc, "code", None),
+                **getattr(exc, "values", {}),
+            ) from None
         sheet = PairingSheet(
             loaded.ev.name, loaded.rulebook.id, args.round, pairing.method, seed,
             [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
@@ -886,5 +1038,5 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
         )  # fmt: skip
     from ..app.printouts import render_pairing
 
-    reason = f"第{args.round}轮对阵表" if _lang(args) == "zh" else f"Pairing list round {args.round}"
+    reason = text("print_out.reason_pairing", args, round=args.round)
     return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)

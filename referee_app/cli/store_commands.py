@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import one_line as _one_line
+from .messages import current_language, error_line, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -327,8 +328,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
     with _open(args):
         pass  # opening upgrades
-    zh = _lang(args) == "zh"
-    print(f"数据库结构版本 {SCHEMA_VERSION}" if zh else f"schema version {SCHEMA_VERSION}")
+    print(text("out.schema_version", args, version=SCHEMA_VERSION))
     return 0
 
 
@@ -340,7 +340,10 @@ def cmd_db_setup_roles(args: argparse.Namespace) -> int:
 
     url, _default = resolve_target(args.owner_url or getattr(args, "db", None))
     if not url.startswith("postgresql"):
-        raise InputError("db setup-roles: only for a PostgreSQL store (--owner-url postgresql+psycopg://…)")
+        raise InputError(
+            "db setup-roles: only for a PostgreSQL store (--owner-url postgresql+psycopg://…)",
+            code="db.roles_postgres_only",
+        )
     pgroles.check_login_name(args.station_login)
     password: str | None = None
     if not args.no_password:
@@ -348,17 +351,14 @@ def cmd_db_setup_roles(args: argparse.Namespace) -> int:
         if password is None:
             if not sys.stdin.isatty():
                 raise InputError(
-                    f"the station login's password: set {ENV_STATION_DB_PASSWORD} or give --no-password"
+                    f"the station login's password: set {ENV_STATION_DB_PASSWORD} or give --no-password",
+                    code="db.station_password_env",
+                    env=ENV_STATION_DB_PASSWORD,
                 )
-            password = getpass.getpass(f"password for {args.station_login}: ")
-    zh = _lang(args) == "zh"
+            password = getpass.getpass(text("out.ask_password", args, login=args.station_login))
     with _open_url(url, args) as store:  # as the owner: upgrades first if needed
         store.setup_station_login(args.station_login, password, print)
-    print(
-        f"站点登录名 {args.station_login} 只能读取和追加记录；各站点使用："
-        if zh
-        else f"the station login {args.station_login} may only read and append; stations use:"
-    )
+    print(text("out.station_login", args, login=args.station_login))
     print(display_url(pgroles.station_url(url, args.station_login, None)))
     return 0
 
@@ -419,12 +419,18 @@ def _ask_passphrase(prompt: str, twice: bool = False) -> str:
     if given:
         return given
     if not sys.stdin.isatty():
-        raise InputError(f"the station key's passphrase: set {ENV_PASSPHRASE} (no terminal to ask on)")
+        raise InputError(
+            f"the station key's passphrase: set {ENV_PASSPHRASE} (no terminal to ask on)",
+            code="key.passphrase_env",
+            env=ENV_PASSPHRASE,
+        )
     first = getpass.getpass(prompt)
     if twice and getpass.getpass(prompt) != first:
-        raise InputError("the two passphrases differ; nothing was written")
+        raise InputError("the two passphrases differ; nothing was written", code="key.passphrases_differ")
     if not first:
-        raise InputError("an empty passphrase protects nothing; leave out --encrypt instead")
+        raise InputError(
+            "an empty passphrase protects nothing; leave out --encrypt instead", code="key.passphrase_empty"
+        )
     return first
 
 
@@ -434,16 +440,15 @@ def cmd_key_station_create(args: argparse.Namespace) -> int:
     from ..app.store import keys
 
     station = _actor(args).station
-    passphrase = _ask_passphrase("station key passphrase: ", twice=True) if args.encrypt else None
-    k = keys.create_key(station, args.role, passphrase, Path(args.out) if args.out else None)
-    zh = _lang(args) == "zh"
-    print(f"{'私钥' if zh else 'private key'} {k.path}")
-    print(f"{'公钥' if zh else 'public key'} {k.public_hex}")
-    print(f"{'指纹' if zh else 'fingerprint'} {k.fingerprint}")
-    print(
-        ("裁判长登记：" if zh else "the chief referee registers it: ")
-        + f"referee-app key register {station} {args.role} {k.public_hex}"
+    passphrase = (
+        _ask_passphrase(text("out.ask_station_passphrase", args), twice=True) if args.encrypt else None
     )
+    k = keys.create_key(station, args.role, passphrase, Path(args.out) if args.out else None)
+    print(text("out.private_key", args, path=k.path))
+    print(text("out.public_key", args, key=k.public_hex))
+    print(text("out.fingerprint", args, fingerprint=k.fingerprint))
+    command = f"referee-app key register {station} {args.role} {k.public_hex}"
+    print(text("out.register_it", args, command=command))
     return 0
 
 
@@ -458,25 +463,20 @@ def cmd_key_register(args: argparse.Namespace) -> int:
         k, root = store.register_key(
             station=args.for_station, role=args.for_role, public_key=args.public_key, actor=actor
         )
-    zh = _lang(args) == "zh"
-    print(f"{'已登记' if zh else 'registered'} {k.station} {k.role} {k.fingerprint} (#{k.entry_seq})")
+    key = f"{k.station} {k.role} {k.fingerprint} (#{k.entry_seq})"
+    print(text("out.registered", args, key=key))
     if root:
-        print(
-            f"信任根指纹（请抄在数据库以外并妥善保管；verify --root 用）：{k.fingerprint}"
-            if zh
-            else f"trust root fingerprint (keep it outside the database; verify --root): {k.fingerprint}"
-        )
+        print(text("out.trust_root", args, fingerprint=k.fingerprint))
     return 0
 
 
 def cmd_key_list(args: argparse.Namespace) -> int:
     with _open(args) as store:
         found = store.station_keys()
-    zh = _lang(args) == "zh"
     for n, k in enumerate(found):
-        mark = ("\t信任根" if zh else "\troot") if n == 0 else ""
+        mark = "\t" + text("out.root", args) if n == 0 else ""
         if k.revoked_seq is not None:
-            mark += f"\t{'已吊销' if zh else 'revoked'} #{k.revoked_seq}"
+            mark += f"\t{text('out.revoked', args)} #{k.revoked_seq}"
         print(f"{k.fingerprint}\t{k.station}\t{k.role}\t#{k.entry_seq}{mark}")
     return 0
 
@@ -490,8 +490,7 @@ def cmd_key_revoke(args: argparse.Namespace) -> int:
     with _open(args) as store:
         _unlock(store, actor.station, REGISTRAR_ROLE)
         k = store.revoke_key(args.fingerprint, reason=args.reason, actor=actor)
-    zh = _lang(args) == "zh"
-    print(f"{'已吊销' if zh else 'revoked'} {k.station} {k.role} {k.fingerprint} (#{k.revoked_seq})")
+    print(f"{text('out.revoked', args)} {k.station} {k.role} {k.fingerprint} (#{k.revoked_seq})")
     return 0
 
 
@@ -507,7 +506,7 @@ def _unlock(store: Any, station: str, role: str | None) -> None:
     path = ring.path(station, r)
     passphrase = None
     if keys.is_encrypted(path) and not os.environ.get(keys.ENV_PASSPHRASE):
-        passphrase = _ask_passphrase(f"passphrase of {path.name}: ")
+        passphrase = _ask_passphrase(text("out.ask_passphrase_of", current_language(), name=path.name))
     ring.unlock(station, r, passphrase)
 
 
@@ -521,11 +520,12 @@ def _guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except RoleError as err:
-            hint = "" if _role_arg(args) else f"; give --role ROLE (the PIN from {ENV_PIN} or the prompt)"
-            print(_one_line(str(err) + hint), file=sys.stderr)
+            hint = "" if _role_arg(args) else text("cli.role_hint", args, env=ENV_PIN)
+            line = error_line(err, lang_of(args))
+            print((line.rstrip("。") if hint else line) + hint, file=sys.stderr)
             return err.exit_code
         except StoreError as err:
-            print(_one_line(str(err)), file=sys.stderr)
+            say_error(err, args)
             return err.exit_code
 
     run.__name__ = fn.__name__
@@ -562,7 +562,9 @@ def _ask_pin(prompt: str, env: str = ENV_PIN) -> str:
     try:
         return getpass.getpass(prompt).strip()
     except (EOFError, KeyboardInterrupt):
-        raise InputError(f"no PIN given (type it at the prompt, or set {env})") from None
+        raise InputError(
+            f"no PIN given (type it at the prompt, or set {env})", code="pin.not_given", field="pin", env=env
+        ) from None
 
 
 def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
@@ -578,16 +580,18 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     roles.check_role(role, "--role" if getattr(args, "role", None) else ENV_ROLE)
     if not store.roles_enforced(event_id):
         return Actor(actor.user, actor.station, role)
-    zh = _lang(args) == "zh"
-    name = roles.role_name(role, "zh" if zh else "en")
+    name = roles.role_name(role, lang_of(args))
     who = getattr(args, "user", None) or os.environ.get("REFEREE_APP_USER")
     if not who:  # the log names the person who logs in, not the computer's account
         if not sys.stdin.isatty():
             raise InputError(
-                f"--user: give your name to act as the {roles.role_name(role)} (or REFEREE_APP_USER)"
+                f"--user: give your name to act as the {roles.role_name(role)} (or REFEREE_APP_USER)",
+                code="login.name_missing",
+                field="user",
+                role=role,
             )
-        who = input("姓名：" if zh else "your name: ")
-    pin = _ask_pin(f"{name} PIN：" if zh else f"PIN of the {name}: ")
+        who = input(text("out.ask_name", args))
+    pin = _ask_pin(text("out.ask_pin", args, role=name))
     return store.login(event_id, role, pin, actor=actor, name=who)
 
 
@@ -619,18 +623,36 @@ def _read_json(name: str) -> Any:
     try:
         raw = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
     except OSError as err:
-        raise InputError(f"{name}: cannot read ({err.strerror})") from None
+        raise InputError(
+            f"{name}: cannot read ({err.strerror})", code="file.cannot_read", source=name, detail=err.strerror
+        ) from None
     source = "stdin" if name == "-" else name
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as err:
-        raise InputError(f"{source}: not UTF-8 text (byte {err.start})") from None
+        raise InputError(
+            f"{source}: not UTF-8 text (byte {err.start})",
+            code="file.not_utf8",
+            source=source,
+            byte=err.start,
+        ) from None
     except json.JSONDecodeError as err:
-        raise InputError(f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+        raise InputError(
+            f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}",
+            code="file.not_json",
+            source=source,
+            line=err.lineno,
+            column=err.colno,
+            detail=err.msg,
+        ) from None
     except RecursionError:
-        raise InputError(f"{source}: not JSON: nested too deeply") from None
+        raise InputError(
+            f"{source}: not JSON: nested too deeply", code="file.too_deep", source=source
+        ) from None
     except ValueError as err:  # e.g. a number of more than 4300 digits
-        raise InputError(f"{source}: not a case: {str(err).split(';')[0]}") from None
+        raise InputError(
+            f"{source}: not a case: {str(err).split(';')[0]}", code="file.not_case", source=source
+        ) from None
 
 
 def cmd_event_create(args: argparse.Namespace) -> int:
@@ -644,11 +666,16 @@ def cmd_event_create(args: argparse.Namespace) -> int:
         try:
             date.fromisoformat(args.date)
         except ValueError:
-            raise InputError(f"--date: expected YYYY-MM-DD, got {args.date!r}") from None
+            raise InputError(
+                f"--date: expected YYYY-MM-DD, got {args.date!r}",
+                code="input.date",
+                field="date",
+                got=args.date,
+            ) from None
     try:
         rb = load_rulebook(args.rules)
     except RulebookError as err:
-        raise InputError(f"--rules: {err}") from None
+        raise InputError(f"--rules: {err}", code=err.code, field="rules", **err.values) from None
     with _open(args, create=True) as store:
         info = store.create_event(name=args.name, rulebook=rb, date=args.date, actor=_actor(args))
     print(info.id)
@@ -669,8 +696,7 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
         n = store.import_pairs(ev.id, rows, actor=acting_as(args, store, ev.id), source=args.file)
-    msg = f"已导入 {n} 对" if _lang(args) == "zh" else f"imported {n} pairs"
-    print(msg, file=sys.stderr)
+    print(text("pairs.imported", args, n=n), file=sys.stderr)
     return 0
 
 
@@ -733,7 +759,13 @@ def cmd_export(args: argparse.Namespace) -> int:
                 for m in matches:
                     fh.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")
         except OSError as err:
-            raise InputError(f"{args.output}: cannot write ({err.strerror})") from None
+            raise InputError(
+                f"{args.output}: cannot write ({err.strerror})",
+                code="file.cannot_write",
+                field="output",
+                target=args.output,
+                detail=err.strerror,
+            ) from None
     return 0
 
 
@@ -751,12 +783,23 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
             try:
                 text = open(args.anchors, encoding="utf-8").read()
             except (OSError, UnicodeDecodeError) as err:
-                raise InputError(f"--anchors {args.anchors}: cannot read ({err})") from None
+                raise InputError(
+                    f"--anchors {args.anchors}: cannot read ({err})",
+                    code="file.cannot_read",
+                    field="anchors",
+                    source=args.anchors,
+                    detail=str(err),
+                ) from None
             for n, line in enumerate(text.splitlines(), 1):
                 if line.strip() and not line.lstrip().startswith("#"):
                     found.append(parse_anchor(line, f"{args.anchors}: line {n}"))
             if not found:
-                raise InputError(f"--anchors {args.anchors}: no anchor in the file")
+                raise InputError(
+                    f"--anchors {args.anchors}: no anchor in the file",
+                    code="verify.no_anchor",
+                    field="anchors",
+                    source=args.anchors,
+                )
     except ValueError as err:
         raise InputError(str(err)) from None
     return head, found
@@ -772,7 +815,13 @@ def cmd_anchor(args: argparse.Namespace) -> int:
             with open(args.output, "a", encoding="utf-8") as f:
                 f.write(a.text() + "\n")
         except OSError as err:
-            raise InputError(f"--output {args.output}: cannot write ({err.strerror})") from None
+            raise InputError(
+                f"--output {args.output}: cannot write ({err.strerror})",
+                code="file.cannot_write",
+                field="output",
+                target=args.output,
+                detail=err.strerror,
+            ) from None
     print(a.text())
     return 0
 
@@ -781,44 +830,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
     head, anchors = _anchors_of(args)
     with _open(args) as store:
         result = store.verify(head, anchors, root=args.root, progress=_progress(args, "verify"))
-    zh = _lang(args) == "zh"
     if result.root is None:
-        keys_line = (
-            f"签名：尚未登记站点密钥，{result.before_keys} 条记录无签名"
-            if zh
-            else f"signatures: no station keys registered yet; {result.before_keys} entries unsigned"
-        )
+        keys_line = text("out.verify_no_keys", args, n=result.before_keys)
     else:
-        keys_line = (
-            f"签名：{result.signed} 条已验证；{result.before_keys} 条写于登记密钥之前（无签名，"
-            f"只受哈希链与锚点保护）；信任根 {result.root}（第 {result.root_seq} 条）"
-            if zh
-            else f"signatures: {result.signed} checked; {result.before_keys} written before station "
-            f"keys (unsigned: the chain and anchors protect them); trust root {result.root} "
-            f"(entry #{result.root_seq})"
+        keys_line = text(
+            "out.verify_keys",
+            args,
+            signed=result.signed,
+            before=result.before_keys,
+            root=result.root,
+            seq=result.root_seq,
         )
         if result.unsigned_schema:
-            keys_line += (
-                f"；{result.unsigned_schema} 条无签名的结构升级（不写数据）"
-                if zh
-                else f"; {result.unsigned_schema} unsigned schema upgrades (they write no rows)"
-            )
+            keys_line += text("out.verify_unsigned_schema", args, n=result.unsigned_schema)
     if result.ok:
         print(keys_line)
         # last, ending with the head hash (to note outside the database)
-        print(
-            f"审计链完好：{result.entries} 条记录，末条哈希 {result.head_hash}"
-            if zh
-            else f"audit chain intact: {result.entries} entries, head hash {result.head_hash}"
-        )
+        print(text("out.verify_ok", args, n=result.entries, head=result.head_hash))
         return 0
-    label = "审计记录有问题" if zh else "audit log"
+    label = text("out.audit_problem", args)
     shown = result.problems[:50]
     for p in shown:
         print(_one_line(f"{label}: {p}"), file=sys.stderr)
     more = len(result.problems) - len(shown) + result.more_problems
     if more:
-        print(f"… {more} {'条其他问题' if zh else 'more problems'}", file=sys.stderr)
+        print(text("out.more_problems", args, n=more), file=sys.stderr)
     if result.root is not None:  # which keys the entries were checked against
         print(keys_line)
     return 1
@@ -866,19 +902,19 @@ def cmd_sign(args: argparse.Namespace) -> int:
             with open(path, "rb") as fh:
                 sigs[k] = fh.read()
         except OSError as err:
-            raise InputError(f"--{k} {path}: cannot read ({err.strerror})") from None
+            raise InputError(
+                f"--{k} {path}: cannot read ({err.strerror})",
+                code="file.cannot_read",
+                field=k,
+                source=path,
+                detail=err.strerror,
+            ) from None
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(
             ev.id, args.round, args.table, args.expect_version, sigs, acting_as(args, store, ev.id)
         )
-    zh = _lang(args) == "zh"
-    print(
-        f"第 {args.round} 轮 第 {args.table} 桌 第 {version} 版已签字，已锁定"
-        if zh
-        else f"round {args.round} table {args.table} version {version} signed and locked",
-        file=sys.stderr,
-    )
+    print(text("out.signed", args, round=args.round, table=args.table, version=version), file=sys.stderr)
     return 0
 
 
@@ -892,9 +928,15 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
 
     if args.accept_late and not (args.reason and args.reason.strip()):
-        raise InputError("--accept-late: needs --reason TEXT (why the chief referee accepts it late)")
+        raise InputError(
+            "--accept-late: needs --reason TEXT (why the chief referee accepts it late)",
+            code="appeal.late_reason_missing",
+            field="reason",
+        )
     if args.reason is not None and not args.accept_late:
-        raise InputError("--reason: only with --accept-late")
+        raise InputError(
+            "--reason: only with --accept-late", code="appeal.reason_without_accept", field="reason"
+        )
     filed_at = _when_opt(args.filed_at, "--filed-at")
     ended_at = _when_opt(args.ended_at, "--ended-at")
     with _open(args) as store:
@@ -939,9 +981,19 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
         try:
             sanctions = json.loads(args.sanctions)
         except json.JSONDecodeError as err:
-            raise InputError(f"--sanctions: not JSON: {err.msg} at column {err.colno}") from None
+            raise InputError(
+                f"--sanctions: not JSON: {err.msg} at column {err.colno}",
+                code="appeal.sanctions_not_json",
+                field="sanctions",
+                column=err.colno,
+                detail=err.msg,
+            ) from None
         if not isinstance(sanctions, list):
-            raise InputError(f"--sanctions: expected a JSON list, got {args.sanctions!r}")
+            raise InputError(
+                f"--sanctions: expected a JSON list, got {args.sanctions!r}",
+                code="appeal.sanctions_not_list",
+                field="sanctions",
+            )
     committee = [n.strip() for n in args.committee.replace("，", ",").replace("、", ",").split(",")]
     with _open(args) as store:
         ev = store.pick_event(args.event)
@@ -954,35 +1006,21 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
             actor=acting_as(args, store, ev.id),
             event_id=ev.id,
         )
-    zh = _lang(args) == "zh"
-    fee = {"refunded": ("退还申诉费", "fee refunded"), "kept": ("不退申诉费", "fee kept")}.get(
-        out["fee"], ("无申诉费", "no fee")
-    )
+    fee = text(f"out.fee_{out['fee'] if out['fee'] in ('refunded', 'kept') else 'none'}", args)
+    state = _state(out["state"], args)
     if out["version"] is not None:
         print(
-            f"申诉 {args.id}：{_DECISION_ZH[out['state']]}，{fee[0]}；已记录第 {out['version']} 版"
-            if zh
-            else f"appeal {args.id}: {out['state']}, {fee[1]}; recorded version {out['version']}",
+            text("out.decided_recorded", args, appeal=args.id, state=state, fee=fee, version=out["version"]),
             file=sys.stderr,
         )
     else:
-        print(
-            f"申诉 {args.id}：{_DECISION_ZH[out['state']]}，{fee[0]}"
-            if zh
-            else f"appeal {args.id}: {out['state']}, {fee[1]}",
-            file=sys.stderr,
-        )
+        print(text("out.decided", args, appeal=args.id, state=state, fee=fee), file=sys.stderr)
     return 0
 
 
-_DECISION_ZH = {
-    "filed": "已提交",
-    "under_review": "审理中",
-    "upheld": "申诉成立",
-    "modified": "改判",
-    "rejected": "驳回",
-    "withdrawn": "已撤回",
-}
+def _state(state: str, args: argparse.Namespace) -> str:
+    """An appeal's state in the command's language (English: the state's own word)."""
+    return state if lang_of(args) == "en" else text(f"value.state.{state}", args)
 
 
 def cmd_appeal_list(args: argparse.Namespace) -> int:
@@ -998,25 +1036,14 @@ def cmd_appeal_list(args: argparse.Namespace) -> int:
         )  # fmt: skip
         print(json.dumps([{k: a[k] for k in keep} for a in items], ensure_ascii=False, indent=1))
         return 0
-    zh = _lang(args) == "zh"
     for a in items:
-        state = _DECISION_ZH[a["state"]] if zh else a["state"]
-        late = ""
-        if a["late_minutes"]:
-            late = (
-                f"  逾期 {a['late_minutes']} 分钟（已接受）"
-                if zh
-                else f"  late {a['late_minutes']} min (accepted)"
-            )
-        hand = (
-            (f"第 {a['hand']} 副" if zh else f"hand {a['hand']}")
-            if a["hand"]
-            else ("开赛前" if zh else "before play")
-        )
-        where = f"第 {a['round']} 轮 第 {a['table']} 桌" if zh else f"round {a['round']} table {a['table']}"
+        state = _state(a["state"], args)
+        late = "  " + text("out.late_accepted", args, n=a["late_minutes"]) if a["late_minutes"] else ""
+        hand = text("out.hand", args, hand=a["hand"]) if a["hand"] else text("out.before_play", args)
+        where = text("out.round_table", args, round=a["round"], table=a["table"])
         print(
             f"{a['id']}\t{where}\t{hand} {a['kind']} {a['seat'] or ''}"
-            f"\t{'判罚' if zh else 'ruling'} {a['ruling_id']}\t{a['by']} {a['pair']}\t{state}{late}"
+            f"\t{text('out.ruling', args)} {a['ruling_id']}\t{a['by']} {a['pair']}\t{state}{late}"
         )
     return 0
 
@@ -1025,30 +1052,26 @@ def cmd_role_set_pin(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
     from ..app.store import roles
 
-    zh = _lang(args) == "zh"
     target = roles.check_role(args.role)
-    name = roles.role_name(target, "zh" if zh else "en")
+    name = roles.role_name(target, lang_of(args))
     with _open(args) as store:
         ev = store.pick_event(args.event)
         actor = _actor(args)
         if store.roles_enforced(ev.id):
-            chief = roles.role_name(roles.CHIEF_REFEREE, "zh" if zh else "en")
-            pin = _ask_pin(f"{chief} PIN：" if zh else f"PIN of the {chief}: ")
+            chief = roles.role_name(roles.CHIEF_REFEREE, lang_of(args))
+            pin = _ask_pin(text("out.ask_pin", args, role=chief))
             actor = store.login(ev.id, roles.CHIEF_REFEREE, pin, actor=actor)
         new = _ask_pin(
-            f"{name} 的新 PIN（{roles.PIN_MIN}–{roles.PIN_MAX} 位数字）："
-            if zh
-            else f"new PIN of the {name} ({roles.PIN_MIN}-{roles.PIN_MAX} digits): ",
+            text("out.ask_new_pin", args, role=name, min=roles.PIN_MIN, max=roles.PIN_MAX),
             ENV_NEW_PIN,
         )
         roles.check_pin(new, "new PIN")
-        if (
-            os.environ.get(ENV_NEW_PIN) is None
-            and _ask_pin("再输入一次：" if zh else "again: ", ENV_NEW_PIN) != new
-        ):
-            raise InputError("new PIN: the two entries differ; nothing changed")
+        if os.environ.get(ENV_NEW_PIN) is None and _ask_pin(text("out.ask_again", args), ENV_NEW_PIN) != new:
+            raise InputError(
+                "new PIN: the two entries differ; nothing changed", code="pin.entries_differ", field="new_pin"
+            )
         store.set_pin(ev.id, target, new, actor=actor)
-    print(f"已设置{name}的 PIN" if zh else f"PIN set for the {name}", file=sys.stderr)
+    print(text("out.pin_set", args, role=name), file=sys.stderr)
     return 0
 
 
@@ -1077,31 +1100,18 @@ def cmd_role_status(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return 0
-    zh = _lang(args) == "zh"
-    lang = "zh" if zh else "en"
-    if zh:
-        off = "尚未设置 PIN，不检查角色（任何人可做任何操作）"
-        print(f"赛事 {ev.id}：" + ("按角色检查权限" if enforced else off))
-    else:
-        print(
-            f"event {ev.id}: "
-            + ("roles enforced" if enforced else "no PINs yet: roles not enforced (every action allowed)")
-        )
+    lang = lang_of(args)
+    print(text("out.roles_enforced" if enforced else "out.roles_off", args, event=ev.id))
     for r, st in states.items():
         if not st.has_pin:
-            pin = "未设 PIN" if zh else "no PIN"
+            pin = text("out.no_pin", args)
         else:
             at = str(st.pin_set_at)[:19].replace("T", " ") + " UTC"
-            pin = f"PIN 设于 {at}（{st.pin_set_by}）" if zh else f"PIN set {at} by {st.pin_set_by}"
+            pin = text("out.pin_set_at", args, at=at, by=st.pin_set_by)
         if st.locked_until is not None:
-            until = roles.local_hms(st.locked_until)
-            lock = f"锁定至 {until}" if zh else f"locked until {until}"
+            lock = text("out.locked_until", args, until=roles.local_hms(st.locked_until))
         elif st.failures:
-            lock = (
-                f"连续错误 {st.failures} 次，还可试 {st.tries_left} 次"
-                if zh
-                else f"{st.failures} wrong in a row, {st.tries_left} tries left"
-            )
+            lock = text("out.wrong_in_a_row", args, failures=st.failures, n=st.tries_left)
         else:
             lock = ""
         print("\t".join([r, roles.role_name(r, lang), pin, lock]).rstrip("\t"))

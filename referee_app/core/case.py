@@ -139,7 +139,9 @@ def parse_case(raw: Any) -> Case:
     for i, parsed in enumerate(hands):
         if parsed.in_progress and (i != len(hands) - 1 or finished != "open"):
             raise CaseError(
-                f"hands[{i}].in_progress: only the last hand of a round still open can be in progress"
+                f"hands[{i}].in_progress: only the last hand of a round still open can be in progress",
+                code="case.in_progress_not_last",
+                field=f"hands[{i}].in_progress",
             )
     return Case(event, first_dealer, levels, history, before, hands, finished)
 
@@ -155,7 +157,12 @@ def _hand(raw: Any, path: str) -> Hand:
     if points + bottom.points > 200:
         raise CaseError(
             f"{path}: defender_points {points} + bottom.points {bottom.points} = "
-            f"{points + bottom.points}, more than the 200 card points in two decks"
+            f"{points + bottom.points}, more than the 200 card points in two decks",
+            code="case.points_over_200",
+            field=path,
+            points=points,
+            bottom=bottom.points,
+            total=points + bottom.points,
         )
     infractions = [
         _infraction(item, f"{path}.infractions[{i}]")
@@ -174,16 +181,30 @@ def _bottom(raw: Any, path: str) -> Bottom:
     pairs = _int(obj, "pairs", f"{path}.pairs", low=2, high=12)
     j = _int(obj, "j", f"{path}.j", low=0, high=2) or 0
     if captured and shape is None:
-        raise CaseError(f"{path}.shape: required when captured is true (single, pair, tractor or throw)")
+        raise CaseError(
+            f"{path}.shape: required when captured is true (single, pair, tractor or throw)",
+            code="case.shape_required",
+            field=f"{path}.shape",
+        )
     if shape == "throw" and captured and largest is None:
         raise CaseError(
-            f"{path}.largest: required for a throw (its largest combination: single, pair or tractor)"
+            f"{path}.largest: required for a throw (its largest combination: single, pair or tractor)",
+            code="case.largest_required",
+            field=f"{path}.largest",
         )
     needs_pairs = shape == "tractor" or (shape == "throw" and largest == "tractor")
     if captured and needs_pairs and pairs is None:
-        raise CaseError(f"{path}.pairs: required for a tractor (how many pairs, 2 or more)")
+        raise CaseError(
+            f"{path}.pairs: required for a tractor (how many pairs, 2 or more)",
+            code="case.tractor_pairs_required",
+            field=f"{path}.pairs",
+        )
     if j and not captured:
-        raise CaseError(f"{path}.j: J cards count only when the bottom is captured (captured is false)")
+        raise CaseError(
+            f"{path}.j: J cards count only when the bottom is captured (captured is false)",
+            code="case.j_not_captured",
+            field=f"{path}.j",
+        )
     return Bottom(points, captured, shape, pairs, largest, j)
 
 
@@ -219,51 +240,110 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         if side is None and seat is not None:
             side = side_of(seat)
         if side is None:
-            raise CaseError(f"{path}.side: required for late_arrival (NS or EW)")
+            raise CaseError(
+                f"{path}.side: required for late_arrival (NS or EW)",
+                code="case.side_required",
+                field=f"{path}.side",
+            )
         if seat is not None and side_of(seat) != side:
-            raise CaseError(f"{path}.seat: {seat} is not on side {side}")
+            raise CaseError(
+                f"{path}.seat: {seat} is not on side {side}",
+                code="case.seat_not_on_side",
+                field=f"{path}.seat",
+                seat=seat,
+                side=side,
+            )
     else:
         if before_play:
-            raise CaseError(f'{path}.kind: only late_arrival comes before the first hand, got "{kind}"')
+            raise CaseError(
+                f'{path}.kind: only late_arrival comes before the first hand, got "{kind}"',
+                code="case.kind_before_play",
+                field=f"{path}.kind",
+                kind=kind,
+            )
         if seat is None:
-            raise CaseError(f"{path}.seat: required (the offending player: E, S, W or N)")
+            raise CaseError(
+                f"{path}.seat: required (the offending player: E, S, W or N)",
+                code="case.seat_required",
+                field=f"{path}.seat",
+            )
         if side is not None and side != side_of(seat):
-            raise CaseError(f"{path}.side: {side} is not the side of seat {seat}")
+            raise CaseError(
+                f"{path}.side: {side} is not the side of seat {seat}",
+                code="case.side_not_of_seat",
+                field=f"{path}.side",
+                seat=seat,
+                side=side,
+            )
         side = side_of(seat)
     cards = _int(obj, "cards", f"{path}.cards", low=1, high=33)
     trick = _int(obj, "trick", f"{path}.trick", low=1, high=TRICKS)
     discovered = _int(obj, "discovered", f"{path}.discovered", low=1, high=TRICKS)
     if discovered is not None and trick is None:
-        raise CaseError(f"{path}.trick: required when discovered is given")
+        raise CaseError(
+            f"{path}.trick: required when discovered is given",
+            code="case.trick_required",
+            field=f"{path}.trick",
+        )
     if trick is not None and discovered is None:
         discovered = trick
     if trick is not None and discovered is not None and discovered < trick:
-        raise CaseError(f"{path}.discovered: trick {discovered} is before the offence in trick {trick}")
+        raise CaseError(
+            f"{path}.discovered: trick {discovered} is before the offence in trick {trick}",
+            code="case.discovered_before",
+            field=f"{path}.discovered",
+            discovered=discovered,
+            trick=trick,
+        )
     phase = _choice(obj, "phase", f"{path}.phase", PHASES)
     if kind == "wrong_card_count" and phase is None:
-        raise CaseError(f"{path}.phase: required for wrong_card_count (one of {', '.join(PHASES)})")
+        raise CaseError(
+            f"{path}.phase: required for wrong_card_count (one of {', '.join(PHASES)})",
+            code="case.phase_required",
+            field=f"{path}.phase",
+            allowed=list(PHASES),
+        )
     severity = _choice(obj, "severity", f"{path}.severity", ("light", "heavy")) or "light"
     affects = _bool(obj, "affects_result", f"{path}.affects_result") or False
     minutes = _int(obj, "minutes", f"{path}.minutes", low=0, high=600)
     if kind == "late_arrival" and minutes is None:
-        raise CaseError(f"{path}.minutes: required for late_arrival (minutes after the round started)")
+        raise CaseError(
+            f"{path}.minutes: required for late_arrival (minutes after the round started)",
+            code="case.minutes_required",
+            field=f"{path}.minutes",
+        )
     what = _choice(obj, "what", f"{path}.what", ("bury", "lead", "follow"))
     points = _int(obj, "points", f"{path}.points", low=0, high=200)
     thrown = _int(obj, "thrown", f"{path}.thrown", low=2, high=33)
     if thrown is not None and cards is not None and cards > thrown:
-        raise CaseError(f"{path}.cards: {cards} blocked cards but only {thrown} thrown")
+        raise CaseError(
+            f"{path}.cards: {cards} blocked cards but only {thrown} thrown",
+            code="case.blocked_over_thrown",
+            field=f"{path}.cards",
+            cards=cards,
+            thrown=thrown,
+        )
     suspension = _int(obj, "suspension_rounds", f"{path}.suspension_rounds", low=1, high=99)
     disqualified = _bool(obj, "disqualified", f"{path}.disqualified") or False
     at_draw = _bool(obj, "at_draw", f"{path}.at_draw") or False
     if at_draw and kind != "late_arrival":
-        raise CaseError(f"{path}.at_draw: only for late_arrival (away from the draw), not {kind}")
+        raise CaseError(
+            f"{path}.at_draw: only for late_arrival (away from the draw), not {kind}",
+            code="case.at_draw_only_late",
+            field=f"{path}.at_draw",
+            kind=kind,
+        )
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
     void_reason = None
     if "void" in obj:
         void = _object(obj["void"], f"{path}.void", {"reason"})
         void_reason = (_string(void, "reason", f"{path}.void.reason", required=True) or "").strip()
         if not void_reason:
-            raise CaseError(f"{path}.void.reason: voiding a ruling needs a written reason")
+            raise CaseError(
+                f"{path}.void.reason: voiding a ruling needs a written reason",
+                code="case.void_reason_missing",
+                field=f"{path}.void.reason",
+            )
     return Infraction(
         kind=kind,
         path=path,
@@ -291,7 +371,11 @@ def _override(raw: Any, path: str) -> Override:
     obj = _object(raw, path, {"sanctions", "reason"})
     reason = _string(obj, "reason", f"{path}.reason", required=True).strip()
     if not reason:
-        raise CaseError(f"{path}.reason: an override needs a written reason")
+        raise CaseError(
+            f"{path}.reason: an override needs a written reason",
+            code="case.override_reason_missing",
+            field=f"{path}.reason",
+        )
     items = _list(obj.get("sanctions"), f"{path}.sanctions")
     sanctions: list[dict[str, Any]] = []
     for i, item in enumerate(items):
@@ -299,7 +383,11 @@ def _override(raw: Any, path: str) -> Override:
         if isinstance(item, str):
             if item not in SANCTION_WORDS:
                 raise CaseError(
-                    f"{where}: expected one of {', '.join(SANCTION_WORDS)} or an object, got {_show(item)}"
+                    f"{where}: expected one of {', '.join(SANCTION_WORDS)} or an object, got {_show(item)}",
+                    code="case.sanction_invalid",
+                    field=where,
+                    allowed=list(SANCTION_WORDS),
+                    got=_show(item),
                 )
             sanctions.append({item: True})
             continue
@@ -349,14 +437,24 @@ def _show(value: Any) -> str:
 
 def _object(value: Any, path: str, allowed: set[str]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise CaseError(f"{path}: expected an object, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected an object, got {_show(value)}",
+            code="case.expected_object",
+            field=path,
+            got=_show(value),
+        )
     for key in value:
         if key not in allowed:
             # a key with spaces or control characters is quoted so the message stays one line
             name = key if key.isidentifier() else _show(key)
             known = ", ".join(sorted(allowed))
             where = name if path == "(case)" else f"{path}.{name}"
-            raise CaseError(f"{where}: unknown field (known: {known})")
+            raise CaseError(
+                f"{where}: unknown field (known: {known})",
+                code="case.unknown_field",
+                field=where,
+                known=known,
+            )
     return value
 
 
@@ -368,22 +466,38 @@ MAX_INFRACTIONS = 200  # in one hand, and before play
 
 def _list(value: Any, path: str, limit: int | None = None) -> list[Any]:
     if value is None:
-        raise CaseError(f"{path}: required (a list)")
+        raise CaseError(f"{path}: required (a list)", code="case.list_required", field=path)
     if not isinstance(value, list):
-        raise CaseError(f"{path}: expected a list, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected a list, got {_show(value)}",
+            code="case.expected_list",
+            field=path,
+            got=_show(value),
+        )
     if limit is not None and len(value) > limit:
-        raise CaseError(f"{path}: {len(value)} entries, more than the {limit} a case may have")
+        raise CaseError(
+            f"{path}: {len(value)} entries, more than the {limit} a case may have",
+            code="case.too_many",
+            field=path,
+            n=len(value),
+            limit=limit,
+        )
     return value
 
 
 def _string(obj: dict[str, Any], key: str, path: str, required: bool = False) -> Any:
     if key not in obj:
         if required:
-            raise CaseError(f"{path}: required")
+            raise CaseError(f"{path}: required", code="case.required", field=path)
         return None
     value = obj[key]
     if not isinstance(value, str):
-        raise CaseError(f"{path}: expected a string, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected a string, got {_show(value)}",
+            code="case.expected_string",
+            field=path,
+            got=_show(value),
+        )
     return value
 
 
@@ -392,11 +506,22 @@ def _choice(
 ) -> Any:
     if key not in obj:
         if required:
-            raise CaseError(f"{path}: required (one of {', '.join(options)})")
+            raise CaseError(
+                f"{path}: required (one of {', '.join(options)})",
+                code="case.choice_required",
+                field=path,
+                allowed=list(options),
+            )
         return None
     value = obj[key]
     if value not in options or not isinstance(value, str):
-        raise CaseError(f"{path}: expected one of {', '.join(options)}, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected one of {', '.join(options)}, got {_show(value)}",
+            code="case.expected_choice",
+            field=path,
+            allowed=list(options),
+            got=_show(value),
+        )
     return value
 
 
@@ -405,7 +530,12 @@ def _bool(obj: dict[str, Any], key: str, path: str) -> bool | None:
         return None
     value = obj[key]
     if not isinstance(value, bool):
-        raise CaseError(f"{path}: expected true or false, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected true or false, got {_show(value)}",
+            code="case.expected_bool",
+            field=path,
+            got=_show(value),
+        )
     return value
 
 
@@ -414,20 +544,38 @@ def _int(obj: dict[str, Any], key: str, path: str, low: int, high: int) -> Any:
         return None
     value = obj[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CaseError(f"{path}: expected a whole number, got {_show(value)}")
+        raise CaseError(
+            f"{path}: expected a whole number, got {_show(value)}",
+            code="case.expected_int",
+            field=path,
+            got=_show(value),
+        )
     if not low <= value <= high:
-        raise CaseError(f"{path}: expected {low}–{high}, got {value}")
+        raise CaseError(
+            f"{path}: expected {low}–{high}, got {value}",
+            code="case.out_of_range",
+            field=path,
+            low=low,
+            high=high,
+            got=value,
+        )
     return value
 
 
 def _points(obj: dict[str, Any], key: str, path: str, required: bool = False) -> Any:
     if key not in obj:
         if required:
-            raise CaseError(f"{path}: required (card points, a multiple of 5 from 0 to 200)")
+            raise CaseError(
+                f"{path}: required (card points, a multiple of 5 from 0 to 200)",
+                code="case.points_required",
+                field=path,
+            )
         return None
     value = _int(obj, key, path, low=0, high=200)
     if value % 5:
-        raise CaseError(f"{path}: card points come in fives, got {value}")
+        raise CaseError(
+            f"{path}: card points come in fives, got {value}", code="case.points_fives", field=path, got=value
+        )
     return value
 
 

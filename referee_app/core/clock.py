@@ -20,11 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from .errors import Reported
+
 ACTIONS = ("start", "pause", "resume", "extend")
 
 
-class ClockError(ValueError):
+class ClockError(Reported, ValueError):
     """A clock act that does not fit the clock's state (pausing a stopped clock …)."""
+
+    default_code = "clock.error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +60,26 @@ class ClockState:
 def check_act(minutes: int, acts: Sequence[ClockAct], new: ClockAct) -> None:
     """Refuse an act that makes no sense now (one line, language-free values)."""
     if new.action not in ACTIONS:
-        raise ClockError(f"clock: expected one of {', '.join(ACTIONS)}, got {new.action!r}")
+        raise ClockError(
+            f"clock: expected one of {', '.join(ACTIONS)}, got {new.action!r}",
+            code="clock.action_invalid",
+            got=new.action,
+            allowed=list(ACTIONS),
+        )
     phase = clock_state(minutes, acts, new.at).phase
     if new.action == "start" and phase != "not_started":
-        raise ClockError(f"clock: already started ({phase})")
+        raise ClockError(f"clock: already started ({phase})", code="clock.started")
     if new.action == "pause" and phase != "running":
-        raise ClockError(f"clock: not running ({phase})")
+        raise ClockError(f"clock: not running ({phase})", code="clock.not_running")
     if new.action == "resume" and phase != "paused":
-        raise ClockError(f"clock: not paused ({phase})")
+        raise ClockError(f"clock: not paused ({phase})", code="clock.not_paused")
     if new.action == "extend" and new.minutes <= 0:
-        raise ClockError(f"--minutes: expected more than 0, got {new.minutes}")
+        raise ClockError(
+            f"--minutes: expected more than 0, got {new.minutes}",
+            code="clock.minutes",
+            field="minutes",
+            got=new.minutes,
+        )
 
 
 def clock_state(minutes: int, acts: Sequence[ClockAct], now: datetime) -> ClockState:

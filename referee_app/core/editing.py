@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .errors import CaseError
+
 
 def new_case(event: str, first_dealer: str, levels: dict[str, str] | None = None) -> dict[str, Any]:
     return {
@@ -75,7 +77,7 @@ def correct_hand(
     out = copy.deepcopy(case)
     hand = out["hands"][hand_index]
     if hand.get("in_progress"):
-        raise ValueError("the hand is still being played: enter its points instead")
+        raise CaseError("the hand is still being played: enter its points instead", code="edit.hand_in_play")
     hand["defender_points"] = defender_points
     hand["redeclarations"] = redeclarations
     hand["bottom"] = dict(bottom or {"points": 0, "captured": False})
@@ -111,7 +113,9 @@ def end_on_time(case: dict[str, Any]) -> dict[str, Any]:
     hand = hand_in_progress(out)
     if hand is not None:
         if hand.get("infractions"):
-            raise ValueError("the hand in progress has rulings: enter its points first")
+            raise CaseError(
+                "the hand in progress has rulings: enter its points first", code="edit.rulings_in_play"
+            )
         out["hands"].pop()
     out["finished"] = "time"
     return out

@@ -210,7 +210,7 @@ def decide(case: Any, *, rulebook: Rulebook | None = None) -> Decision:
         try:
             rulebook = load_rulebook(parsed.event)
         except RulebookError as exc:
-            raise CaseError(f"event: {exc}") from None
+            raise CaseError(f"event: {exc}", code=exc.code, field="event", **exc.values) from None
     return RoundJudge(rulebook, parsed).run()
 
 
@@ -280,7 +280,7 @@ def judge(case: Any, *, lang: str = "zh", rulebook: Rulebook | None = None) -> d
         try:
             rulebook = load_rulebook(parsed.event)
         except RulebookError as exc:
-            raise CaseError(f"event: {exc}") from None
+            raise CaseError(f"event: {exc}", code=exc.code, field="event", **exc.values) from None
     return word(RoundJudge(rulebook, parsed).run().to_json(), lang, rulebook)
 
 
@@ -320,7 +320,11 @@ class RoundJudge:
         )
         if forfeiting:
             if self.case.hands:
-                raise CaseError("hands: the round was forfeited before play (before_play); give no hands")
+                raise CaseError(
+                    "hands: the round was forfeited before play (before_play); give no hands",
+                    code="case.forfeit_no_hands",
+                    field="hands",
+                )
             decision.forfeit = self.forfeit(forfeiting)
             decision.result = self.forfeit_result(decision.forfeit)
             return decision
@@ -334,7 +338,10 @@ class RoundJudge:
         for number, hand in enumerate(self.case.hands, start=1):
             if ended:
                 raise CaseError(
-                    f"{hand.path}: the round ended at hand {number - 1} ({ended}); no hand can follow"
+                    f"{hand.path}: the round ended at hand {number - 1} ({ended}); no hand can follow",
+                    code="case.hand_after_end",
+                    field=hand.path,
+                    n=number - 1,
                 )
             dealer = self.dealer_for(hand, number, dealer)
             last_dealer_side = side_of(dealer)
@@ -362,20 +369,30 @@ class RoundJudge:
             if hand.dealer is not None and hand.dealer != self.case.first_dealer:
                 raise CaseError(
                     f"{hand.path}.dealer: the first hand's dealer is first_dealer "
-                    f"({self.case.first_dealer}), got {hand.dealer}"
+                    f"({self.case.first_dealer}), got {hand.dealer}",
+                    code="case.first_dealer",
+                    field=f"{hand.path}.dealer",
+                    first=self.case.first_dealer,
+                    got=hand.dealer,
                 )
             return self.case.first_dealer
         if derived is None:
             if hand.dealer is None:
                 raise CaseError(
                     f"{hand.path}.dealer: required: the previous hand left the deal open "
-                    "(一次性抢庄); give the seat that won the grab"
+                    "(一次性抢庄); give the seat that won the grab",
+                    code="case.dealer_grab",
+                    field=f"{hand.path}.dealer",
                 )
             return hand.dealer
         if hand.dealer is not None and hand.dealer != derived:
             raise CaseError(
                 f"{hand.path}.dealer: dealers after the first are derived "
-                f"({derived} deals this hand), got {hand.dealer}"
+                f"({derived} deals this hand), got {hand.dealer}",
+                code="case.dealer_derived",
+                field=f"{hand.path}.dealer",
+                derived=derived,
+                got=hand.dealer,
             )
         return derived
 
@@ -866,7 +883,13 @@ class RoundJudge:
             if chosen is None or not low <= chosen <= high:
                 raise CaseError(
                     f"{inf.path}.suspension_rounds: the referee chooses {low}–{high} rounds "
-                    f"for {inf.kind} in {self.rb.id}, got {chosen if chosen is not None else 'none'}"
+                    f"for {inf.kind} in {self.rb.id}, got {chosen if chosen is not None else 'none'}",
+                    code="case.suspension_range",
+                    field=f"{inf.path}.suspension_rounds",
+                    low=low,
+                    high=high,
+                    kind=inf.kind,
+                    rulebook=self.rb.id,
                 )
             ruling.suspension_rounds = chosen
         ruling.disqualified = sanction["disqualified"]
@@ -877,18 +900,35 @@ class RoundJudge:
             if inf.points is None:
                 raise CaseError(
                     f"{inf.path}.points: required: the referee chooses the points "
-                    f"for {inf.kind} in {self.rb.id} ({low}–{high})"
+                    f"for {inf.kind} in {self.rb.id} ({low}–{high})",
+                    code="case.points_choose",
+                    field=f"{inf.path}.points",
+                    low=low,
+                    high=high,
+                    kind=inf.kind,
+                    rulebook=self.rb.id,
                 )
             if not low <= inf.points <= high:
                 raise CaseError(
                     f"{inf.path}.points: {inf.points} is outside {self.rb.id}'s range "
-                    f"for {inf.kind}, {low}–{high}"
+                    f"for {inf.kind}, {low}–{high}",
+                    code="case.points_range",
+                    field=f"{inf.path}.points",
+                    got=inf.points,
+                    low=low,
+                    high=high,
+                    kind=inf.kind,
+                    rulebook=self.rb.id,
                 )
             return inf.points
         if inf.points is not None and inf.override is None:
             raise CaseError(
                 f"{inf.path}.points: {inf.kind} in {self.rb.id} is not a discretionary "
-                "penalty; to rule otherwise, give an override with a reason"
+                "penalty; to rule otherwise, give an override with a reason",
+                code="case.points_not_discretionary",
+                field=f"{inf.path}.points",
+                kind=inf.kind,
+                rulebook=self.rb.id,
             )
         if sanction["points"] is not None:
             return sanction["points"]
@@ -902,7 +942,10 @@ class RoundJudge:
                 raise CaseError(
                     f"{inf.path}.thrown: required: {self.rb.id} counts a failed throw "
                     "by the cards thrown, (thrown − 1) × "
-                    f"{sanction['points_thrown_less_one']}"
+                    f"{sanction['points_thrown_less_one']}",
+                    code="case.thrown_required",
+                    field=f"{inf.path}.thrown",
+                    rulebook=self.rb.id,
                 )
             return sanction["points_thrown_less_one"] * (inf.thrown - 1)
         return 0
@@ -933,7 +976,11 @@ class RoundJudge:
                 ruling.against = item.get("against", ruling.against)
             if item.get("hand_loss") or item.get("ends_hand"):
                 if dealer_side is None:
-                    raise CaseError(f"{inf.path}.override: a hand loss needs a hand")
+                    raise CaseError(
+                        f"{inf.path}.override: a hand loss needs a hand",
+                        code="case.hand_loss_needs_hand",
+                        field=f"{inf.path}.override",
+                    )
                 ruling.hand_lost = True
             if item.get("ends_hand"):
                 ruling.ends_hand = True

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import knockout as ko
+from .errors import Reported
 from .standings import EventRecord, compute_standings, lot_digest, natural_key
 
 DENSE_LIMIT = 96
@@ -77,8 +78,10 @@ Progress = Callable[[int, int], None]
 """``progress(pairs done, pairs in all)`` while a large field is paired."""
 
 
-class PairingError(ValueError):
+class PairingError(Reported, ValueError):
     """The round cannot be paired under the rules: the message says why, in one line."""
+
+    default_code = "pairing.error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,21 +172,29 @@ def pairing_from_json(round_no: int, data: Any, method: str = "entered", seed: i
     """A pairing from the JSON ``pair --json`` prints (tables, then ``{"bye": …}``), e.g. one
     edited or entered by hand; a one-line error naming the entry when it is malformed."""
     if not isinstance(data, list):
-        raise PairingError("pairing: expected a JSON list of tables")
+        raise PairingError("pairing: expected a JSON list of tables", code="pairing.not_list")
     tables: list[Table] = []
     bye: str | None = None
     for i, row in enumerate(data):
         if not isinstance(row, dict):
-            raise PairingError(f"pairing[{i}]: expected an object")
+            raise PairingError(
+                f"pairing[{i}]: expected an object", code="pairing.row_not_object", field=f"pairing[{i}]"
+            )
         if "bye" in row:
             if bye is not None:
-                raise PairingError(f"pairing[{i}]: a second bye")
+                raise PairingError(
+                    f"pairing[{i}]: a second bye", code="pairing.row_second_bye", field=f"pairing[{i}]"
+                )
             bye = str(row["bye"])
             continue
         try:
             tables.append(Table(int(row["table"]), str(row["NS"]), str(row["EW"])))
         except (KeyError, TypeError, ValueError):
-            raise PairingError(f"pairing[{i}]: expected table, NS and EW, got {row}") from None
+            raise PairingError(
+                f"pairing[{i}]: expected table, NS and EW, got {row}",
+                code="pairing.row_shape",
+                field=f"pairing[{i}]",
+            ) from None
     return Pairing(round_no, method, seed, tables, bye)
 
 
@@ -204,7 +215,12 @@ def pair_round(
     take them two by two, the first NS; an odd last one has the bye). Only for a round
     paired by lot (round 1, or a knockout round); checked against the field."""
     if round_no < 1:
-        raise PairingError(f"--round: expected a round number ≥ 1, got {round_no}")
+        raise PairingError(
+            f"--round: expected a round number ≥ 1, got {round_no}",
+            code="input.round",
+            field="round",
+            got=round_no,
+        )
     if knockout:
         return _knockout(record, round_no, seed, drawn)
     playing = active_pairs(record, round_no)
@@ -213,7 +229,11 @@ def pair_round(
             return _entered(playing, round_no, drawn, set())
         return _by_lot(playing, round_no, seed, set())
     if drawn is not None:
-        raise PairingError(f"round {round_no}: a Swiss round after round 1 is paired by score, not drawn")
+        raise PairingError(
+            f"round {round_no}: a Swiss round after round 1 is paired by score, not drawn",
+            code="pairing.not_drawn",
+            round=round_no,
+        )
     if len(playing) < 2:
         raise PairingError(f"round {round_no}: {len(playing)} pair(s) to play; nothing to pair")
     table = compute_standings(rulebook, record, through_round=round_no - 1, seed=seed)
@@ -231,7 +251,11 @@ def pair_round(
     if len(order) % 2:
         candidates = [p for p in reversed(order) if p not in had_bye]
         if not candidates:
-            raise PairingError(f"round {round_no}: every pair has had a bye; an odd field cannot be paired")
+            raise PairingError(
+                f"round {round_no}: every pair has had a bye; an odd field cannot be paired",
+                code="pairing.all_had_bye",
+                round=round_no,
+            )
         for cand in candidates:
             rest = [p for p in order if p != cand]
             matches = best_matching(rest, met, points, due, progress)
@@ -242,7 +266,10 @@ def pair_round(
         matches = best_matching(order, met, points, due, progress)
     if matches is None:
         raise PairingError(
-            f"round {round_no}: {len(order)} pairs cannot all be paired without two pairs meeting again"
+            f"round {round_no}: {len(order)} pairs cannot all be paired without two pairs meeting again",
+            code="pairing.rematch",
+            round=round_no,
+            n=len(order),
         )
     pos = {p: i for i, p in enumerate(order)}
     matches.sort(key=lambda m: min(pos[m[0]], pos[m[1]]))
@@ -422,17 +449,33 @@ def _entered(playing: Sequence[str], round_no: int, drawn: Sequence[str], had_by
     field_ = set(playing)
     dup = [p for p, c in Counter(drawn).items() if c > 1]
     if dup:
-        raise PairingError(f"--drawn: pair {dup[0]} is drawn twice")
+        raise PairingError(
+            f"--drawn: pair {dup[0]} is drawn twice", code="pairing.drawn_twice", field="drawn", pair=dup[0]
+        )
     unknown = [p for p in drawn if p not in field_]
     if unknown:
-        raise PairingError(f"--drawn: pair {unknown[0]} is not in round {round_no}'s field")
+        raise PairingError(
+            f"--drawn: pair {unknown[0]} is not in round {round_no}'s field",
+            code="pairing.drawn_unknown",
+            field="drawn",
+            pair=unknown[0],
+            round=round_no,
+        )
     left = sorted(field_ - set(drawn), key=natural_key)
     if left:
-        raise PairingError(f"--drawn: pair(s) {', '.join(left)} of round {round_no}'s field not drawn")
+        raise PairingError(
+            f"--drawn: pair(s) {', '.join(left)} of round {round_no}'s field not drawn",
+            code="pairing.not_drawn_all",
+            field="drawn",
+            pairs=left,
+            round=round_no,
+        )
     order = list(drawn)
     bye = order.pop() if len(order) % 2 else None
     if bye is not None and bye in had_bye:
-        raise PairingError(f"--drawn: pair {bye} would have a second bye")
+        raise PairingError(
+            f"--drawn: pair {bye} would have a second bye", code="pairing.second_bye", field="drawn", pair=bye
+        )
     tables = [Table(i + 1, order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
     return Pairing(round_no, "entered", None, tables, bye)
 
@@ -462,15 +505,28 @@ def _knockout(record: EventRecord, round_no: int, seed: int, drawn: Sequence[str
         t = tied[0]
         raise PairingError(
             f"round {prev}: pairs {t.ns} and {t.ew} have no winner; a knockout needs one "
-            f"(enter the chief referee's deciding result: referee-app decide)"
+            f"(enter the chief referee's deciding result: referee-app decide)",
+            code="pairing.no_winner",
+            round=prev,
+            ns=t.ns,
+            ew=t.ew,
         )
     winners = ko.field_of(record, round_no)
     if not any(m.round == prev for m in record.results):
-        raise PairingError(f"round {prev} has no results yet; a knockout draws among its winners")
+        raise PairingError(
+            f"round {prev} has no results yet; a knockout draws among its winners",
+            code="pairing.no_results",
+            round=prev,
+        )
     if len(winners) == 1:
-        raise PairingError(f"round {prev} left one winner, pair {winners[0]}: the knockout is over")
+        raise PairingError(
+            f"round {prev} left one winner, pair {winners[0]}: the knockout is over",
+            code="pairing.knockout_over",
+            round=prev,
+            pair=winners[0],
+        )
     if not winners:
-        raise PairingError(f"round {prev} left no pair to draw")
+        raise PairingError(f"round {prev} left no pair to draw", code="pairing.nothing_left", round=prev)
     had_bye = {b.pair for b in record.byes if b.round < round_no}
     if drawn is not None:
         pairing = _entered(winners, round_no, drawn, had_bye)

@@ -60,7 +60,9 @@ def _shown(ref: str) -> str:
 def resolve(ref: str) -> Path:
     """A bundled id (``bhg-2011``) or a path to a rulebook file."""
     if len(ref) > MAX_REF or "\0" in ref:
-        raise RulebookError(f"{_shown(ref)!r}: not a rulebook id or file name")
+        raise RulebookError(
+            f"{_shown(ref)!r}: not a rulebook id or file name", code="rulebook.not_id", ref=_shown(ref)
+        )
     try:
         if re.fullmatch(r"[a-z0-9][a-z0-9_-]*", ref):
             candidate = rules_dir() / f"{ref}.toml"
@@ -68,9 +70,18 @@ def resolve(ref: str) -> Path:
                 return candidate
             if not Path(ref).exists():
                 known = ", ".join(bundled_ids()) or "none"
-                raise RulebookError(f"{_shown(ref)}: no bundled rulebook with this id (bundled: {known})")
+                raise RulebookError(
+                    f"{_shown(ref)}: no bundled rulebook with this id (bundled: {known})",
+                    code="rulebook.unknown",
+                    ref=_shown(ref),
+                    known=known,
+                )
     except OSError as exc:  # e.g. a name too long for the file system
-        raise RulebookError(f"{_shown(ref)}: not a rulebook id or file ({exc.strerror or exc})") from None
+        raise RulebookError(
+            f"{_shown(ref)}: not a rulebook id or file ({exc.strerror or exc})",
+            code="rulebook.not_id",
+            ref=_shown(ref),
+        ) from None
     return Path(ref)
 
 
@@ -79,11 +90,17 @@ def load_rulebook(ref: str) -> Rulebook:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise RulebookError(f"{_shown(str(path))}: cannot read the rulebook: {exc.strerror or exc}") from None
+        raise RulebookError(
+            f"{_shown(str(path))}: cannot read the rulebook: {exc.strerror or exc}",
+            code="rulebook.cannot_read",
+            ref=_shown(str(path)),
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RulebookError(f"{path}: not UTF-8 (byte {exc.start})") from None
+        raise RulebookError(
+            f"{path}: not UTF-8 (byte {exc.start})", code="rulebook.not_utf8", ref=str(path)
+        ) from None
     return rulebook_from_text(text, origin=str(path))
 
 
@@ -100,7 +117,7 @@ def rulebook_from_text(text: str, origin: str, *, use_cache: bool = True) -> Rul
     problems, data = validate_text(text, origin)
     if problems:
         more = f" (and {len(problems) - 1} more; see `referee-app rules check`)" if len(problems) > 1 else ""
-        raise RulebookError(problems[0] + more)
+        raise RulebookError(problems[0] + more, code="rulebook.problems", ref=origin, n=len(problems))
     assert data is not None
     _cache_write(digest, data)
     return Rulebook(id=data["id"], data=data, sha256=digest, source_text=text, origin=origin)

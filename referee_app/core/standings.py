@@ -56,6 +56,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import Reported
+
 BYE_LEVEL_DIFFERENCE = 0
 """Level difference credited for a bye (轮空): none."""
 
@@ -105,8 +107,10 @@ def assumed_footnote(assumed: Sequence[str], lang: str) -> str:
     return lead + ", ".join(names)
 
 
-class StandingsError(ValueError):
+class StandingsError(Reported, ValueError):
     """The results cannot be ranked (a pair plays twice in a round, an unknown tie-break …)."""
+
+    default_code = "standings.error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,14 +329,24 @@ def _tally(record: EventRecord, through: int, win_points: int) -> dict[str, _Tal
 
     def once(rnd: int, pair: str, what: str) -> None:
         if (rnd, pair) in played:
-            raise StandingsError(f"round {rnd}: pair {pair} has two results ({what})")
+            raise StandingsError(
+                f"round {rnd}: pair {pair} has two results ({what})",
+                code="standings.two_results",
+                round=rnd,
+                pair=pair,
+            )
         played.add((rnd, pair))
 
     for m in record.results:
         if m.round > through:
             continue
         if m.ns == m.ew:
-            raise StandingsError(f"round {m.round}: pair {m.ns} plays itself")
+            raise StandingsError(
+                f"round {m.round}: pair {m.ns} plays itself",
+                code="standings.plays_itself",
+                round=m.round,
+                pair=m.ns,
+            )
         once(m.round, m.ns, "match")
         once(m.round, m.ew, "match")
         ns, ew = get(m.ns), get(m.ew)
@@ -378,10 +392,19 @@ def compute_standings(
     order = list(rules["standings"]["tie_breaks"])
     unknown = [k for k in order if k not in TIE_BREAKS]
     if unknown:
-        raise StandingsError(f"standings.tie_breaks: unknown tie-break {unknown[0]!r}")
+        raise StandingsError(
+            f"standings.tie_breaks: unknown tie-break {unknown[0]!r}",
+            code="standings.tie_break",
+            key=unknown[0],
+        )
     through = record.last_round() if through_round is None else through_round
     if through < 0:
-        raise StandingsError(f"--round: expected 0 or more, got {through}")
+        raise StandingsError(
+            f"--round: expected 0 or more, got {through}",
+            code="input.round_or_zero",
+            field="round",
+            got=through,
+        )
     win = int(rules["match_points"]["win"])
     tallies = _tally(record, through, win)
 

@@ -137,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"referee-app: {exc}", file=sys.stderr)
         logger.error("cannot open the store: %s", exc)
-        QMessageBox.critical(None, "referee-app", str(exc))
+        from ..app.messages import describe
+
+        QMessageBox.critical(None, "referee-app", describe(exc, language.lang))
         return 1
     window = MainWindow(store, actor, language)
     window.show()

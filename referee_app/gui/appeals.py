@@ -37,6 +37,7 @@ from ..app.session import Session
 from ..core.seats import SIDE_NAMES
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
+from .refusal import focus_field, refusal
 from .widgets import button_shortcut
 
 
@@ -131,6 +132,26 @@ class FileAppealDialog(QDialog):
         _error_box(self.error, message)
         self.accept_late.setVisible(True)
 
+    def fields(self) -> dict[str, QWidget]:
+        """The widget of each field a refusal may name (``referee_app.core.errors.Reported``)."""
+        return {
+            "by": self.by_buttons[self.by()],
+            "grounds": self.grounds,
+            "receipt": self.receipt,
+            "filed_at": self.accept_late,  # a late appeal: the chief referee may accept it
+            "accept_late": self.accept_late,
+            "reason": self.late_reason,
+        }
+
+    def show_refusal(self, error: BaseException) -> None:
+        """The store refused the appeal: say why in the window's language, and focus the
+        field to correct (a late one: the chief referee's acceptance)."""
+        field = getattr(error, "field", None)
+        if field == "filed_at" or getattr(error, "code", "") == "appeal.late":
+            self.accept_late.setVisible(True)
+        _error_box(self.error, refusal(error, self.language))
+        focus_field(error, self.fields())
+
     def _accept(self) -> None:
         if not self.grounds.toPlainText().strip():
             _error_box(self.error, self.language.tr("grounds_required"))
@@ -194,6 +215,15 @@ class DecideDialog(QDialog):
     def decision(self) -> str:
         return next(d for d, button in self.choice.items() if button.isChecked())
 
+    def fields(self) -> dict[str, QWidget]:
+        """The widget of each field a refusal may name (``referee_app.core.errors.Reported``)."""
+        return {
+            "decision": self.choice[self.decision()],
+            "reason": self.reason,
+            "committee": self.committee,
+            "sanctions": self.new_sanction,
+        }
+
     def members(self) -> list[str]:
         text = self.committee.text().replace("，", ",").replace("、", ",")
         return [name.strip() for name in text.split(",") if name.strip()]
@@ -225,7 +255,8 @@ class DecideDialog(QDialog):
             try:
                 self.act()
             except StoreError as exc:  # e.g. the committee's PIN refused: what was typed stays
-                _error_box(self.error, str(exc))
+                _error_box(self.error, refusal(exc, self.language))
+                focus_field(exc, self.fields())
                 return
         self.accept()
 
@@ -306,7 +337,7 @@ class AppealsView(QWidget):
         try:
             every = self.session.appeals()
         except StoreError as exc:
-            self.detail.setPlainText(str(exc))
+            self.detail.setPlainText(refusal(exc, self.language))
             return
         self.appeals = [a for a in every if a["open"] or not self.open_only.isChecked()]
         self.list.clear()
@@ -480,7 +511,7 @@ class AppealsView(QWidget):
         try:
             action()
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
             self.refresh()
             return False
         self.refresh()

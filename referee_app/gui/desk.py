@@ -35,6 +35,7 @@ from ..core.standings import (
 )
 from .i18n import Language
 from .preview import PdfPreview, show_pdf
+from .refusal import refusal
 from .widgets import button_shortcut
 
 
@@ -104,7 +105,7 @@ class StandingsView(QWidget):
                 seed=self.session.event.id,
             )
         except (StoreError, StandingsError) as exc:
-            self.notes.setText(str(exc))
+            self.notes.setText(refusal(exc, self.language))
             self.table.setRowCount(0)
             return
         names = {str(p["number"]): " · ".join(p["players"]) for p in loaded.pairs}
@@ -149,7 +150,7 @@ class StandingsView(QWidget):
                 seed=self.session.event.id,
             )
         except (StoreError, StandingsError) as exc:
-            QMessageBox.warning(self, self.language.tr("standings"), str(exc))
+            QMessageBox.warning(self, self.language.tr("standings"), refusal(exc, self.language))
             return None
         sheet = StandingsSheet.build(self.session.event, self.session.rulebook, loaded.pairs, standings)
         out = io.BytesIO()
@@ -233,7 +234,11 @@ class PairingView(QWidget):
             gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no - 1, [])]
             if gaps:
                 # the command line's pair --override REASON is the chief referee's way past it
-                raise PairingError(f"round {round_no - 1} is not finished ({'; '.join(gaps)})")
+                raise PairingError(
+                    f"round {round_no - 1} is not finished ({'; '.join(gaps)})",
+                    code="pairing.previous_unfinished",
+                    round=round_no - 1,
+                )
             self.loaded = loaded
             # a draw (round 1, a knockout round) with a seed no one can foresee, shown and stored
             # when published; score-group rounds use the event's seed for the standings' lots
@@ -244,7 +249,7 @@ class PairingView(QWidget):
         except (StoreError, PairingError, StandingsError) as exc:
             self.pairing = None
             self.info.setText("")
-            self.warning.setText(str(exc))
+            self.warning.setText(refusal(exc, self.language))
             self.table.setRowCount(0)
             self.publish_button.setEnabled(False)
             return
@@ -360,7 +365,7 @@ class PairingView(QWidget):
         try:
             self.session.publish_pairing(self.pairing, warnings)
         except StoreError as exc:
-            QMessageBox.warning(self, tr("not_saved"), str(exc))
+            QMessageBox.warning(self, tr("not_saved"), refusal(exc, self.language))
             return 0
         count = len(self.pairing.tables)
         self.published.emit(self.pairing.round)

@@ -24,6 +24,7 @@ from ..app.errors import StoreError
 from ..app.session import Session, TableRecord
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .i18n import Language
+from .refusal import refusal
 from .widgets import RoundClock, button_shortcut
 
 STATUS_COLOURS = {
@@ -234,7 +235,7 @@ class HallView(QWidget):
                 dialog.dealer.currentData(),
             )
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
             return
         self.saved.emit(self.language.tr("table_seated", table=dialog.table.value()))
         self.refresh()

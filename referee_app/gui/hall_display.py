@@ -101,7 +101,10 @@ class HallDisplay(QWidget):
         try:
             self._refresh()
         except StoreError as exc:
-            self.body.setText(f"<p style='font-size:40px'>{escape(str(exc))}</p>")
+            from ..app.messages import describe
+
+            # the hall display speaks Chinese (its title too)
+            self.body.setText(f"<p style='font-size:40px'>{escape(describe(exc, 'zh'))}</p>")
 
     def _refresh(self) -> None:
         from ..app.event import published_pairing

@@ -1,6 +1,7 @@
 """The interface's words in Chinese and English, switchable while the app runs.
 
-Strings live in ``resources/translations/gui.toml`` (reviewed like code); Qt's own buttons
+Strings live in ``resources/messages/gui.toml``, the window's part of the one message
+catalogue (``referee_app.app.messages``; errors are worded by ``describe``); Qt's own buttons
 (OK, Cancel, …) speak Chinese through Qt's ``qtbase_zh_CN.qm``.
 """
 
@@ -13,9 +14,9 @@ from typing import Any
 from PySide6.QtCore import QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtWidgets import QApplication
 
-from ..locations import resources_dir
+from ..app.messages import catalogue_dir
 
-CATALOG_PATH = resources_dir() / "translations" / "gui.toml"
+CATALOG_PATH = catalogue_dir() / "gui.toml"
 
 
 def load_catalog(path: Path = CATALOG_PATH) -> dict[str, dict[str, str]]:
@@ -39,6 +40,10 @@ class Language(QObject):
         if entry is None:
             raise KeyError(f"{CATALOG_PATH.name}: no string {name!r}")
         text = entry[self.lang]
+        if isinstance(text, dict):  # forms by count: {one, other}
+            from ..app.messages import plural_form
+
+            text = plural_form(text, values)
         return text.format(**values) if values else text
 
     def set(self, lang: str) -> None:

@@ -32,6 +32,7 @@ from ..core import CaseError
 from ..core.catalogue import CHOICES, FIELD_LABELS
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language
+from .refusal import refusal
 from .widgets import available_height
 
 # Seats laid out as on the table: N above, W left, E right, S below.
@@ -401,7 +402,7 @@ class InfractionDialog(QDialog):
             ruling = self.preview_fn(copy.deepcopy(infraction))
         except CaseError as exc:
             self.proposed = None
-            self.show_error(str(exc))
+            self.show_refusal(exc)
             self.confirm_button.setEnabled(False)
             return
         self.proposed = ruling
@@ -410,6 +411,19 @@ class InfractionDialog(QDialog):
 
     def missing_facts(self, infraction: dict[str, Any]) -> list[str]:
         return [name for name in self.required if name in self.inputs and name not in infraction]
+
+    def show_refusal(self, error: BaseException) -> None:
+        """The engine's refusal next to the field it names (its path into the case, such as
+        ``hands[0].infractions[0].discovered``), else under the preview."""
+        from ..app.messages import describe
+
+        name = str(getattr(error, "field", None) or "").rsplit(".", 1)[-1]
+        if name in self.errors:
+            self.errors[name].setText(describe(error, self.language.lang, with_field=False))
+            self.errors[name].setVisible(True)
+            self.preview_label.setText(f"<span style='color:#c62828'>{self.language.tr('fix_field')}</span>")
+        else:
+            self.preview_label.setText(f"<span style='color:#c62828'>{refusal(error, self.language)}</span>")
 
     def show_error(self, message: str) -> None:
         """Put the engine's message next to the field it names, or under the preview."""

@@ -26,6 +26,7 @@ from ..app.errors import PinError, StoreError
 from ..app.session import Session
 from ..app.store import PIN_MAX, PIN_MIN, ROLES, local_hms, roles
 from .i18n import Language
+from .refusal import refusal
 
 
 class LoginDialog(QDialog):
@@ -136,7 +137,7 @@ class LoginDialog(QDialog):
                 self._show_error(("login_no_pin", {"role": self.language.tr(f"role_{self.role}")}))
             return
         except StoreError as err:
-            self._show_error(("", {"text": str(err)}))
+            self._show_error(("", {"text": refusal(err, self.language)}))
             return
         self.unlock_timer.stop()
         super().accept()

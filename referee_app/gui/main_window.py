@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.errors import StoreError
+from ..app.messages import describe
 from ..app.session import Session
 from ..app.store import Actor, Store
 from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
@@ -115,7 +116,7 @@ class NewEventDialog(QDialog):
         try:
             rb = load_rulebook(path)
         except RulebookError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(describe(exc, self.language.lang))
             return False
         self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
         self.rules.setCurrentIndex(self.rules.count() - 1)
@@ -256,7 +257,7 @@ class MainWindow(QMainWindow):
         try:
             events = self.store.list_events()
         except StoreError as exc:
-            QMessageBox.critical(self, self.language.tr("store_error"), str(exc))
+            QMessageBox.critical(self, self.language.tr("store_error"), describe(exc, self.language.lang))
             events = []
         for ev in events:
             item = QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
@@ -287,7 +288,7 @@ class MainWindow(QMainWindow):
                 self.actor,
             )
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             return None
         self.fill_events()
         self.open_event(info.id)
@@ -303,7 +304,7 @@ class MainWindow(QMainWindow):
             info = self.store.pick_event(event_id)
             self.session = Session(self.store, info, self.actor, self.language.lang)
         except (StoreError, RulebookError) as exc:
-            QMessageBox.warning(self, self.language.tr("store_error"), str(exc))
+            QMessageBox.warning(self, self.language.tr("store_error"), describe(exc, self.language.lang))
             return
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
@@ -499,7 +500,7 @@ class MainWindow(QMainWindow):
         try:
             count = self.session.import_pairs(path)
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             return 0
         self.say(self.language.tr("pairs_imported", count=count))
         return count
@@ -538,7 +539,7 @@ class MainWindow(QMainWindow):
             elif not clock.running and phase == "running":
                 self.session.clock_act(rnd, "pause")
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             self.restore_clock()
 
     def store_changed(self) -> None:

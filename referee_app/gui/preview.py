@@ -186,6 +186,7 @@ class BuildJob(QThread):
         self.total = total
         self.result: bytes | None = None
         self.error: str | None = None
+        self.failure: BaseException | None = None
 
     def run(self) -> None:
         try:
@@ -194,6 +195,7 @@ class BuildJob(QThread):
             from ..core.errors import one_line
 
             self.error = one_line(exc)
+            self.failure = exc
 
 
 def run_with_progress(parent: QWidget, language: Language, job: PrintJob | BuildJob, label: str) -> None:
@@ -272,7 +274,10 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
     job = BuildJob(build, len(sheets))
     run_with_progress(window, language, job, language.tr("building_round"))
     if job.result is None:
-        QMessageBox.warning(window, language.tr("print_round"), job.error or "")
+        from ..app.messages import describe
+
+        said = describe(job.failure, language.lang) if job.failure is not None else job.error
+        QMessageBox.warning(window, language.tr("print_round"), said or "")
         return None
     return show_pdf(
         window,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -39,6 +40,7 @@ from .i18n import Language
 from .infraction_dialog import InfractionDialog
 from .models import HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
+from .refusal import refusal
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
 
 SHAPES = ("single", "pair", "tractor", "throw")
@@ -479,10 +481,10 @@ class TableView(QWidget):
             except RoleError as exc:
                 if attempt == 1 and self.login is not None and self.login():
                     continue
-                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 return False
             except (StoreError, CaseError) as exc:
-                QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+                QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 self.reload()
                 return False
         self.load(self.record)
@@ -593,7 +595,7 @@ class TableView(QWidget):
         try:
             decision = self.session.preview(self.case_with_hand(fields))
         except (CaseError, ValueError) as exc:
-            self.outcome.setText(f"<span style='color:#c62828'>{exc}</span>")
+            self.outcome.setText(f"<span style='color:#c62828'>{escape(refusal(exc, self.language))}</span>")
             self.confirm_hand_button.setEnabled(False)
             return
         hand = decision["hands"][-1 if self.editing_hand is None else self.editing_hand]
@@ -747,7 +749,7 @@ class TableView(QWidget):
                     else None,
                 )
             except StoreError as exc:
-                dialog.show_late(str(exc))  # e.g. filed 7 min after the window closed
+                dialog.show_refusal(exc)  # e.g. filed 7 min after the window closed
                 continue
             self.reload()
             self.saved.emit(self.language.tr("appeal_filed", id=appeal["id"]))
@@ -809,7 +811,7 @@ class TableView(QWidget):
         try:
             self.record = self.session.sign(r, dialog.signatures())
         except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), str(exc))
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
             self.reload()
             return False
         self.load(self.record)

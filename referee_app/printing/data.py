@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..core.case import split_case
+from ..core.errors import Reported
 
 SIDES = ("NS", "EW")
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -341,8 +342,10 @@ class PaperCode:
     digest: str
 
 
-class PaperCodeError(ValueError):
+class PaperCodeError(Reported, ValueError):
     """The text is not a scoresheet's QR code from the event record; the message is one line."""
+
+    default_code = "paper_code.invalid"
 
 
 def parse_paper_code(text: str) -> PaperCode:
@@ -351,20 +354,28 @@ def parse_paper_code(text: str) -> PaperCode:
     raw = text.strip()
     parts = raw.upper().split(":")
     if not parts or parts[0] != QR_PREFIX:
-        raise PaperCodeError(f"not a referee-app scoresheet code (expected {QR_PREFIX}:…, got {raw[:40]!r})")
+        raise PaperCodeError(
+            f"not a referee-app scoresheet code (expected {QR_PREFIX}:…, got {raw[:40]!r})",
+            code="paper_code.invalid",
+        )
     if "CASE" in parts:
         raise PaperCodeError(
-            "this sheet was printed from a case file, not from the event record: nothing to check"
+            "this sheet was printed from a case file, not from the event record: nothing to check",
+            code="paper_code.from_case",
         )
     fields: dict[str, str] = {}
     for part in parts[1:]:
         if not part or part[0] not in "ERTVHD" or part[0] in fields:
-            raise PaperCodeError(f"unexpected part {part!r} in the code")
+            raise PaperCodeError(
+                f"unexpected part {part!r} in the code", code="paper_code.unexpected_part", part=part
+            )
         fields[part[0]] = part[1:]
     missing = [k for k in "ERTVHD" if k not in fields]
     if missing:
         raise PaperCodeError(
-            f"the code lacks its {missing[0]} part (event, round, table, version, head, digest)"
+            f"the code lacks its {missing[0]} part (event, round, table, version, head, digest)",
+            code="paper_code.part_missing",
+            part=missing[0],
         )
     try:
         seq_text, head = fields["H"].split("-", 1)
@@ -373,10 +384,12 @@ def parse_paper_code(text: str) -> PaperCode:
             head.lower(), fields["D"].lower(),
         )  # fmt: skip
     except ValueError:
-        raise PaperCodeError(f"a number in the code is unreadable: {raw[:80]!r}") from None
+        raise PaperCodeError(
+            f"a number in the code is unreadable: {raw[:80]!r}", code="paper_code.number"
+        ) from None
     hexits = code.digest + code.chain_hash_prefix
     if len(code.digest) != 64 or any(c not in "0123456789abcdef" for c in hexits):
-        raise PaperCodeError("the digest in the code is not 64 hexadecimal digits")
+        raise PaperCodeError("the digest in the code is not 64 hexadecimal digits", code="paper_code.digest")
     return code
 
 

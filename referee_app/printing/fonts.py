@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reported
 from ..locations import resources_dir
 
 FONT = "WQYMicroHei"
@@ -35,8 +36,10 @@ CANNOT_START = (
 CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$#@§"
 
 
-class ResourceError(RuntimeError):
+class ResourceError(Reported, RuntimeError):
     """A shipped resource (font, form template) is missing or unreadable."""
+
+    default_code = "print.resource"
 
 
 def font_path() -> Path:
@@ -59,11 +62,17 @@ def register_fonts() -> str:
 
     path = font_path()
     if not path.is_file():
-        raise ResourceError(f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})")
+        raise ResourceError(
+            f"{path}: the CJK font is missing (resources/fonts/{FONT_FILE})",
+            code="print.font_missing",
+            source=path,
+        )
     try:
         pdfmetrics.registerFont(load_face(FONT, path, 0))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
-        raise ResourceError(f"{path}: cannot load the font: {exc}") from None
+        raise ResourceError(
+            f"{path}: cannot load the font: {exc}", code="print.font_unreadable", source=path
+        ) from None
     from reportlab.pdfbase import ttfonts
 
     ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # characters beyond U+FFFF extract right
@@ -180,7 +189,9 @@ def mono_font() -> str:
     try:
         pdfmetrics.registerFont(load_face(FONT_MONO, path, 1))
     except Exception as exc:  # noqa: BLE001 - reportlab raises TTFError and others
-        raise ResourceError(f"{path}: cannot load the font's second face: {exc}") from None
+        raise ResourceError(
+            f"{path}: cannot load the font's second face: {exc}", code="print.font_unreadable", source=path
+        ) from None
     for bold in (0, 1):
         for italic in (0, 1):
             rl_fonts.addMapping(FONT_MONO, bold, italic, FONT_MONO)
@@ -317,6 +328,8 @@ FALLBACK_ENV = "REFEREE_APP_FALLBACK_FONTS"
 class MissingGlyphError(ResourceError):
     """A character no available font can draw: the form is refused, never printed blank."""
 
+    default_code = "print.missing_glyph"
+
 
 def fallback_paths() -> list[Path]:
     paths = [Path(x) for x in os.environ.get(FALLBACK_ENV, "").split(os.pathsep) if x.strip()]
@@ -378,7 +391,10 @@ def font_runs(text: str) -> list[tuple[str, str]]:
             raise MissingGlyphError(
                 f"{ch} (U+{ord(ch):04X}) in {text[:60]!r}: no font on this station can print this "
                 f"character; install a TrueType font that has it (Debian: fonts-hanazono) or name "
-                f"one in {FALLBACK_ENV}"
+                f"one in {FALLBACK_ENV}",
+                code="print.missing_glyph",
+                char=ch,
+                codepoint=f"U+{ord(ch):04X}",
             )
         if runs and runs[-1][0] == font:
             runs[-1] = (font, runs[-1][1] + ch)

@@ -15,11 +15,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from ..core.errors import Reported
 from ..locations import forms_dir
 
 
-class FormError(ValueError):
+class FormError(Reported, ValueError):
     """A form template that cannot be used; the message is one line naming file and key."""
+
+    default_code = "form.invalid"
 
 
 _COMMON_LABELS = {"event", "organiser", "date", "round", "table", "page"}

@@ -24,13 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reported
+
 FIELD_NAME = "RefereeAppSignature"
 KEY_FILE = "event-key.p12"
 CERT_FILE = "event-cert.pem"
 
 
-class SigningError(RuntimeError):
+class SigningError(Reported, RuntimeError):
     """A key, certificate or PDF that cannot be used; the message is one line."""
+
+    default_code = "signing.error"
 
 
 @dataclass(frozen=True)
@@ -93,14 +97,21 @@ def make_event_identity(
 
     pw = _passphrase_bytes(passphrase)
     if len(pw) < 8:
-        raise SigningError("the passphrase must have at least 8 characters")
+        raise SigningError(
+            "the passphrase must have at least 8 characters", code="key.passphrase_short", min=8
+        )
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     p12_path = folder / p12_name
     cert_path = folder / cert_name
     for path in (p12_path, cert_path):
         if path.exists() and not overwrite:
-            raise SigningError(f"{path}: already exists (an event key is never overwritten)")
+            raise SigningError(
+                f"{path}: already exists (an event key is never overwritten)",
+                code="file.exists",
+                field="out",
+                target=path,
+            )
 
     key = ec.generate_private_key(ec.SECP256R1())
     attrs = [x509.NameAttribute(NameOID.COMMON_NAME, common_name)]
@@ -161,7 +172,13 @@ def load_certificate(path: str | Path) -> Any:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise SigningError(f"{path}: cannot read the certificate: {exc.strerror or exc}") from None
+        raise SigningError(
+            f"{path}: cannot read the certificate: {exc.strerror or exc}",
+            code="file.cannot_read",
+            field="cert",
+            source=path,
+            detail=exc.strerror or str(exc),
+        ) from None
     try:
         return (
             x509.load_pem_x509_certificate(raw)
@@ -169,7 +186,12 @@ def load_certificate(path: str | Path) -> Any:
             else x509.load_der_x509_certificate(raw)
         )
     except ValueError:
-        raise SigningError(f"{path}: not a certificate (PEM or DER)") from None
+        raise SigningError(
+            f"{path}: not a certificate (PEM or DER)",
+            code="signing.not_certificate",
+            field="cert",
+            source=path,
+        ) from None
 
 
 def sign_pdf(
@@ -190,15 +212,25 @@ def sign_pdf(
 
     p12 = Path(p12_path)
     if not p12.is_file():
-        raise SigningError(f"{p12}: no such key file")
+        raise SigningError(f"{p12}: no such key file", code="key.no_file", field="key", source=p12)
     with _quiet_pyhanko():
         signer = signers.SimpleSigner.load_pkcs12(pfx_file=str(p12), passphrase=_passphrase_bytes(passphrase))
     if signer is None:  # pyHanko returns None on a bad file or a wrong passphrase
-        raise SigningError(f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)")
+        raise SigningError(
+            f"{p12}: cannot open the key (wrong passphrase, or not a PKCS#12 file)",
+            code="key.cannot_open",
+            field="key",
+            source=p12,
+        )
     try:
         data = Path(in_path).read_bytes()
     except OSError as exc:
-        raise SigningError(f"{in_path}: cannot read: {exc.strerror or exc}") from None
+        raise SigningError(
+            f"{in_path}: cannot read: {exc.strerror or exc}",
+            code="file.cannot_read",
+            source=in_path,
+            detail=exc.strerror or str(exc),
+        ) from None
     import io
 
     try:
@@ -219,7 +251,12 @@ def sign_pdf(
             new_field_spec=fields.SigFieldSpec(sig_field_name=FIELD_NAME),
         )
     except Exception as exc:  # noqa: BLE001 - pyHanko raises many kinds; one line for the user
-        raise SigningError(f"{in_path}: cannot sign: {_one_line(exc)}") from None
+        raise SigningError(
+            f"{in_path}: cannot sign: {_one_line(exc)}",
+            code="signing.cannot_sign",
+            source=in_path,
+            detail=_one_line(exc),
+        ) from None
     Path(out_path).write_bytes(out.getvalue())
 
 
@@ -240,7 +277,12 @@ def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise SigningError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise SigningError(
+            f"{path}: cannot read: {exc.strerror or exc}",
+            code="file.cannot_read",
+            source=path,
+            detail=exc.strerror or str(exc),
+        ) from None
 
     def fail(signed: bool, message: str, signer: str | None = None) -> VerifyResult:
         return VerifyResult(False, signed, False, False, signer, None, message)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
+from ..core.errors import field_of
 from . import audit, roles
 from .errors import ConflictError, InputError, NotFoundError, RoleError
 from .models import (
@@ -49,7 +50,10 @@ def parse_when(text: str, field: str) -> datetime:
         when = datetime.fromisoformat(text.strip())
     except (ValueError, AttributeError):
         raise InputError(
-            f"{field}: expected a date and time such as 2026-05-01T15:40 (ISO 8601), got {text!r}"
+            f"{field}: expected a date and time such as 2026-05-01T15:40 (ISO 8601), got {text!r}",
+            code="input.datetime",
+            field=field_of(field),
+            got=text,
         ) from None
     if when.tzinfo is None:
         when = when.astimezone()  # the station's local time
@@ -137,20 +141,36 @@ class AppealsMixin:
         store's time. A late appeal is refused with ``InputError`` saying by
         how much, unless ``accept_late_reason`` (the chief referee's) is given."""
         if by not in ("NS", "EW"):
-            raise InputError(f"--by: expected NS or EW, got {by!r}")
+            raise InputError(
+                f"--by: expected NS or EW, got {by!r}", code="appeal.by_invalid", field="by", got=by
+            )
         if not grounds or not grounds.strip():
-            raise InputError("--grounds: an appeal needs its grounds in writing")
+            raise InputError(
+                "--grounds: an appeal needs its grounds in writing",
+                code="appeal.grounds_missing",
+                field="grounds",
+            )
         if accept_late_reason is not None and not accept_late_reason.strip():
-            raise InputError("--reason: accepting a late appeal needs a written reason")
+            raise InputError(
+                "--reason: accepting a late appeal needs a written reason",
+                code="appeal.late_reason_missing",
+                field="reason",
+            )
         backdated = filed_at is not None or ended_at is not None
         if backdated and not (backdate_reason and backdate_reason.strip()):
             given = "--filed-at" if filed_at is not None else "--ended-at"
             raise InputError(
                 f"{given}: an appeal's times come from the store's clock; giving them is the "
-                "chief referee's back-dating and needs --backdate-reason TEXT"
+                "chief referee's back-dating and needs --backdate-reason TEXT",
+                code="appeal.backdate_reason_missing",
+                field=field_of(given),
             )
         if backdate_reason is not None and not backdated:
-            raise InputError("--backdate-reason: only with --filed-at or --ended-at")
+            raise InputError(
+                "--backdate-reason: only with --filed-at or --ended-at",
+                code="appeal.backdate_reason_alone",
+                field="backdate_reason",
+            )
         ev = self.pick_event(event_id)
         rb = self.pinned_rulebook(ev.id)
         cfg = rb.data.get("appeal") or {}
@@ -163,7 +183,13 @@ class AppealsMixin:
             filed = store_now if filed_at is None else filed_at.astimezone(UTC)
             r = _ruling(conn, ruling_id)
             if r["event_id"] != ev.id:
-                raise NotFoundError(f"--ruling: no ruling {ruling_id} in event {ev.id} ({ev.name})")
+                raise NotFoundError(
+                    f"--ruling: no ruling {ruling_id} in event {ev.id} ({ev.name})",
+                    code="appeal.no_ruling",
+                    field="ruling",
+                    ruling=ruling_id,
+                    event=ev.id,
+                )
             current = _current(conn, r["round_id"], r["table_no"])
             where = f"round {r['round']} table {r['table']}"
             if current is None or int(current.id) != r["match_id"]:
@@ -171,22 +197,51 @@ class AppealsMixin:
                 raise InputError(
                     f"--ruling {ruling_id}: it belongs to version {r['version']} of {where}, since "
                     f"replaced by version {current.version if current is not None else '?'}; appeal a "
-                    f"current ruling ({', '.join(str(i) for i in now) or 'none'})"
+                    f"current ruling ({', '.join(str(i) for i in now) or 'none'})",
+                    code="appeal.ruling_replaced",
+                    field="ruling",
+                    ruling=ruling_id,
+                    round=r["round"],
+                    table=r["table"],
+                    version=r["version"],
+                    current=current.version if current is not None else "?",
+                    now=[str(i) for i in now],
                 )
             if _is_void(conn, r["match_id"]):
-                raise InputError(f"--ruling {ruling_id}: {where} version {r['version']} is void")
+                raise InputError(
+                    f"--ruling {ruling_id}: {where} version {r['version']} is void",
+                    code="appeal.ruling_version_void",
+                    field="ruling",
+                    ruling=ruling_id,
+                    round=r["round"],
+                    table=r["table"],
+                    version=r["version"],
+                )
             if r["decision"] == "voided":
-                raise InputError(f"--ruling {ruling_id}: this ruling is voided; there is nothing to appeal")
+                raise InputError(
+                    f"--ruling {ruling_id}: this ruling is voided; there is nothing to appeal",
+                    code="appeal.ruling_voided",
+                    field="ruling",
+                    ruling=ruling_id,
+                )
             if r["infraction_id"] is None:
                 raise InputError(
-                    f"--ruling {ruling_id}: not tied to a logged infraction; it cannot be appealed"
+                    f"--ruling {ruling_id}: not tied to a logged infraction; it cannot be appealed",
+                    code="appeal.ruling_not_infraction",
+                    field="ruling",
+                    ruling=ruling_id,
                 )
             for other in conn.execute(
                 select(appeals.c.id).where(and_(appeals.c.ruling_id == ruling_id, appeals.c.by_side == by))
             ).scalars():
                 if _state(conn, int(other))[0] in OPEN_STATES:
                     raise ConflictError(
-                        f"--ruling {ruling_id}: {by} already has appeal {other} open against it"
+                        f"--ruling {ruling_id}: {by} already has appeal {other} open against it",
+                        code="appeal.already_open",
+                        field="ruling",
+                        ruling=ruling_id,
+                        side=by,
+                        appeal=other,
                     )
             if ended_at is not None:
                 start: datetime | None = ended_at.astimezone(UTC)
@@ -208,7 +263,18 @@ class AppealsMixin:
                     f"appeal against ruling {ruling_id} ({where}): filed {late} min after the "
                     f"{window_minutes}-min window closed ({what} {iso(start)}, window closed "
                     f"{iso(closed)}, filed {iso(filed)}); refused — the chief referee may accept it "
-                    "with --accept-late --reason TEXT"
+                    "with --accept-late --reason TEXT",
+                    code="appeal.late",
+                    field="filed_at",
+                    ruling=ruling_id,
+                    round=r["round"],
+                    table=r["table"],
+                    n=late,
+                    window=window_minutes,
+                    start=iso(start),
+                    closed=iso(closed),
+                    filed=iso(filed),
+                    window_from=window_from,
                 )
             as_role = self._authorize(conn, ev.id, "appeal.file", actor)
             if late and accept_late_reason is not None:
@@ -289,7 +355,11 @@ class AppealsMixin:
         self, appeal_id: int, *, reason: str, actor: Actor, event_id: int | None = None
     ) -> None:
         if not reason or not reason.strip():
-            raise InputError("--reason: a withdrawal needs a written reason")
+            raise InputError(
+                "--reason: a withdrawal needs a written reason",
+                code="appeal.withdraw_reason_missing",
+                field="reason",
+            )
         self._step(
             appeal_id, "withdrawn", actor=actor, event_id=event_id, allowed=OPEN_STATES, reason=reason.strip()
         )
@@ -348,17 +418,39 @@ class AppealsMixin:
         ``sanctions`` (the case format's override vocabulary); ``rejected``: it stands. The
         fee outcome is recorded. Returns ``{"state", "fee", "match_id", "version", …}``."""
         if decision not in DECISIONS:
-            raise InputError(f"--decision: expected one of {', '.join(DECISIONS)}, got {decision!r}")
+            raise InputError(
+                f"--decision: expected one of {', '.join(DECISIONS)}, got {decision!r}",
+                code="appeal.decision_invalid",
+                field="decision",
+                got=decision,
+                allowed=list(DECISIONS),
+            )
         if not reason or not reason.strip():
-            raise InputError("--reason: a decision needs its reasons in writing")
+            raise InputError(
+                "--reason: a decision needs its reasons in writing",
+                code="appeal.decision_reason_missing",
+                field="reason",
+            )
         names = [n.strip() for n in committee if n and n.strip()]
         if not names:
-            raise InputError("--committee: the decision needs the committee's names")
+            raise InputError(
+                "--committee: the decision needs the committee's names",
+                code="appeal.committee_missing",
+                field="committee",
+            )
         if decision == "modified":
             if not isinstance(sanctions, list) or not sanctions:
-                raise InputError('--sanctions: a modified ruling needs its sanctions, e.g. ["warning"]')
+                raise InputError(
+                    '--sanctions: a modified ruling needs its sanctions, e.g. ["warning"]',
+                    code="appeal.sanctions_missing",
+                    field="sanctions",
+                )
         elif sanctions is not None:
-            raise InputError("--sanctions: only with --decision modified")
+            raise InputError(
+                "--sanctions: only with --decision modified",
+                code="appeal.sanctions_unmodified",
+                field="sanctions",
+            )
         reason = reason.strip()
 
         def run(conn: Connection) -> dict[str, Any]:
@@ -386,7 +478,11 @@ class AppealsMixin:
                 if before is None or _is_void(conn, int(before.id)):
                     raise ConflictError(
                         f"appeal {appeal_id}: round {r['round']} table {r['table']} has no current "
-                        "record to change"
+                        "record to change",
+                        code="appeal.no_current_record",
+                        appeal=appeal_id,
+                        round=r["round"],
+                        table=r["table"],
                     )
                 stored_case = json.loads(before.case_json)
                 inf = _locate(stored_case, r)
@@ -395,7 +491,14 @@ class AppealsMixin:
                         f"appeal {appeal_id}: the appealed {r['kind']} ruling is no longer at "
                         f"{'hand ' + str(r['hand']) if r['hand'] else 'before play'} in version "
                         f"{before.version} of round {r['round']} table {r['table']}; correct it by hand "
-                        "(referee-app correct)"
+                        "(referee-app correct)",
+                        code="appeal.ruling_moved",
+                        appeal=appeal_id,
+                        kind=r["kind"],
+                        hand=r["hand"] or 0,
+                        version=before.version,
+                        round=r["round"],
+                        table=r["table"],
                     )
                 tag = f"申诉 #{appeal_id} " + ("成立" if decision == "upheld" else "改判")
                 if decision == "upheld":
@@ -412,7 +515,12 @@ class AppealsMixin:
                     new_decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
                 except CaseError as err:
                     field = "--sanctions" if decision == "modified" else f"appeal {appeal_id}"
-                    raise InputError(f"{field}: {err}") from None
+                    raise InputError(
+                        f"{field}: {err}",
+                        code="appeal.sanction_invalid",
+                        field=field_of(field),
+                        detail=str(err),
+                    ) from None
                 evrow = conn.execute(select(events).where(events.c.id == ev_id)).one()
                 ev = EventInfo(ev_id, evrow.name, evrow.date, evrow.rulebook_id, evrow.rulebook_sha256)
                 rec = _write_match(
@@ -526,7 +634,13 @@ def _ruling(conn: Connection, ruling_id: int) -> dict[str, Any]:
     )
     row = conn.execute(stmt).first()
     if row is None:
-        raise NotFoundError(f"--ruling: no ruling {ruling_id}")
+        raise NotFoundError(
+            f"--ruling: no ruling {ruling_id}",
+            code="appeal.no_ruling",
+            field="ruling",
+            ruling=ruling_id,
+            event="",
+        )
     m = row._mapping
     entry = conn.execute(
         select(audit_log.c.at, audit_log.c.user_name).where(audit_log.c.seq == m["match_seq"])
@@ -608,14 +722,22 @@ def _check_filed_by(conn: Connection, a: Any, name: str) -> None:
         by = f"{entry.user_name} ({roles.role_name(filed_role) if filed_role else 'no role'})"
         raise RoleError(
             f"appeal.withdraw: appeal {a.id} was filed by {by}; only that table referee or the "
-            "chief referee may withdraw it"
+            "chief referee may withdraw it",
+            code="appeal.withdraw_not_filer",
+            appeal=a.id,
+            side=by,
         )
 
 
 def _appeal_row(conn: Connection, appeal_id: int, event_id: int | None) -> Any:
     a = conn.execute(select(appeals).where(appeals.c.id == appeal_id)).first()
     if a is None or (event_id is not None and int(a.event_id) != event_id):
-        raise NotFoundError(f"no appeal {appeal_id}" + (f" in event {event_id}" if event_id else ""))
+        raise NotFoundError(
+            f"no appeal {appeal_id}" + (f" in event {event_id}" if event_id else ""),
+            code="appeal.not_found",
+            field="appeal",
+            appeal=appeal_id,
+        )
     return a
 
 
@@ -632,8 +754,21 @@ def _check_state(conn: Connection, appeal_id: int, allowed: Sequence[str], wante
         return
     if state in FINAL_STATES:
         at = conn.execute(select(audit_log.c.at).where(audit_log.c.seq == step.entry_seq)).scalar()
-        raise ConflictError(f"appeal {appeal_id} is already {state} ({at}); it cannot become {wanted}")
-    raise ConflictError(f"appeal {appeal_id} is {state}; it cannot become {wanted}")
+        raise ConflictError(
+            f"appeal {appeal_id} is already {state} ({at}); it cannot become {wanted}",
+            code="appeal.state_already",
+            appeal=appeal_id,
+            state=state,
+            at=at,
+            wanted=wanted,
+        )
+    raise ConflictError(
+        f"appeal {appeal_id} is {state}; it cannot become {wanted}",
+        code="appeal.state_wrong",
+        appeal=appeal_id,
+        state=state,
+        wanted=wanted,
+    )
 
 
 def _appeal(conn: Connection, appeal_id: int) -> dict[str, Any]:

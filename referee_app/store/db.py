@@ -92,6 +92,19 @@ def explain_error(err: BaseException, url: str | URL) -> str:
     return f"{where}: {first}"
 
 
+def database_error(err: BaseException, url: str | URL) -> DatabaseError:
+    """:func:`explain_error` as a coded error: a full disk, a lock, or the driver's line."""
+    text = explain_error(err, url)
+    u = make_url(url) if isinstance(url, str) else url
+    where = display_url(u)
+    first = _first_line(err)
+    if "disk is full" in text:
+        return DatabaseError(text, code="db.disk_full", where=where)
+    if "database is locked" in first:
+        return DatabaseError(text, code="db.busy", where=where)
+    return DatabaseError(text, code="db.error", where=where, detail=first)
+
+
 def _sqlite_settings(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -141,7 +154,7 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
     p = Path(path)
     if p.exists():
         if p.is_dir():
-            raise DatabaseError(f"{path}: is a folder, not a database file")
+            raise DatabaseError(f"{path}: is a folder, not a database file", code="db.is_folder", where=path)
         try:
             con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
             try:
@@ -154,23 +167,46 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
                 con.close()
         except sqlite3.DatabaseError as err:
             if "not a database" in str(err) or "malformed" in str(err):
-                raise DatabaseError(f"{path}: not a referee-app database ({err})") from None
+                raise DatabaseError(
+                    f"{path}: not a referee-app database ({err})", code="db.not_ours", where=path
+                ) from None
             # e.g. a WAL file left by a crash that a read-only look cannot replay: the
             # normal open below recovers it and checks the version again.
             return True
         if tables and version is None:
-            raise DatabaseError(f"{path}: an SQLite database, but not a referee-app one")
+            raise DatabaseError(
+                f"{path}: an SQLite database, but not a referee-app one", code="db.not_ours", where=path
+            )
         if version is not None and version > SCHEMA_VERSION:
-            raise SchemaTooNewError(_too_new(path, version))
+            raise SchemaTooNewError(
+                _too_new(path, version),
+                code="db.too_new",
+                where=path,
+                version=version,
+                supported=SCHEMA_VERSION,
+            )
         if not os.access(p.parent, os.W_OK) or not os.access(p, os.W_OK):
-            raise DatabaseError(f"{path}: the file or its folder is read-only")
+            raise DatabaseError(
+                f"{path}: the file or its folder is read-only", code="db.read_only", where=path
+            )
         return True
     if not create:
-        raise DatabaseError(f"{path}: no database here (create an event first: referee-app event create)")
+        raise DatabaseError(
+            f"{path}: no database here (create an event first: referee-app event create)",
+            code="db.missing",
+            where=path,
+        )
     if not p.parent.is_dir():
-        raise DatabaseError(f"{path}: folder {p.parent} does not exist")
+        raise DatabaseError(
+            f"{path}: folder {p.parent} does not exist", code="db.no_folder", where=path, folder=p.parent
+        )
     if not os.access(p.parent, os.W_OK):
-        raise DatabaseError(f"{path}: cannot create the database, folder {p.parent} is read-only")
+        raise DatabaseError(
+            f"{path}: cannot create the database, folder {p.parent} is read-only",
+            code="db.folder_read_only",
+            where=path,
+            folder=p.parent,
+        )
     return False
 
 
@@ -197,19 +233,28 @@ def open_engine(
     try:
         url = make_url(url_text)
     except ArgumentError:
-        raise DatabaseError(f"--db: not a database path or URL: {url_text}") from None
+        raise DatabaseError(
+            f"--db: not a database path or URL: {url_text}", code="db.bad_url", field="db", got=url_text
+        ) from None
     backend = url.get_backend_name()
     created_file: Path | None = None
     if backend == "sqlite":
         if not url.database or url.database == ":memory:":
-            raise DatabaseError("--db: an in-memory database cannot keep an event")
+            raise DatabaseError(
+                "--db: an in-memory database cannot keep an event", code="db.memory", field="db"
+            )
         if is_default:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         existed = _sqlite_precheck(url.database, create)
         if not existed:
             created_file = Path(url.database)
     elif backend != "postgresql":
-        raise DatabaseError(f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)")
+        raise DatabaseError(
+            f"--db: unsupported database {backend!r} (use a path or postgresql+psycopg://…)",
+            code="db.unsupported",
+            field="db",
+            got=backend,
+        )
     engine = make_engine(url)
     try:
         migrate(engine, create=create, user=user, station=station, where=display_url(url))
@@ -223,9 +268,12 @@ def open_engine(
         if created_file is not None:
             raise DatabaseError(
                 f"{created_file}: cannot create the database, folder {created_file.parent} "
-                f"is read-only or not permitted ({_first_line(err)})"
+                f"is read-only or not permitted ({_first_line(err)})",
+                code="db.folder_read_only",
+                where=created_file,
+                folder=created_file.parent,
             ) from None
-        raise DatabaseError(explain_error(err, url)) from None
+        raise database_error(err, url) from None
     return engine
 
 
@@ -452,7 +500,9 @@ def _version_number(value: Any, where: str) -> int:
     if not (text.isascii() and text.isdigit() and 0 < len(text) <= 6):
         raise DatabaseError(
             f"{where}: store_meta says schema version {text[:40]!r}, not a version number; "
-            "the database was not changed (restore it from a copy)"
+            "the database was not changed (restore it from a copy)",
+            code="db.bad_version",
+            where=where,
         )
     return int(text)
 
@@ -472,7 +522,11 @@ def _check_may_upgrade(conn: Connection, current: int, target: int, where: str) 
         raise DatabaseError(
             f"{where}: the store is at schema version {current} and this referee-app needs "
             f"{target}; only the owner's login ({row[0]}) may upgrade it, not the station login "
-            f"{row[1]}: run any command once with the owner's URL (referee-app --db OWNER_URL db upgrade)"
+            f"{row[1]}: run any command once with the owner's URL (referee-app --db OWNER_URL db upgrade)",
+            code="db.upgrade_owner",
+            where=where,
+            current=current,
+            target=target,
         )
 
 
@@ -490,18 +544,32 @@ def migrate(
         current = schema_version(conn)
         conn.rollback()
     if current > SCHEMA_VERSION:
-        raise SchemaTooNewError(_too_new(where, current))
+        raise SchemaTooNewError(
+            _too_new(where, current),
+            code="db.too_new",
+            where=where,
+            version=current,
+            supported=SCHEMA_VERSION,
+        )
     if current >= target:
         return current
     if current == 0 and not create:
         raise DatabaseError(
-            f"{where}: no referee-app database here (create an event first: referee-app event create)"
+            f"{where}: no referee-app database here (create an event first: referee-app event create)",
+            code="db.missing",
+            where=where,
         )
     with engine.begin() as conn:
         lock_for_write(conn)
         current = schema_version(conn)  # another process may have done it meanwhile
         if current > SCHEMA_VERSION:
-            raise SchemaTooNewError(_too_new(where, current))
+            raise SchemaTooNewError(
+                _too_new(where, current),
+                code="db.too_new",
+                where=where,
+                version=current,
+                supported=SCHEMA_VERSION,
+            )
         if current >= target:
             return current
         if current > 0:

@@ -83,12 +83,20 @@ class DeskMixin:
         does. ``version``: for a pairing, the version this one must be (1 for the first, the
         current one + 1 for a correction); another station publishing first is a conflict."""
         if kind not in KINDS:
-            raise InputError(f"desk record: unknown kind {kind!r}")
+            raise InputError(f"desk record: unknown kind {kind!r}", code="desk.unknown_kind", kind=kind)
         reason = str(body.get("reason") or "").strip()
         if KINDS[kind] and not reason:
-            raise InputError(f"--reason: a {kind} needs the chief referee's reason")
+            raise InputError(
+                f"--reason: a {kind} needs the chief referee's reason",
+                code="desk.reason_missing",
+                field="reason",
+            )
         if kind == "pairing" and (version or 1) > 1 and not reason:
-            raise InputError("--reason: a correction to a published pairing needs its reason")
+            raise InputError(
+                "--reason: a correction to a published pairing needs its reason",
+                code="desk.pairing_reason_missing",
+                field="reason",
+            )
         self.pick_event(event_id)
         stamp = at or audit.now_iso()
 
@@ -106,7 +114,10 @@ class DeskMixin:
             if version is not None and version != nxt:
                 raise ConflictError(
                     f"{self.where}: round {round_no} {kind}: version {nxt - 1} is already there "
-                    f"(another station published first); reload and try again"
+                    f"(another station published first); reload and try again",
+                    code="desk.race",
+                    where=self.where,
+                    round=round_no,
                 )
             w = audit.Writer(conn)
             values = {

@@ -2,39 +2,59 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-class StoreError(Exception):
-    """Base class. ``str(err)`` is the one line shown to the user."""
+from ..core.errors import Reported
+
+
+class StoreError(Reported):
+    """Base class. ``str(err)`` is the English line; ``code``, ``field`` and ``values`` let
+    each front end word it (``referee_app.app.messages.describe``)."""
 
     exit_code = 1
+    default_code = "store.error"
 
 
 class InputError(StoreError):
     """A file, field or value given by the user is not acceptable; nothing was written."""
 
+    default_code = "store.input"
+
 
 class ConflictError(StoreError):
     """Another station changed the same thing first (optimistic versioning)."""
+
+    default_code = "store.conflict"
 
 
 class LockedError(StoreError):
     """The match version is signed: a change needs a chief referee's correction."""
 
+    default_code = "store.locked"
+
 
 class DatabaseError(StoreError):
     """The database cannot be opened, created or reached."""
+
+    default_code = "store.database"
 
 
 class SchemaTooNewError(DatabaseError):
     """The database was written by a newer referee-app; it is left unchanged."""
 
+    default_code = "store.schema_too_new"
+
 
 class NotFoundError(StoreError):
     """An event, pair, round or match named by the user does not exist."""
 
+    default_code = "store.not_found"
+
 
 class RoleError(StoreError):
     """The actor's role may not do this on an event whose roles are enforced (PINs set)."""
+
+    default_code = "store.role"
 
 
 class PinError(StoreError):
@@ -43,6 +63,8 @@ class PinError(StoreError):
     ``tries_left`` (wrong PIN, not locked) and ``locked_until`` (an aware datetime) let a
     window word its own message; ``str(err)`` is the one line for the command line."""
 
+    default_code = "pin.error"
+
     def __init__(
         self,
         message: str,
@@ -50,8 +72,11 @@ class PinError(StoreError):
         role: str,
         tries_left: int | None = None,
         locked_until: object = None,
+        code: str | None = None,
+        field: str | None = None,
+        **values: Any,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, code=code, field=field, **values)
         self.role = role
         self.tries_left = tries_left
         self.locked_until = locked_until

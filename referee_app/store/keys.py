@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import field_of
 from .errors import InputError
 
 ENV_KEYS = "REFEREE_APP_KEYS"
@@ -75,7 +76,11 @@ def check_public_key(text: str, where: str = "--public-key") -> str:
     """A public key as written by ``key station create``: 64 hex digits."""
     t = text.strip().lower()
     if len(t) != 64 or any(c not in "0123456789abcdef" for c in t):
-        raise InputError(f"{where}: expected an Ed25519 public key as 64 hex digits, got {t[:70]!r}")
+        raise InputError(
+            f"{where}: expected an Ed25519 public key as 64 hex digits, got {t[:70]!r}",
+            code="keys.public_key",
+            field=field_of(where),
+        )
     return t
 
 
@@ -117,14 +122,26 @@ def create_key(station: str, role: str, passphrase: str | None, out: Path | None
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     if not station.strip() or len(station) > 100:
-        raise InputError("--station: a station name of 1 to 100 characters")
+        raise InputError(
+            "--station: a station name of 1 to 100 characters", code="keys.station_name", field="station"
+        )
     path = out or key_file(station, role)
     if path.exists():
-        raise InputError(f"{path}: a key is already there (a station key is never overwritten)")
+        raise InputError(
+            f"{path}: a key is already there (a station key is never overwritten)",
+            code="file.exists",
+            field="out",
+            target=path,
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(f"{path.parent}: cannot create the key folder ({err.strerror})") from None
+        raise InputError(
+            f"{path.parent}: cannot create the key folder ({err.strerror})",
+            code="file.cannot_write",
+            target=path.parent,
+            detail=err.strerror,
+        ) from None
     private = Ed25519PrivateKey.generate()
     enc: Any = (
         serialization.BestAvailableEncryption(passphrase.encode("utf-8"))
@@ -137,7 +154,12 @@ def create_key(station: str, role: str, passphrase: str | None, out: Path | None
         with os.fdopen(fd, "wb") as f:
             f.write(pem)
     except OSError as err:
-        raise InputError(f"{path}: cannot write the key ({err.strerror})") from None
+        raise InputError(
+            f"{path}: cannot write the key ({err.strerror})",
+            code="file.cannot_write",
+            target=path,
+            detail=err.strerror,
+        ) from None
     return StationKey(station, role, path, _public_hex(private))
 
 
@@ -148,19 +170,29 @@ def load_private(path: Path, passphrase: str | None) -> Any:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise InputError(f"{path}: cannot read the station key ({err.strerror})") from None
+        raise InputError(
+            f"{path}: cannot read the station key ({err.strerror})",
+            code="file.cannot_read",
+            source=path,
+            detail=err.strerror,
+        ) from None
     try:
         key = serialization.load_pem_private_key(data, passphrase.encode("utf-8") if passphrase else None)
     except TypeError:
         raise InputError(
-            f"{path}: the station key is encrypted: set {ENV_PASSPHRASE} (or type it when asked)"
+            f"{path}: the station key is encrypted: set {ENV_PASSPHRASE} (or type it when asked)",
+            code="keys.passphrase_needed",
+            source=path,
+            env=ENV_PASSPHRASE,
         ) from None
     except ValueError:
         raise InputError(
-            f"{path}: cannot open the station key (wrong passphrase, or not a key file)"
+            f"{path}: cannot open the station key (wrong passphrase, or not a key file)",
+            code="keys.cannot_open",
+            source=path,
         ) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise InputError(f"{path}: not an Ed25519 station key")
+        raise InputError(f"{path}: not an Ed25519 station key", code="keys.not_a_key", source=path)
     return key
 
 

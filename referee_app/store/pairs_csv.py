@@ -51,7 +51,7 @@ def decode(data: bytes, name: str) -> str:
             return data.decode(enc)
         except UnicodeDecodeError:
             continue
-    raise InputError(f"{name}: not UTF-8 or GB18030 text")
+    raise InputError(f"{name}: not UTF-8 or GB18030 text", code="pairs.encoding", source=name)
 
 
 def read_pairs(path: str | Path) -> list[PairRow]:
@@ -59,7 +59,9 @@ def read_pairs(path: str | Path) -> list[PairRow]:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise InputError(f"{name}: cannot read ({err.strerror})") from None
+        raise InputError(
+            f"{name}: cannot read ({err.strerror})", code="file.cannot_read", source=name, detail=err.strerror
+        ) from None
     return parse_pairs(decode(data, name), name)
 
 
@@ -74,22 +76,29 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
     try:
         header = next(reader)
     except StopIteration:
-        raise InputError(f"{name}: the file is empty (expected a header line)") from None
+        raise InputError(
+            f"{name}: the file is empty (expected a header line)", code="pairs.empty", source=name
+        ) from None
     except csv.Error as err:
-        raise InputError(f"{name}: line 1: {err}") from None
+        raise InputError(f"{name}: line 1: {err}", code="pairs.bad_line", source=name, line=1) from None
     cols = [CHINESE_HEADERS.get(h.strip(), h.strip().lower()) for h in header]
     for req in REQUIRED:
         if req not in cols:
             raise InputError(
                 f"{name}: line 1: missing column {req!r} (header must have "
                 f"number,player1,player2 (or 编号,选手1,选手2) and may have unit (单位); "
-                f"got {','.join(header)!r})"
+                f"got {','.join(header)!r})",
+                code="pairs.missing_column",
+                source=name,
+                column=req,
             )
     for c in cols:
         if c not in REQUIRED + OPTIONAL:
-            raise InputError(f"{name}: line 1: unknown column {c!r}")
+            raise InputError(
+                f"{name}: line 1: unknown column {c!r}", code="pairs.unknown_column", source=name, column=c
+            )
     if len(set(cols)) != len(cols):
-        raise InputError(f"{name}: line 1: a column appears twice")
+        raise InputError(f"{name}: line 1: a column appears twice", code="pairs.column_twice", source=name)
     index = {c: i for i, c in enumerate(cols)}
     rows: list[PairRow] = []
     first_line: dict[str, int] = {}
@@ -102,22 +111,42 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
             if not any(f.strip() for f in rec):
                 continue  # blank line
             if len(rec) != len(cols):
-                raise InputError(f"{name}: line {line}: expected {len(cols)} fields, got {len(rec)}")
+                raise InputError(
+                    f"{name}: line {line}: expected {len(cols)} fields, got {len(rec)}",
+                    code="pairs.field_count",
+                    source=name,
+                    line=line,
+                    n=len(cols),
+                    got=len(rec),
+                )
             vals = {c: _clean(rec[i], c, name, start) for c, i in index.items()}
             for req in REQUIRED:
                 if not vals[req]:
-                    raise InputError(f"{name}: line {start}: {req} is empty")
+                    raise InputError(
+                        f"{name}: line {start}: {req} is empty",
+                        code="pairs.empty_field",
+                        source=name,
+                        line=start,
+                        column=req,
+                    )
             number = vals["number"]
             if number in first_line:
                 raise InputError(
-                    f"{name}: line {line}: pair number {number} already on line {first_line[number]}"
+                    f"{name}: line {line}: pair number {number} already on line {first_line[number]}",
+                    code="pairs.duplicate",
+                    source=name,
+                    line=line,
+                    pair=number,
+                    first=first_line[number],
                 )
             first_line[number] = line
             rows.append(PairRow(line, number, vals["player1"], vals["player2"], vals.get("unit") or None))
     except csv.Error as err:
-        raise InputError(f"{name}: line {reader.line_num}: {err}") from None
+        raise InputError(
+            f"{name}: line {reader.line_num}: {err}", code="pairs.bad_line", source=name, line=reader.line_num
+        ) from None
     if not rows:
-        raise InputError(f"{name}: no pairs after the header")
+        raise InputError(f"{name}: no pairs after the header", code="pairs.none", source=name)
     return rows
 
 
@@ -138,12 +167,23 @@ def _clean(raw: str, column: str, name: str, line: int) -> str:
         if what is not None:
             raise InputError(
                 f"{name}: line {line}: {column} contains {what} (U+{ord(ch):04X}); "
-                "remove it, nothing imported"
+                "remove it, nothing imported",
+                code="pairs.bad_character",
+                source=name,
+                line=line,
+                column=column,
+                char=f"U+{ord(ch):04X}",
             )
     limit = MAX_LENGTH[column]
     if len(value) > limit:
         raise InputError(
-            f"{name}: line {line}: {column} has {len(value)} characters, more than {limit}; nothing imported"
+            f"{name}: line {line}: {column} has {len(value)} characters, more than {limit}; nothing imported",
+            code="pairs.too_long",
+            source=name,
+            line=line,
+            column=column,
+            n=len(value),
+            limit=limit,
         )
     return value
 

@@ -28,7 +28,10 @@ def check_login_name(name: str) -> str:
     if not _NAME.match(name):
         raise InputError(
             f"--station-login: {name[:70]!r} is not a plain PostgreSQL role name "
-            "(lower-case letters, digits and _, at most 63, not starting with a digit)"
+            "(lower-case letters, digits and _, at most 63, not starting with a digit)",
+            code="db.login_name",
+            field="station_login",
+            got=name[:70],
         )
     return name
 
@@ -52,14 +55,27 @@ def setup_station_login(
         )
     }
     if not owners:
-        raise InputError(f"schema {schema}: no referee-app tables here (create an event first, as the owner)")
+        raise InputError(
+            f"schema {schema}: no referee-app tables here (create an event first, as the owner)",
+            code="db.no_tables",
+            schema=schema,
+        )
     if owners != {me}:
         raise InputError(
             f"schema {schema}: the tables are owned by {', '.join(sorted(owners))}, not by {me}; "
-            "connect with the owner's login (--owner-url)"
+            "connect with the owner's login (--owner-url)",
+            code="db.not_owner",
+            schema=schema,
+            owners=sorted(owners),
+            me=me,
         )
     if login == me:
-        raise InputError(f"--station-login {login}: that is the owner's own login")
+        raise InputError(
+            f"--station-login {login}: that is the owner's own login",
+            code="db.login_is_owner",
+            field="station_login",
+            login=login,
+        )
     exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": login}).first()
     role, sch = _q(conn, login), _q(conn, schema)
     done: list[str] = []
@@ -85,7 +101,10 @@ def setup_station_login(
     if any(powers):
         raise InputError(
             f"--station-login {login}: this login is a superuser, or may replicate or bypass row "
-            "security; a station login must not (ask the server's administrator to remove that)"
+            "security; a station login must not (ask the server's administrator to remove that)",
+            code="db.login_too_strong",
+            field="station_login",
+            login=login,
         )
     # a member of the owner's role would have the owner's rights
     member = conn.execute(
@@ -120,13 +139,16 @@ def setup_station_login(
 def setup_on(engine: Engine, login: str, password: str | None, say: Callable[[str], None]) -> list[str]:
     """``setup_station_login`` in one transaction of ``engine``; a refusal by the server is
     one line, and nothing is changed."""
-    from .db import explain_error
+    from .db import database_error, explain_error
 
     try:
         with engine.begin() as conn:
             return setup_station_login(conn, login, password, say)
     except DBAPIError as err:
-        raise DatabaseError(explain_error(err, engine.url) + " (nothing was changed)") from None
+        coded = database_error(err, engine.url)
+        raise DatabaseError(
+            explain_error(err, engine.url) + " (nothing was changed)", code=coded.code, **coded.values
+        ) from None
 
 
 def station_url(owner_url: str, login: str, password: str | None) -> str:

@@ -56,7 +56,10 @@ def _registrar(current: Mapping[str, RegisteredKey], mine: keys.StationKey, stat
     if own is None or own.role != keys.REGISTRAR_ROLE or own.station != station or own.revoked_seq:
         raise RoleError(
             f"only the chief referee {what} keys: this station's chief referee key "
-            f"{keys.short(mine.fingerprint)}… is not registered (or was revoked) for station {station}"
+            f"{keys.short(mine.fingerprint)}… is not registered (or was revoked) for station {station}",
+            code="keys.not_registrar",
+            key=keys.short(mine.fingerprint),
+            station=station,
         )
 
 
@@ -93,7 +96,11 @@ class KeysMixin:
         fpr = keys.fingerprint(pub)
         station = station.strip()
         if not (0 < len(station) <= 100 and station.isprintable()):
-            raise InputError("--station: a station name of 1 to 100 printable characters")
+            raise InputError(
+                "--station: a station name of 1 to 100 printable characters",
+                code="keys.station_name",
+                field="station",
+            )
         mine = self._chief_key(actor)
 
         def run(conn: Connection) -> tuple[RegisteredKey, bool]:
@@ -101,7 +108,11 @@ class KeysMixin:
             if fpr in current:
                 k = current[fpr]
                 raise InputError(
-                    f"key {keys.short(fpr)}… is already registered (station {k.station}, {k.role})"
+                    f"key {keys.short(fpr)}… is already registered (station {k.station}, {k.role})",
+                    code="keys.already_registered",
+                    key=keys.short(fpr),
+                    station=k.station,
+                    role=k.role,
                 )
             root = not current
             if root:
@@ -109,7 +120,9 @@ class KeysMixin:
                     raise InputError(
                         "no key is registered yet: the first is the trust root, the chief referee's own "
                         f"key (referee-app key register --station {actor.station} --role chief_referee "
-                        f"--public-key {mine.public_hex})"
+                        f"--public-key {mine.public_hex})",
+                        code="keys.trust_root_first",
+                        station=actor.station,
                     )
             else:
                 _registrar(current, mine, actor.station, "registers")
@@ -124,7 +137,11 @@ class KeysMixin:
             )
             if entry.get("signed_by") != mine.fingerprint:
                 # cannot happen with the key just unlocked; never write an unsigned registration
-                raise InputError(f"{mine.path}: the registration could not be signed; nothing was written")
+                raise InputError(
+                    f"{mine.path}: the registration could not be signed; nothing was written",
+                    code="keys.cannot_sign",
+                    source=mine.path,
+                )
             return RegisteredKey(station, role, pub, fpr, int(entry["seq"])), root
 
         return self._write(run)  # type: ignore[no-any-return]
@@ -135,25 +152,42 @@ class KeysMixin:
         referee key other than the one revoked."""
         want = fingerprint.strip().lower()
         if len(want) < 16:
-            raise InputError("FINGERPRINT: give at least 16 hex digits of the key's fingerprint (key list)")
+            raise InputError(
+                "FINGERPRINT: give at least 16 hex digits of the key's fingerprint (key list)",
+                code="keys.fingerprint_short",
+                field="fingerprint",
+            )
         if not reason.strip():
-            raise InputError("--reason: say why the key is revoked (kept in the log)")
+            raise InputError(
+                "--reason: say why the key is revoked (kept in the log)",
+                code="keys.revoke_reason_missing",
+                field="reason",
+            )
         mine = self._chief_key(actor)
 
         def run(conn: Connection) -> RegisteredKey:
             current = registered_keys(conn)
             found = [k for f, k in current.items() if f.startswith(want)]
             if len(found) != 1:
-                raise InputError(f"no registered key has the fingerprint {want[:16]}… (referee-app key list)")
+                raise InputError(
+                    f"no registered key has the fingerprint {want[:16]}… (referee-app key list)",
+                    code="keys.unknown_fingerprint",
+                    field="fingerprint",
+                    key=want[:16],
+                )
             k = found[0]
             if k.revoked_seq is not None:
                 raise InputError(
-                    f"key {keys.short(k.fingerprint)}… was already revoked (entry #{k.revoked_seq})"
+                    f"key {keys.short(k.fingerprint)}… was already revoked (entry #{k.revoked_seq})",
+                    code="keys.already_revoked",
+                    key=keys.short(k.fingerprint),
+                    seq=k.revoked_seq,
                 )
             if k.fingerprint == mine.fingerprint:
                 raise InputError(
                     "a chief referee key cannot revoke itself: revoke it from another registered "
-                    "chief referee station"
+                    "chief referee station",
+                    code="keys.revoke_self",
                 )
             _registrar(current, mine, actor.station, "revokes")
             w = audit.Writer(conn)
@@ -170,7 +204,11 @@ class KeysMixin:
                 role=keys.REGISTRAR_ROLE,
             )
             if entry.get("signed_by") != mine.fingerprint:
-                raise InputError(f"{mine.path}: the revocation could not be signed; nothing was written")
+                raise InputError(
+                    f"{mine.path}: the revocation could not be signed; nothing was written",
+                    code="keys.cannot_sign",
+                    source=mine.path,
+                )
             return RegisteredKey(
                 k.station, k.role, k.public_key, k.fingerprint, k.entry_seq, int(entry["seq"])
             )
@@ -183,6 +221,8 @@ class KeysMixin:
             raise InputError(
                 f"station {actor.station} has no chief referee key "
                 f"({self.keyring.path(actor.station, keys.REGISTRAR_ROLE)}); make one first: "
-                "referee-app key station create --role chief_referee"
+                "referee-app key station create --role chief_referee",
+                code="keys.no_registrar_key",
+                station=actor.station,
             )
         return mine

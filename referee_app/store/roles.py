@@ -42,6 +42,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, select
 
+from ..core.errors import field_of
 from .errors import InputError
 from .models import audit_log, auth_attempts, role_pins
 
@@ -111,7 +112,13 @@ def utcnow() -> datetime:
 
 def check_role(role: Any, field: str = "--role") -> str:
     if role not in ROLES:
-        raise InputError(f"{field}: expected one of {', '.join(ROLES)}, got {role!r}")
+        raise InputError(
+            f"{field}: expected one of {', '.join(ROLES)}, got {role!r}",
+            code="role.invalid",
+            field=field_of(field),
+            got=role,
+            allowed=list(ROLES),
+        )
     return str(role)
 
 
@@ -122,7 +129,13 @@ def check_pin(pin: Any, field: str = "PIN") -> str:
         or not pin.isdigit()
         or not (PIN_MIN <= len(pin) <= PIN_MAX)
     ):
-        raise InputError(f"{field}: expected {PIN_MIN} to {PIN_MAX} digits")
+        raise InputError(
+            f"{field}: expected {PIN_MIN} to {PIN_MAX} digits",
+            code="pin.length",
+            field=field_of(field),
+            min=PIN_MIN,
+            max=PIN_MAX,
+        )
     return pin
 
 
@@ -166,6 +179,11 @@ def pin_matches(pin: str, stored: str) -> bool:
 
 def role_name(role: str | None, lang: str = "en") -> str:
     return ROLE_NAMES[lang].get(role or "", str(role))
+
+
+def allowed(action: str) -> list[str]:
+    """The roles that may do ``action``, in the table's order."""
+    return [r for r in ROLES if r in PERMISSIONS[action]]
 
 
 def needs(action: str) -> str:

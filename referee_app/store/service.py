@@ -26,9 +26,10 @@ from sqlalchemy import Connection, Engine, and_, bindparam, exists, func, or_, s
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
+from ..core.errors import field_of
 from . import audit, keys, roles
 from .appeals import AppealsMixin
-from .db import READ_ONLY, display_url, explain_error, open_engine, wal_identity
+from .db import READ_ONLY, database_error, display_url, open_engine, wal_identity
 from .desk import DeskMixin
 from .errors import (
     ConflictError,
@@ -123,13 +124,25 @@ class Recorded:
 
 def _whole(value: Any, field: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{where}: {field}: expected a whole number ≥ 1, got {json.dumps(value)}")
+        raise InputError(
+            f"{where}: {field}: expected a whole number ≥ 1, got {json.dumps(value)}",
+            code="input.whole_number",
+            field=field_of(field),
+            where=where,
+            got=json.dumps(value),
+        )
     return value
 
 
 def _pair_number(value: Any, field: str, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
-        raise InputError(f"{where}: {field}: expected a pair number, got {json.dumps(value)}")
+        raise InputError(
+            f"{where}: {field}: expected a pair number, got {json.dumps(value)}",
+            code="input.pair_number",
+            field=field_of(field),
+            where=where,
+            got=json.dumps(value),
+        )
     return str(value).strip()
 
 
@@ -189,10 +202,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         except IntegrityError as err:
             raise ConflictError(
                 f"{self.where}: another station wrote the same record first; reload and try "
-                f"again ({audit_first_line(err)})"
+                f"again ({audit_first_line(err)})",
+                code="store.race",
+                where=self.where,
             ) from None
         except DBAPIError as err:
-            raise DatabaseError(explain_error(err, self.engine.url)) from None
+            raise database_error(err, self.engine.url) from None
 
     def _write_sqlite(self, fn: Callable[[Connection], Any]) -> Any:
         """One write on SQLite, reported saved only if other processes can read it.
@@ -223,13 +238,17 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 raise DatabaseError(
                     f"{self.where}: NOT saved: another program removed the database's "
                     "write-ahead log while this station was writing; reopen the event and "
-                    "record again"
+                    "record again",
+                    code="store.wal_lost",
+                    where=self.where,
                 )
             return result
         raise DatabaseError(
             f"{self.where}: not saved: another program keeps removing the database's "
             "write-ahead log under this station (nothing was written); close other programs "
-            "that open the database file and try again"
+            "that open the database file and try again",
+            code="store.wal_removed",
+            where=self.where,
         )
 
     def _entries_readable(self, hashes: list[str]) -> bool:
@@ -248,13 +267,13 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 finally:
                     conn.rollback()
         except DBAPIError as err:
-            raise DatabaseError(explain_error(err, self.engine.url)) from None
+            raise database_error(err, self.engine.url) from None
 
     # -- events ------------------------------------------------------------------
     def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
         """Create an event pinned to ``rulebook`` (an object with id, sha256, source_text)."""
         if not name.strip():
-            raise InputError("--name: the event needs a name")
+            raise InputError("--name: the event needs a name", code="event.name_missing", field="name")
 
         def run(conn: Connection) -> EventInfo:
             w = audit.Writer(conn)
@@ -307,12 +326,28 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             for e in evs:
                 if e.id == event_id:
                     return e
-            raise NotFoundError(f"--event: no event {event_id} in {self.where}")
+            raise NotFoundError(
+                f"--event: no event {event_id} in {self.where}",
+                code="event.not_found",
+                field="event",
+                event=event_id,
+                where=self.where,
+            )
         if not evs:
-            raise NotFoundError(f"{self.where}: no event yet (create one: referee-app event create)")
+            raise NotFoundError(
+                f"{self.where}: no event yet (create one: referee-app event create)",
+                code="event.none",
+                where=self.where,
+            )
         if len(evs) > 1:
             names = ", ".join(f"{e.id}: {e.name}" for e in evs)
-            raise InputError(f"{self.where} holds several events ({names}); name one with --event")
+            raise InputError(
+                f"{self.where} holds several events ({names}); name one with --event",
+                code="event.several",
+                field="event",
+                where=self.where,
+                names=names,
+            )
         return evs[0]
 
     def rulebook_text(self, event_id: int) -> tuple[str, str, str]:
@@ -335,11 +370,19 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         except RulebookError as err:
             raise DatabaseError(
                 f"event {event_id}: its pinned rulebook {rid} (sha256 {sha[:12]}) does not load "
-                f"in this version of referee-app: {err}"
+                f"in this version of referee-app: {err}",
+                code="event.rulebook_load",
+                event=event_id,
+                rulebook=rid,
+                sha=sha[:12],
+                detail=str(err),
             ) from None
         if getattr(rb, "sha256", sha) != sha:
             raise DatabaseError(
-                f"event {event_id}: the stored rulebook text does not match its hash {sha[:12]}"
+                f"event {event_id}: the stored rulebook text does not match its hash {sha[:12]}",
+                code="event.rulebook_hash",
+                event=event_id,
+                sha=sha[:12],
             )
         self._rulebooks[event_id] = rb
         return rb
@@ -352,7 +395,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 if r.number in existing:
                     raise InputError(
                         f"{source}: line {r.line}: pair number {r.number} is already in event "
-                        f"{event_id}; nothing imported"
+                        f"{event_id}; nothing imported",
+                        code="pairs.duplicate_in_event",
+                        source=source,
+                        line=r.line,
+                        pair=r.number,
+                        event=event_id,
                     )
             as_role = self._authorize(conn, event_id, "pairs.import", actor)
             w = audit.Writer(conn)
@@ -421,28 +469,58 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         kept in the audit entry, the old signed version stays, the new one is unsigned).
         """
         if correction_reason is not None and not correction_reason.strip():
-            raise InputError("--reason: a correction needs a written reason")
+            raise InputError(
+                "--reason: a correction needs a written reason",
+                code="match.correct_reason_missing",
+                field="reason",
+            )
         if not isinstance(case, dict):
-            raise InputError(f"{source}: expected a JSON object (a case), got {type(case).__name__}")
+            raise InputError(
+                f"{source}: expected a JSON object (a case), got {type(case).__name__}",
+                code="case.not_object",
+                source=source,
+                got=type(case).__name__,
+            )
         rnd = _whole(case.get("round"), "round", source)
         tbl = _whole(case.get("table"), "table", source)
         pv = case.get("pairs")
         if not isinstance(pv, dict):
             raise InputError(
                 f'{source}: pairs: expected {{"NS": "<pair number>", '
-                f'"EW": "<pair number>"}}, got {json.dumps(pv, ensure_ascii=False)}'
+                f'"EW": "<pair number>"}}, got {json.dumps(pv, ensure_ascii=False)}',
+                code="case.pairs_shape",
+                source=source,
             )
         nums = {s: _pair_number(pv.get(s), f"pairs.{s}", source) for s in SIDES}
         extra = set(pv) - set(SIDES)
         if extra:
-            raise InputError(f"{source}: pairs: unknown key {sorted(extra)[0]!r} (use NS and EW)")
+            raise InputError(
+                f"{source}: pairs: unknown key {sorted(extra)[0]!r} (use NS and EW)",
+                code="case.pairs_key",
+                source=source,
+                key=sorted(extra)[0],
+            )
         if nums["NS"] == nums["EW"]:
-            raise InputError(f"{source}: pairs: NS and EW are the same pair {nums['NS']}")
+            raise InputError(
+                f"{source}: pairs: NS and EW are the same pair {nums['NS']}",
+                code="case.pairs_same",
+                source=source,
+                pair=nums["NS"],
+            )
         if expected_version is not None and expected_version < 0:
-            raise InputError(f"--expect-version: expected 0 or more, got {expected_version}")
+            raise InputError(
+                f"--expect-version: expected 0 or more, got {expected_version}",
+                code="match.expect_version",
+                field="expect_version",
+                got=expected_version,
+            )
         if token is not None and not (0 < len(token) <= MAX_TOKEN and token.isprintable()):
             raise InputError(
-                f"--token: expected 1 to {MAX_TOKEN} printable characters, got {len(token)} characters"
+                f"--token: expected 1 to {MAX_TOKEN} printable characters, got {len(token)} characters",
+                code="match.token_invalid",
+                field="token",
+                max=MAX_TOKEN,
+                n=len(token),
             )
 
         ev = self.pick_event(event_id)
@@ -454,7 +532,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         elif given_event != rb.id:
             raise InputError(
                 f"{source}: event: this event runs under rulebook {rb.id!r} "
-                f"(sha256 {ev.rulebook_sha256[:12]}), the case names {given_event!r}"
+                f"(sha256 {ev.rulebook_sha256[:12]}), the case names {given_event!r}",
+                code="case.rulebook_differs",
+                field="event",
+                source=source,
+                rulebook=rb.id,
+                given=given_event,
             )
         from referee_app.core import CaseError, decide
 
@@ -463,7 +546,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             # stored, chained and printed as a digest in no language: words are added on reading
             decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
         except CaseError as err:
-            raise InputError(f"{source}: {err}") from None
+            raise InputError(
+                f"{source}: {err}",
+                code=getattr(err, "code", "case.invalid"),
+                field=getattr(err, "field", None),
+                **getattr(err, "values", {}),
+            ) from None
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}
 
         def run(conn: Connection) -> Recorded:
@@ -504,7 +592,9 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
 
         A signed version is voided only as a chief referee's ``correction``."""
         if not reason.strip():
-            raise InputError("--reason: a voiding needs a written reason")
+            raise InputError(
+                "--reason: a voiding needs a written reason", code="match.void_reason_missing", field="reason"
+            )
         ev = self.pick_event(event_id)
 
         def run(conn: Connection) -> int:
@@ -513,15 +603,36 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             ).scalar()
             current = None if round_id is None else _current_at(conn, int(round_id), table_no)
             if current is None:
-                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+                raise NotFoundError(
+                    f"round {round_no} table {table_no}: nothing recorded",
+                    code="match.nothing_recorded",
+                    round=round_no,
+                    table=table_no,
+                )
             if expected_version is not None and expected_version != current.version:
-                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
+                raise ConflictError(
+                    _conflict_message(conn, round_no, table_no, expected_version, current),
+                    code="match.conflict",
+                    round=round_no,
+                    table=table_no,
+                    expected=expected_version,
+                )
             if _voided(conn, int(current.id)):
                 raise ConflictError(
-                    f"round {round_no} table {table_no} version {current.version} is already void"
+                    f"round {round_no} table {table_no} version {current.version} is already void",
+                    code="match.already_void",
+                    round=round_no,
+                    table=table_no,
+                    version=current.version,
                 )
             if _signed(conn, int(current.id)) and not correction:
-                raise LockedError(_locked_message(round_no, table_no, int(current.version)))
+                raise LockedError(
+                    _locked_message(round_no, table_no, int(current.version)),
+                    code="match.locked",
+                    round=round_no,
+                    table=table_no,
+                    version=int(current.version),
+                )
             as_role = self._authorize(conn, ev.id, "match.correct" if correction else "match.void", actor)
             w = audit.Writer(conn)
             vid = w.insert(voidings, {"match_id": current.id, "reason": reason.strip()})
@@ -585,7 +696,7 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 finally:
                     conn.rollback()
         except DBAPIError as err:
-            raise DatabaseError(explain_error(err, self.engine.url)) from None
+            raise database_error(err, self.engine.url) from None
 
     def history(self, event_id: int, round_no: int, table_no: int) -> list[dict[str, Any]]:
         """Every version of a match, oldest first, with its voiding if any."""
@@ -632,10 +743,20 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         given = dict(signatures) if isinstance(signatures, Mapping) else {}
         unknown = sorted(set(given) - set(SIGNERS))
         if unknown:
-            raise InputError(f"signatures.{unknown[0]}: unknown signer (expected {', '.join(SIGNERS)})")
+            raise InputError(
+                f"signatures.{unknown[0]}: unknown signer (expected {', '.join(SIGNERS)})",
+                code="signature.unknown_signer",
+                field=f"signatures.{unknown[0]}",
+                allowed=list(SIGNERS),
+            )
         missing = [k for k in SIGNERS if k not in given]
         if missing:
-            raise InputError(f"signatures.{missing[0]}: missing (all of {', '.join(SIGNERS)} must sign)")
+            raise InputError(
+                f"signatures.{missing[0]}: missing (all of {', '.join(SIGNERS)} must sign)",
+                code="signature.missing",
+                field=f"signatures.{missing[0]}",
+                allowed=list(SIGNERS),
+            )
         for k in SIGNERS:
             _check_png(given[k], f"signatures.{k}")
         ev = self.pick_event(event_id)
@@ -643,19 +764,44 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         def run(conn: Connection) -> int:
             current = self._current(conn, ev.id, round_no, table_no)
             if current is None:
-                raise NotFoundError(f"round {round_no} table {table_no}: nothing recorded")
+                raise NotFoundError(
+                    f"round {round_no} table {table_no}: nothing recorded",
+                    code="match.nothing_recorded",
+                    round=round_no,
+                    table=table_no,
+                )
             if expected_version != current.version:
-                raise ConflictError(_conflict_message(conn, round_no, table_no, expected_version, current))
+                raise ConflictError(
+                    _conflict_message(conn, round_no, table_no, expected_version, current),
+                    code="match.conflict",
+                    round=round_no,
+                    table=table_no,
+                    expected=expected_version,
+                )
             if _voided(conn, int(current.id)):
-                raise InputError(f"round {round_no} table {table_no} version {current.version} is void")
+                raise InputError(
+                    f"round {round_no} table {table_no} version {current.version} is void",
+                    code="match.version_void",
+                    round=round_no,
+                    table=table_no,
+                    version=current.version,
+                )
             if _signed(conn, int(current.id)):
                 raise ConflictError(
-                    f"round {round_no} table {table_no} version {current.version} is already signed"
+                    f"round {round_no} table {table_no} version {current.version} is already signed",
+                    code="match.already_signed",
+                    round=round_no,
+                    table=table_no,
+                    version=current.version,
                 )
             if json.loads(current.decision_json).get("result") is None:
                 raise InputError(
                     f"round {round_no} table {table_no} has no result yet (version {current.version}); "
-                    "sign it when the round is finished"
+                    "sign it when the round is finished",
+                    code="match.no_result",
+                    round=round_no,
+                    table=table_no,
+                    version=current.version,
                 )
             as_role = self._authorize(conn, ev.id, "match.sign", actor)
             w = audit.Writer(conn)
@@ -774,7 +920,9 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             as_role = self._authorize(conn, ev.id, "event.key", actor)
             if conn.execute(select(event_keys.c.id).where(event_keys.c.event_id == ev.id)).first():
                 raise ConflictError(
-                    f"event {ev.id} already has a signing key (an event key is never replaced)"
+                    f"event {ev.id} already has a signing key (an event key is never replaced)",
+                    code="event.key_exists",
+                    event=ev.id,
                 )
             w = audit.Writer(conn)
             kid = w.insert(
@@ -830,7 +978,13 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             return None
         if role is not None and role in roles.PERMISSIONS[action]:
             return role
-        raise RoleError(roles.refusal(action, role))
+        raise RoleError(
+            roles.refusal(action, role),
+            code="role.refused",
+            action=action,
+            needs=roles.allowed(action),
+            role=role or "none",
+        )
 
     def _pins(self, conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
         if self._has_roles is None:
@@ -881,10 +1035,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         claimed, not authenticated (everything is allowed there anyway)."""
         roles.check_role(role)
         if not isinstance(pin, str):
-            raise InputError("PIN: expected digits")
+            raise InputError("PIN: expected digits", code="pin.not_digits", field="pin")
         given = (actor.user if name is None else name).strip()
         if not (0 < len(given) <= 100 and given.isprintable()):
-            raise InputError("name: who logs in, 1 to 100 printable characters")
+            raise InputError(
+                "name: who logs in, 1 to 100 printable characters", code="login.name_invalid", field="user"
+            )
         ev = self.pick_event(event_id)
         now = roles.utcnow()
         who = roles.role_name(role)
@@ -899,6 +1055,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                     f"the {who} has no PIN on event {ev.id} yet; the chief referee sets one "
                     f"(referee-app role set-pin --role {role})",
                     role=role,
+                    code="pin.none",
+                    event=ev.id,
                 )
             if st.locked_until is not None:
                 raise _locked(who, st)
@@ -930,6 +1088,10 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 f"a {roles.LOCK_SECONDS}-second lock",
                 role=role,
                 tries_left=left,
+                code="pin.wrong",
+                field="pin",
+                n=left,
+                lock=roles.LOCK_SECONDS,
             )
         assert st.pin_hash is not None
         ticket = secrets.token_hex(16)
@@ -952,7 +1114,10 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             if not pins and role != roles.CHIEF_REFEREE:
                 raise InputError(
                     f"--role {role}: set the chief referee's PIN first (roles are enforced on "
-                    f"event {ev.id} from then on)"
+                    f"event {ev.id} from then on)",
+                    code="pin.chief_first",
+                    field="role",
+                    event=ev.id,
                 )
             w = audit.Writer(conn)
             w.insert(role_pins, {"event_id": ev.id, "role": role, "pin_hash": pin_hash})
@@ -1049,6 +1214,9 @@ def _locked(who: str, st: roles.RoleState) -> PinError:
         f"the {who} is locked until {roles.local_hms(st.locked_until)} after {roles.MAX_TRIES} wrong PINs",
         role=st.role,
         locked_until=st.locked_until,
+        code="pin.locked",
+        until=roles.local_hms(st.locked_until),
+        tries=roles.MAX_TRIES,
     )
 
 
@@ -1127,7 +1295,11 @@ def _write_match(
                 raise InputError(
                     f"--token {token}: already used for a different record (entry #{prior.seq}, "
                     f"{prior.action} round {prior.round_no} table {prior.table_no}); nothing "
-                    "saved: give each new record its own token"
+                    "saved: give each new record its own token",
+                    code="match.token_reused",
+                    field="token",
+                    token=token,
+                    seq=prior.seq,
                 )
             return Recorded(
                 info["match_id"],
@@ -1146,7 +1318,13 @@ def _write_match(
         if pid is None:
             raise InputError(
                 f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
-                f"({ev.name}); import it first (referee-app pairs import)"
+                f"({ev.name}); import it first (referee-app pairs import)",
+                code="case.pair_unknown",
+                field=f"pairs.{side}",
+                source=source,
+                pair=nums[side],
+                event=ev.id,
+                name=ev.name,
             )
         pair_ids[side] = int(pid)
     # the round and the table's current version in one statement
@@ -1157,10 +1335,22 @@ def _write_match(
         _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
     cur_version = 0 if current is None else int(current.version)
     if expected_version is not None and expected_version != cur_version:
-        raise ConflictError(_conflict_message(conn, rnd, tbl, expected_version, current))
+        raise ConflictError(
+            _conflict_message(conn, rnd, tbl, expected_version, current),
+            code="match.conflict",
+            round=rnd,
+            table=tbl,
+            expected=expected_version,
+        )
     signed = current is not None and _signed(conn, int(current.id))
     if signed and correction is None:
-        raise LockedError(_locked_message(rnd, tbl, cur_version))
+        raise LockedError(
+            _locked_message(rnd, tbl, cur_version),
+            code="match.locked",
+            round=rnd,
+            table=tbl,
+            version=cur_version,
+        )
     w = audit.Writer(conn)
     if round_id is None:
         round_id = w.insert(rounds, {"event_id": ev.id, "number": rnd})
@@ -1211,11 +1401,25 @@ def _write_match(
 
 def _check_png(value: Any, field: str) -> None:
     if not isinstance(value, (bytes, bytearray)):
-        raise InputError(f"{field}: expected PNG bytes, got {type(value).__name__}")
+        raise InputError(
+            f"{field}: expected PNG bytes, got {type(value).__name__}",
+            code="signature.not_png",
+            field=field_of(field),
+        )
     if len(value) < 33 or not value.startswith(PNG_MAGIC) or value[12:16] != b"IHDR":
-        raise InputError(f"{field}: not a PNG image ({len(value)} bytes, starts {bytes(value[:8])!r})")
+        raise InputError(
+            f"{field}: not a PNG image ({len(value)} bytes, starts {bytes(value[:8])!r})",
+            code="signature.not_png",
+            field=field_of(field),
+        )
     if len(value) > MAX_SIGNATURE_BYTES:
-        raise InputError(f"{field}: {len(value)} bytes, more than {MAX_SIGNATURE_BYTES} for a signature")
+        raise InputError(
+            f"{field}: {len(value)} bytes, more than {MAX_SIGNATURE_BYTES} for a signature",
+            code="signature.too_big",
+            field=field_of(field),
+            size=len(value),
+            limit=MAX_SIGNATURE_BYTES,
+        )
 
 
 def _signatures_of(conn: Connection, match_id: int) -> dict[str, bytes]:
@@ -1272,7 +1476,12 @@ def _check_pairs_free(
             if pair_ids[side] in (r.ns_pair_id, r.ew_pair_id):
                 raise InputError(
                     f"{source}: pairs.{side}: pair {nums[side]} already plays this round "
-                    f"at table {r.table_no}"
+                    f"at table {r.table_no}",
+                    code="case.pair_plays",
+                    field=f"pairs.{side}",
+                    source=source,
+                    pair=nums[side],
+                    table=r.table_no,
                 )
 
 

@@ -51,7 +51,7 @@ def test_pair_publish_play_and_rank(make_window, pairs_csv, tmp_path) -> None:
     assert not view.publish_button.isEnabled() or view.round.value() == 1
 
     view.round.setValue(2)  # round 1 is seated but not played: its pairing is refused
-    assert "round 1 is not finished" in view.warning.text() and not view.publish_button.isEnabled()
+    assert "第 1 轮尚未结束" in view.warning.text() and not view.publish_button.isEnabled()
     play_round(session, 1, [0, 120])  # table 1: dealer side +3; table 2: defenders +1
     window.act_standings.trigger()
     standings = window.standings_view

@@ -77,7 +77,8 @@ def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> N
     when_modal(decide)
     assert desk.decide()
     assert seen["offered"] and seen["open"]
-    assert seen["error"] == "appeal.decide needs the arbitration committee's PIN (you are: table referee)"
+    # the Chinese window says it in Chinese, from the refusal's code (issue 9, item 4)
+    assert seen["error"] == "裁决申诉需要仲裁委员会的 PIN（当前角色：裁判员）。"
     assert seen["kept"] == ("经查录像，该牌系被对方碰落。", ["委员甲", "委员乙"], "upheld")
     assert window.session.role == "arbitration"
     appeal = window.session.appeals()[0]
@@ -130,7 +131,7 @@ def test_a_correction_refused_for_the_role_keeps_the_reason_and_the_typed_points
 
     when_modal(cancel_login)
     qtbot.mouseClick(view.confirm_hand_button, Qt.MouseButton.LeftButton)
-    assert seen["offered"] and "chief referee" in str(seen["refusal"])
+    assert seen["offered"] and "更正记录需要裁判长的 PIN" in str(seen["refusal"])
     assert view.record.signed and view.correction_banner.isVisible()
     assert view.correction_reason == "第1副防守方得分应为65分"
     assert view.editing_hand == 0 and view.defender_points.edit.text() == "65"

@@ -68,7 +68,7 @@ def test_new_event_dialog_shows_the_rulebook_and_requires_a_name(make_window, qt
     assert dialog.error.text() == "请填写赛事名称。"
     assert dialog.result() == 0
     assert not dialog.load_file("/nonexistent/rules.toml")
-    assert "cannot read the rulebook" in dialog.error.text()
+    assert "无法读取规则文件" in dialog.error.text()
     dialog.name.setText("甘肃测试赛")
     dialog._accept()
     assert dialog.result() == 1
@@ -185,7 +185,7 @@ def test_bad_input_is_refused_at_the_field(make_window, pairs_csv) -> None:
 
     when_modal(discovered_before)
     view.log_infraction("hidden_card")
-    assert seen == {"error": "trick 4 is before the offence in trick 6", "enabled": False}
+    assert seen == {"error": "发现于第 4 圈，早于违规发生的第 6 圈。", "enabled": False}  # said in Chinese
 
 
 def test_hands_override_and_void(make_window, pairs_csv) -> None:

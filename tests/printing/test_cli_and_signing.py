@@ -34,25 +34,38 @@ def test_invalid_case_is_one_line_and_exit_2(tmp_path: Path) -> None:
     case = json.loads(CASE.read_text("utf-8"))
     case["hands"][0]["infractions"][0]["seat"] = "X"
     bad.write_text(json.dumps(case, ensure_ascii=False), "utf-8")
-    proc = run_cli("print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
+    proc = run_cli("--lang", "en", "print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 2
     assert proc.stderr.strip() == 'hands[0].infractions[0].seat: expected one of E, S, W, N, got "X"'
     assert not (tmp_path / "x.pdf").exists()
     bad.write_text("{", "utf-8")
-    proc = run_cli("print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
+    proc = run_cli("--lang", "en", "print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "not JSON" in proc.stderr
     case = json.loads(CASE.read_text("utf-8"))
     case["pairs"]["NS"]["players"] = "张三"
     bad.write_text(json.dumps(case, ensure_ascii=False), "utf-8")
-    proc = run_cli("print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
+    proc = run_cli("--lang", "en", "print", "scoresheet", "--case", str(bad), "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 2 and proc.stderr.strip() == "pairs.NS.players: expected a list of names"
 
 
 def test_bad_hand_or_index_names_the_field(tmp_path: Path) -> None:
-    proc = run_cli("print", "ruling", "--case", str(CASE), "--hand", "9", "-o", str(tmp_path / "r.pdf"))
+    proc = run_cli(
+        "--lang", "en", "print", "ruling", "--case", str(CASE), "--hand", "9", "-o", str(tmp_path / "r.pdf")
+    )
     assert proc.returncode == 1 and "--hand 9: no such hand (the case has 5)" in proc.stderr
     proc = run_cli(
-        "print", "ruling", "--case", str(CASE), "--hand", "2", "--index", "3", "-o", str(tmp_path / "r.pdf")
+        "--lang",
+        "en",
+        "print",
+        "ruling",
+        "--case",
+        str(CASE),
+        "--hand",
+        "2",
+        "--index",
+        "3",
+        "-o",
+        str(tmp_path / "r.pdf"),
     )
     assert proc.returncode == 1 and "hands[1]: --index 3: no such ruling (there are 2)" in proc.stderr
 
@@ -67,7 +80,9 @@ def test_ruling_before_play(tmp_path: Path) -> None:
 
 
 def test_missing_output_folder(tmp_path: Path) -> None:
-    proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(tmp_path / "no" / "x.pdf"))
+    proc = run_cli(
+        "--lang", "en", "print", "scoresheet", "--case", str(CASE), "-o", str(tmp_path / "no" / "x.pdf")
+    )
     assert proc.returncode == 1 and "does not exist" in proc.stderr
 
 
@@ -81,7 +96,7 @@ def test_signed_scoresheet_verifies_and_one_changed_byte_fails(tmp_path: Path) -
     assert PASS not in proc.stdout + proc.stderr  # never echoed
     assert PASS.encode() not in key.read_bytes()
     # an existing key is never overwritten
-    again = run_cli("key", "create", "--out", str(key), env=env)
+    again = run_cli("--lang", "en", "key", "create", "--out", str(key), env=env)
     assert again.returncode == 1 and "already exists" in again.stderr
 
     db = store_with_case(tmp_path)
@@ -138,7 +153,20 @@ def test_wrong_passphrase_writes_nothing(tmp_path: Path) -> None:
     )
     out = tmp_path / "s.pdf"
     db = store_with_case(tmp_path)
-    where = ("--db", str(db), "print", "scoresheet", "--round", "3", "--table", "5", "-o", str(out))
+    where = (
+        "--lang",
+        "en",
+        "--db",
+        str(db),
+        "print",
+        "scoresheet",
+        "--round",
+        "3",
+        "--table",
+        "5",
+        "-o",
+        str(out),
+    )
     proc = run_cli(
         *where, "--sign", "--key", str(key), env={"REFEREE_APP_KEY_PASSPHRASE": "wrong-passphrase"}
     )
@@ -146,12 +174,24 @@ def test_wrong_passphrase_writes_nothing(tmp_path: Path) -> None:
     assert proc.stderr.strip() == f"{key}: cannot open the key (wrong passphrase, or not a PKCS#12 file)"
     assert "wrong-passphrase" not in proc.stderr
     assert not out.exists() and list(tmp_path.glob(".s.pdf*")) == []
-    proc = run_cli(*where, "--sign")
+    proc = run_cli("--lang", "en", *where, "--sign")
     assert proc.returncode == 1 and "--sign needs --key" in proc.stderr
-    proc = run_cli(*where, "--sign", "--key", str(key))
+    proc = run_cli("--lang", "en", *where, "--sign", "--key", str(key))
     assert proc.returncode == 1 and "REFEREE_APP_KEY_PASSPHRASE" in proc.stderr  # no terminal to ask on
     # a sheet printed from a case file is never signed with the event's key
-    proc = run_cli("print", "scoresheet", "--case", str(CASE), "-o", str(out), "--sign", "--key", str(key))
+    proc = run_cli(
+        "--lang",
+        "en",
+        "print",
+        "scoresheet",
+        "--case",
+        str(CASE),
+        "-o",
+        str(out),
+        "--sign",
+        "--key",
+        str(key),
+    )
     assert proc.returncode == 1 and "not the event's record" in proc.stderr and not out.exists()
 
 

@@ -292,5 +292,7 @@ def test_verify_paper_confirms_the_record_and_reports_a_change(hall_db: Path, tm
     proc = run_cli("--db", str(copy), "--lang", "zh", "verify-paper", code)
     assert proc.returncode == 1 and "不一致" in proc.stdout
     # a sheet printed from a case file has nothing to check
-    proc = run_cli("--db", str(hall_db), "verify-paper", "RA1:CASE:R3:T5:D" + "A" * 64)
+    proc = run_cli("--db", str(hall_db), "--lang", "en", "verify-paper", "RA1:CASE:R3:T5:D" + "A" * 64)
     assert proc.returncode == 2 and "case file" in proc.stderr
+    proc = run_cli("--db", str(hall_db), "--lang", "zh", "verify-paper", "RA1:CASE:R3:T5:D" + "A" * 64)
+    assert proc.returncode == 2 and "由案例文件打印" in proc.stderr

@@ -59,7 +59,7 @@ def test_a_signed_sheet_shows_who_when_and_which_certificate(keyed_db: Path, tmp
         assert sig.sig_object["/SubFilter"] == "/ETSI.CAdES.detached"  # PAdES
     proc = run_cli("--lang", "en", "verify-pdf", str(out), "--cert", str(cert))
     assert proc.returncode == 0 and "intact and signed by this event's certificate" in proc.stdout
-    again = run_cli("--db", str(keyed_db), "key", "export", "-o", str(cert))
+    again = run_cli("--db", str(keyed_db), "--lang", "en", "key", "export", "-o", str(cert))
     assert again.returncode == 1 and "already exists" in again.stderr
 
 
@@ -122,7 +122,18 @@ def test_pairing_list_and_blank_sheet_from_the_command_line(keyed_db: Path, tmp_
     flat = _flat(pdftotext(out))
     assert "第3轮对阵表" in flat and "已公布" in flat and "张三、李四" in flat and "王五、赵六" in flat
     # two pairs that have met: no pairing without a rematch, said in one line
-    proc = run_cli("--db", str(keyed_db), "print", "pairing", "--round", "4", "-o", str(tmp_path / "p4.pdf"))
+    proc = run_cli(
+        "--db",
+        str(keyed_db),
+        "--lang",
+        "en",
+        "print",
+        "pairing",
+        "--round",
+        "4",
+        "-o",
+        str(tmp_path / "p4.pdf"),
+    )
     assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1 and "--round 4" in proc.stderr
     blank = tmp_path / "blank.pdf"
     proc = run_cli(
@@ -142,7 +153,7 @@ def test_print_round_reports_its_progress(keyed_db: Path, tmp_path: Path) -> Non
     out = tmp_path / "round.pdf"
     proc = run_cli("--db", str(keyed_db), "--lang", "en", "print", "round", "--round", "3", "-o", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "round 3: 1/1 tables" in proc.stderr
+    assert "round 3: 1/1 table\n" in proc.stderr  # the plural follows the count
     proc = run_cli("--db", str(keyed_db), "print", "round", "--round", "3", "--quiet", "-o", str(out))
     assert proc.returncode == 0 and "tables" not in proc.stderr
 

@@ -102,9 +102,9 @@ def test_appeal_form_from_the_store(store_db: Path, tmp_path: Path) -> None:
 
 def test_unknown_appeal_or_ruling_is_one_line(store_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "x.pdf"
-    proc = run_cli("--db", str(store_db), "print", "appeal", "--appeal", "99", "-o", str(out))
+    proc = run_cli("--db", str(store_db), "--lang", "en", "print", "appeal", "--appeal", "99", "-o", str(out))
     assert proc.returncode == 1 and proc.stderr.strip() == "--appeal: no appeal 99"
-    proc = run_cli("--db", str(store_db), "print", "ruling", "--ruling", "99", "-o", str(out))
+    proc = run_cli("--db", str(store_db), "--lang", "en", "print", "ruling", "--ruling", "99", "-o", str(out))
     assert proc.returncode == 1 and proc.stderr.strip() == "--ruling: no ruling 99"
     assert not out.exists()
 
@@ -161,14 +161,14 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
     assert (
         run_cli("--db", str(db), "event", "create", "--rules", "bhg-2011", "--name", "签名杯").returncode == 0
     )
-    proc = run_cli("--db", str(db), "verify-pdf", str(tmp_path / "none.pdf"))
+    proc = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(tmp_path / "none.pdf"))
     assert proc.returncode == 1 and "event 1 has no key in the event store" in proc.stderr
     proc = run_cli("--db", str(db), "key", "create", "--event", "1", env=env)
     assert proc.returncode == 0, proc.stderr
     assert "签名杯" in proc.stdout and PASS not in proc.stdout + proc.stderr
     assert PASS.encode() not in db.read_bytes()
     again = run_cli("--db", str(db), "key", "create", "--event", "1", env=env)
-    assert again.returncode == 1 and "already has a signing key" in again.stderr
+    assert again.returncode == 1 and "已有签名密钥" in again.stderr  # the default language: Chinese
     pairs = tmp_path / "pairs.csv"
     pairs.write_text("number,player1,player2,unit\n12,张三,李四,\n7,王五,赵六,\n", "utf-8")
     case = tmp_path / "case.json"
@@ -194,6 +194,9 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
         env={"REFEREE_APP_KEY_PASSPHRASE": "not-the-passphrase"},
     )
     assert wrong.returncode == 1
+    assert wrong.stderr.strip() == "数据库中的赛事密钥无法打开（口令错误）。"  # never the temporary file
+    wrong = run_cli(*where, "--lang", "en", "-o", str(tmp_path / "w.pdf"), "--sign",
+                    env={"REFEREE_APP_KEY_PASSPHRASE": "not-the-passphrase"})  # fmt: skip
     assert (
         wrong.stderr.strip()
         == "the event's stored key: cannot open the key (wrong passphrase, or not a PKCS#12 file)"

@@ -1,0 +1,196 @@
+"""The one message catalogue, Chinese and English, for every layer and both front ends.
+
+The catalogue is the TOML files of ``resources/messages/`` (reviewed like code):
+
+* ``errors.toml``: what an error says, by its code (``referee_app.core.errors.Reported``),
+  and the words for the fields errors are about (``[field]``);
+* ``cli.toml``: the command line's words (its help, its lines of output);
+* ``gui.toml``: the window's words (read by ``referee_app.gui.i18n``).
+
+An entry is ``key = { zh = "…", en = "…" }`` inside a table; its code is the table's path and
+the key (``[appeal]`` ``late = …`` is ``appeal.late``). Placeholders are ``{name}``; an
+error's field is named in front of its text unless the text places ``{field}`` itself, opens
+on a value (``{source}: …``) or its entry says ``field = false``. A text
+that depends on a count gives its forms: ``en = { one = "{n} pair imported", other = "{n}
+pairs imported" }`` (``n`` picks the form; Chinese has one form and may give a plain text).
+
+Pure standard library: the command line's ``judge`` and the window both use it.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..locations import resources_dir
+
+LANGS = ("zh", "en")
+PLURAL_FORMS = ("one", "other")
+FILES = ("errors", "cli", "gui")
+
+Entry = dict[str, Any]
+
+
+def catalogue_dir() -> Path:
+    return resources_dir() / "messages"
+
+
+def load_file(path: Path) -> dict[str, Entry]:
+    """The entries of one catalogue file, by code."""
+    with path.open("rb") as handle:
+        raw = tomllib.load(handle)
+    found: dict[str, Entry] = {}
+    _flatten(raw, "", found)
+    return found
+
+
+def _is_entry(node: Mapping[str, Any]) -> bool:
+    return "zh" in node and set(node) <= {*LANGS, "field"}
+
+
+def _flatten(node: Mapping[str, Any], prefix: str, out: dict[str, Entry]) -> None:
+    for key, value in node.items():
+        code = f"{prefix}{key}"
+        if isinstance(value, dict) and _is_entry(value):
+            out[code] = value
+        elif isinstance(value, dict):
+            _flatten(value, f"{code}.", out)
+
+
+@cache
+def catalogue(name: str) -> dict[str, Entry]:
+    """One catalogue file's entries (``errors``, ``cli`` or ``gui``), read once."""
+    return load_file(catalogue_dir() / f"{name}.toml")
+
+
+@cache
+def _all() -> dict[str, Entry]:
+    merged: dict[str, Entry] = {}
+    for name in ("errors", "cli"):
+        merged.update(catalogue(name))
+    return merged
+
+
+def has(code: str) -> bool:
+    return code in _all()
+
+
+def plural_form(text: Any, values: Mapping[str, Any]) -> str:
+    """The form of ``text`` for the count in ``values`` (``n``, else ``count``): English
+    ``one`` for 1, ``other`` for any other count; a plain text is its own form."""
+    if isinstance(text, str):
+        return text
+    n = values.get("n")
+    if not isinstance(n, int):
+        n = values.get("count", 0)
+    form = "one" if n == 1 else "other"
+    return str(text.get(form) or text["other"])
+
+
+def placeholders(text: Any) -> set[str]:
+    """The ``{names}`` a text (or each form of a plural text) is filled with."""
+    texts = [text] if isinstance(text, str) else list(text.values())
+    names: set[str] = set()
+    for t in texts:
+        for _, name, _, _ in string.Formatter().parse(t):
+            if name:
+                names.add(name.split(".")[0].split("[")[0].split("!")[0])
+    return names
+
+
+class _Values(dict[str, Any]):
+    def __missing__(self, key: str) -> str:  # a value the raise did not give: left visible
+        return "{" + key + "}"
+
+
+def message(code: str, lang: str, /, **values: Any) -> str:
+    """The catalogue's text ``code`` in ``lang`` (``zh`` or ``en``) filled with ``values``;
+    a count ``n`` picks the plural form."""
+    entry = _all().get(code)
+    if entry is None:
+        raise KeyError(f"messages: no entry {code!r}")
+    text = entry.get(lang, entry["zh"])
+    return plural_form(text, values).format_map(_Values(values))
+
+
+def field_words(field: str, lang: str) -> str:
+    """A field named in words (``reason`` → ``理由`` / ``reason``). A path into the user's
+    own file (``hands[2].seat``) has no entry and is shown as it is: its keys are the file's."""
+    entry = _all().get(f"field.{field}")
+    if entry is None:
+        return field
+    return str(entry.get(lang, entry["zh"]))
+
+
+FieldNamer = Callable[[str, str], str]
+
+#: The separator after a field named in front of a message.
+_SEP = {"zh": "：", "en": ": "}
+
+
+def describe(
+    error: BaseException, lang: str, *, field_name: FieldNamer | None = None, with_field: bool = True
+) -> str:
+    """What ``error`` says to a user in ``lang``, in one line, from the catalogue.
+
+    ``field_name(field, lang)`` names the field the error is about (the command line: its
+    flag in English, its words in Chinese; default: :func:`field_words`). An error without
+    a code of its own is worded by its class's general entry; in English its own line is
+    kept (it is English already), with the field named the same way. ``with_field=False``:
+    the text alone, for a form that shows it beside the field's own widget."""
+    from ..core.errors import Reported, one_line
+
+    namer = field_name or field_words
+    if not isinstance(error, Reported):
+        if lang == "en":
+            return one_line(error)
+        return message("error.unexpected", lang)
+    raw = dict(error.values)
+    if "role" not in raw and isinstance(getattr(error, "role", None), str):
+        raw["role"] = error.role  # type: ignore[attr-defined]  # PinError's own
+    values = {k: _shown(k, v, lang) for k, v in raw.items()}
+    if lang == "en" and not error.coded and str(error):
+        return one_line(error)
+    text = message(error.code, lang, **values)
+    field = error.field if with_field else None
+    template = _raw(error.code, lang)
+    if field is not None and "{field}" in template:
+        text = message(error.code, lang, field=namer(field, lang), **values)
+    elif field is not None and not template.startswith("{") and _all()[error.code].get("field", True):
+        # (a text opening on a value names its subject; field = false: the text says it whole)
+        text = f"{namer(field, lang)}{_SEP.get(lang, ': ')}{text}"
+    return one_line(text)
+
+
+def _raw(code: str, lang: str) -> str:
+    entry = _all()[code]
+    text = entry[lang] if lang in entry else entry["zh"]
+    return text if isinstance(text, str) else str(text["other"])
+
+
+#: Values named so are words of the catalogue's ``[value.*]`` tables (``needs``: roles).
+_VALUE_TABLE = {
+    "needs": "role",
+    "role": "role",
+    "side": "side",
+    "state": "state",
+    "wanted": "wanted",
+    "action": "action",
+    "window_from": "window_from",
+}
+
+
+def _shown(key: str, value: Any, lang: str) -> Any:
+    """A value as a message shows it: a word of the ``[value]`` tables in ``lang``, a list
+    joined with the language's comma."""
+    table = _VALUE_TABLE.get(key)
+    if isinstance(value, list | tuple | set | frozenset):
+        sep = "、" if lang == "zh" else ", "
+        return sep.join(str(_shown(key, v, lang)) for v in value)
+    if table is not None and isinstance(value, str) and has(f"value.{table}.{value}"):
+        return message(f"value.{table}.{value}", lang)
+    return value
