@@ -202,7 +202,10 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(core_only=command_of(given) in CORE_COMMANDS)
+    command = command_of(given)
+    # no command opens the window: its parser needs only the global options (unless --help)
+    window = command is None and not {"-h", "--help"} & set(given)
+    parser = build_parser(core_only=command in CORE_COMMANDS or window)
     args = parser.parse_args(given)
     if args.lang is None:
         args.lang = default_lang()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QSize, Qt, QThread, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
@@ -281,22 +281,6 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
         language.tr("round_sheets_title", round=round_no),
         f"scoresheets-r{round_no}.pdf",
     )
-
-
-def install_print_round(window: Any) -> QAction:
-    """Add "Print a round…" (Ctrl+Shift+P) to the window's desk menu; it names itself in
-    the interface language."""
-    action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+P"))
-    action.triggered.connect(lambda: print_round(window))
-    window.menu_desk.addAction(action)
-    window.act_print_round = action
-
-    def name(*_lang: Any) -> None:
-        action.setText(window.language.tr("print_round"))
-
-    window.language.changed.connect(name)
-    name()
-    return action
 
 
 def show_pdf(parent: QWidget, language: Language, pdf: bytes, title: str, suggested_name: str) -> PdfPreview:
