@@ -175,8 +175,13 @@ class PrintJob(QThread):
             painter.end()
 
 
+class Cancelled(Exception):
+    """The referee pressed Cancel while a PDF was being made."""
+
+
 class BuildJob(QThread):
-    """Make a PDF in a worker (``build(progress)`` returns its bytes), reporting progress."""
+    """Make a PDF in a worker (``build(progress)`` returns its bytes), reporting progress;
+    Cancel stops it at the next progress step (``cancelled``, no result, no error)."""
 
     progressed = Signal(int, int)
 
@@ -186,10 +191,18 @@ class BuildJob(QThread):
         self.total = total
         self.result: bytes | None = None
         self.error: str | None = None
+        self.cancelled = False
+
+    def step(self, done: int) -> None:
+        if self.isInterruptionRequested():
+            raise Cancelled
+        self.progressed.emit(done, self.total)
 
     def run(self) -> None:
         try:
-            self.result = self.build(lambda done: self.progressed.emit(done, self.total))
+            self.result = self.build(self.step)
+        except Cancelled:
+            self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - said in one line in the window
             from ..core.errors import one_line
 
@@ -271,6 +284,8 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
 
     job = BuildJob(build, len(sheets))
     run_with_progress(window, language, job, language.tr("building_round"))
+    if job.cancelled:
+        return None
     if job.result is None:
         QMessageBox.warning(window, language.tr("print_round"), job.error or "")
         return None

@@ -118,3 +118,39 @@ def test_the_window_prints_a_whole_round(window, qtbot, tmp_path: Path) -> None:
         assert sheet.digest in flat
     assert window.act_print_round.shortcut().toString() == "Ctrl+Shift+P"
     assert window.act_print_round.text() == "打印整轮记分表…"
+
+
+def test_cancel_stops_building_a_round(window, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """Cancel in the progress dialog stops the worker at its next sheet: no preview, no
+    error message, the window answers again."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    import referee_app.app.printouts as printouts
+    from referee_app.gui import preview
+
+    sheets_laid_out: list[int] = []
+
+    def slow_round(sheets, out, progress) -> None:  # noqa: ANN001 - a 1000-table round
+        for n in range(1, 1001):
+            time.sleep(0.01)
+            sheets_laid_out.append(n)
+            progress(n)
+        out.write(b"%PDF-")
+
+    monkeypatch.setattr(printouts, "render_round", slow_round, raising=False)
+    warned: list[str] = []
+    monkeypatch.setattr(preview.QMessageBox, "warning", lambda *a: warned.append(str(a)))
+
+    def cancel() -> None:
+        dialog = getattr(window, "progress_dialog", None)
+        if dialog is None or not sheets_laid_out:
+            QTimer.singleShot(20, cancel)
+            return
+        dialog.canceled.emit()  # what the Cancel button sends
+
+    QTimer.singleShot(0, cancel)
+    assert window.print_round(1) is None
+    assert 0 < len(sheets_laid_out) < 1000 and warned == []
+    assert window.progress_dialog is None
