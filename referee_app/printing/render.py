@@ -64,6 +64,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
+from .grid import Grid, supports
 
 Target = str | Path | IO[bytes]
 
@@ -187,6 +188,24 @@ class CellText(Flowable):
             self.width, self.height = availWidth, len(self._laid) * self.style.leading
         return self.width, self.height
 
+    def runs_at(self, x: float, y: float) -> list[tuple[str, float, Any, float, float, str]] | None:
+        """The runs (text, size, colour, x, baseline, face) of the cell laid out with its
+        bottom left at (x, y), for a :class:`~.grid.Grid` to write in one text object;
+        None when the Paragraph stands in."""
+        if self._stand_in is not None:
+            return None
+        out = []
+        top = y + self.height
+        first = True
+        for size, dx, runs in self._laid:
+            top = top - size if first else top - self.style.leading
+            first = False
+            at = x + dx
+            for text, z, color, w, face in runs:
+                out.append((text, z, color, at, top, face))
+                at += w
+        return out
+
     def draw(self) -> None:
         if self._stand_in is not None:
             self._stand_in.drawOn(self.canv, 0, 0)
@@ -282,25 +301,35 @@ def _grid(
     label_cols: Sequence[int] = (),
     extra: Sequence[tuple[Any, ...]] = (),
     repeat: int = 0,
-) -> Table:
-    t = Table(rows, colWidths=list(widths), repeatRows=repeat, hAlign="LEFT")
-    cmds: list[tuple[Any, ...]] = [
-        ("FONT", (0, 0), (-1, -1), FONT, 8),
-        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.0, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3.5),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-    ]
+) -> Flowable:
+    """A ruled table of the forms' look (a :class:`~.grid.Grid`; reportlab's ``Table`` only
+    for style commands the grid does not know)."""
+    cmds: list[tuple[Any, ...]] = []
     if header:
         cmds.append(("BACKGROUND", (0, 0), (-1, 0), HEAD))
     for c in label_cols:
         cmds.append(("BACKGROUND", (c, 0), (c, -1), LIGHT))
     cmds.extend(extra)
-    t.setStyle(TableStyle(cmds))
+    if supports(cmds):
+        return Grid(rows, widths, padding=PADDING, rule=RULE, font=FONT, repeat=repeat, commands=cmds)
+    t = Table(rows, colWidths=list(widths), repeatRows=repeat, hAlign="LEFT")
+    left, right, top, bottom = PADDING
+    base: list[tuple[Any, ...]] = [
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.0, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), left),
+        ("RIGHTPADDING", (0, 0), (-1, -1), right),
+        ("TOPPADDING", (0, 0), (-1, -1), top),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), bottom),
+    ]
+    t.setStyle(TableStyle(base + cmds))
     return t
+
+
+#: A table cell's padding: left, right, top, bottom.
+PADDING = (3.5, 3.5, 1.5, 2.5)
 
 
 # -- page furniture: per-sheet page numbers, running header, digest footer -----------------

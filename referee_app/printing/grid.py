@@ -1,0 +1,276 @@
+"""A light table for the forms: the subset of reportlab's ``Table`` they use, laid out once
+and drawn in a few strokes (issue 11).
+
+reportlab's ``Table`` resolves every style command for every cell, measures each cell twice
+and draws each line and string through its own graphics state; a round's PDF has a hundred
+scoresheets of some 300 cells each. :class:`Grid` takes fixed column widths, one padding
+and background per cell, column spans within a row, the grid's lines (0.5 pt inside, 1 pt
+around) and middle vertical alignment, and lays a cell out as ``Table`` does (same row
+heights, same positions), so a form looks the same whichever draws it. Cells whose text
+can be drawn as plain runs (``draw_runs``) are written into one text object per table;
+others (paragraphs, check boxes) draw themselves. It splits between rows across pages,
+repeating its header rows, as ``Table(repeatRows=…)`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.platypus import Flowable
+
+#: The style commands a :class:`Grid` understands beyond its fixed look; ``supports``
+#: tells the forms when a plain ``Table`` is needed instead.
+COMMANDS = frozenset(
+    ("BACKGROUND", "ROWBACKGROUNDS", "SPAN", "TOPPADDING", "BOTTOMPADDING", "LEFTPADDING", "RIGHTPADDING")
+)
+_PAD = {"LEFTPADDING": 0, "RIGHTPADDING": 1, "TOPPADDING": 2, "BOTTOMPADDING": 3}
+#: A string cell's line height: reportlab's for the table's 8-point font (1.2 × size).
+STRING_SIZE = 8.0
+
+
+def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether :class:`Grid` draws these extra style commands (single-row spans only)."""
+    for cmd in commands:
+        if cmd[0] not in COMMANDS:
+            return False
+        if cmd[0] == "SPAN" and cmd[1][1] != cmd[2][1]:
+            return False
+    return True
+
+
+class _Row:
+    """One row: its cells, and per cell the paddings (left, right, top, bottom), the
+    background, and the last column its span reaches (None where a span covers it)."""
+
+    __slots__ = ("cells", "pads", "fills", "ends", "sizes", "inner")
+
+    def __init__(self, cells: list[Any], pads: list[list[float]], fills: list[Any], ends: list[int | None]):
+        self.cells = cells
+        self.pads = pads
+        self.fills = fills
+        self.ends = ends
+        #: Per cell, the laid-out (width, height) of each of its flowables.
+        self.sizes: list[list[tuple[float, float]]] = [[] for _ in cells]
+        #: Per cell, the height of its content (its flowables and the space between them).
+        self.inner = [0.0] * len(cells)
+
+
+class Grid(Flowable):
+    def __init__(
+        self,
+        rows: Sequence[Sequence[Any]],
+        widths: Sequence[float],
+        *,
+        padding: tuple[float, float, float, float],
+        rule: Any,
+        line: float = 0.5,
+        box: float = 1.0,
+        font: str = "",
+        repeat: int = 0,
+        commands: Sequence[tuple[Any, ...]] = (),
+    ) -> None:
+        super().__init__()
+        self.widths = [float(w) for w in widths]
+        self.rule, self.line, self.box, self.font, self.repeat = rule, line, box, font, repeat
+        m = len(self.widths)
+        self.rows = [
+            _Row(list(r) + [""] * (m - len(r)), [list(padding) for _ in range(m)], [None] * m, list(range(m)))
+            for r in rows
+        ]
+        n = len(self.rows)
+        for cmd in commands:
+            (c0, r0), (c1, r1) = cmd[1], cmd[2]
+            c0, c1 = c0 % m, c1 % m
+            r0, r1 = r0 % n if n else 0, r1 % n if n else 0
+            name = cmd[0]
+            for r in range(r0, min(r1, n - 1) + 1):
+                row = self.rows[r]
+                if name == "SPAN":
+                    row.ends[c0] = c1
+                    for c in range(c0 + 1, c1 + 1):
+                        row.ends[c] = None
+                    continue
+                for c in range(c0, c1 + 1):
+                    if name == "BACKGROUND":
+                        row.fills[c] = cmd[3]
+                    elif name == "ROWBACKGROUNDS":
+                        palette = cmd[3]
+                        row.fills[c] = palette[(r - r0) % len(palette)]
+                    else:
+                        row.pads[c][_PAD[name]] = float(cmd[3])
+        self.edges = [0.0]
+        for w in self.widths:
+            self.edges.append(self.edges[-1] + w)
+        self.width = self.edges[-1]
+        self.heights: list[float] | None = None
+        self.height = 0.0
+
+    # -- layout -----------------------------------------------------------------------------
+    def _cell_height(
+        self,
+        cell: Any,
+        width: float,
+        pads: list[float],
+        sizes: list[tuple[float, float]],
+        inner: list[float],
+        index: int,
+    ) -> float:
+        """The cell's height as ``Table`` measures it; its flowables' sizes go in ``sizes``,
+        their height with the space between them in ``inner[index]``."""
+        if isinstance(cell, str | int | float) or cell is None:
+            lines = ("" if cell is None else str(cell)).split("\n")
+            return STRING_SIZE * 1.2 * len(lines) + pads[2] + pads[3]
+        parts = cell if isinstance(cell, list | tuple) else [cell]
+        if not parts:
+            return pads[2] + pads[3]
+        avail_w = width - pads[0] - pads[1]
+        avail_h = 72000 - pads[2] - pads[3]
+        total = 0.0
+        sizes.clear()
+        for v in parts:
+            size = v.wrapOn(None, avail_w, avail_h)
+            sizes.append(size)
+            total += size[1] + v.getSpaceBefore() + v.getSpaceAfter()
+        total -= parts[0].getSpaceBefore() + parts[-1].getSpaceAfter()
+        inner[index] = total
+        return total + pads[2] + pads[3]
+
+    def _layout(self) -> list[float]:
+        if self.heights is None:
+            heights = []
+            for row in self.rows:
+                h = 0.0
+                for c, cell in enumerate(row.cells):
+                    end = row.ends[c]
+                    if end is None:
+                        continue
+                    width = self.edges[end + 1] - self.edges[c]
+                    h = max(h, self._cell_height(cell, width, row.pads[c], row.sizes[c], row.inner, c))
+                heights.append(h)
+            self.heights = heights
+            self.height = sum(heights)
+        return self.heights
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self._layout()
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
+        heights = self._layout()
+        used, n = 0.0, 0
+        for h in heights:
+            if used + h > availHeight + 1e-6:
+                break
+            used += h
+            n += 1
+        if n <= self.repeat:
+            return []
+        if n >= len(heights):
+            return [self]
+        return [self._part(range(n)), self._part([*range(self.repeat), *range(n, len(heights))])]
+
+    def _part(self, which: Sequence[int] | range) -> Grid:
+        part = Grid.__new__(Grid)
+        Flowable.__init__(part)
+        part.widths, part.edges, part.width = self.widths, self.edges, self.width
+        part.rule, part.line, part.box, part.font, part.repeat = (
+            self.rule,
+            self.line,
+            self.box,
+            self.font,
+            self.repeat,
+        )
+        part.rows = [self.rows[i] for i in which]
+        part.heights = [self._layout()[i] for i in which]
+        part.height = sum(part.heights)
+        return part
+
+    # -- drawing ----------------------------------------------------------------------------
+    def draw(self) -> None:
+        c = self.canv
+        heights = self._layout()
+        edges = self.edges
+        tops = [self.height]
+        for h in heights:
+            tops.append(tops[-1] - h)
+        for r, row in enumerate(self.rows):
+            for col, fill in enumerate(row.fills):
+                if fill is not None and row.ends[col] is not None:
+                    end = row.ends[col]
+                    assert end is not None
+                    c.setFillColor(fill)
+                    c.rect(edges[col], tops[r + 1], edges[end + 1] - edges[col], heights[r], stroke=0, fill=1)
+        text = c.beginText()
+        state: dict[str, Any] = {}
+        for r, row in enumerate(self.rows):
+            bottom, height = tops[r + 1], heights[r]
+            for col, cell in enumerate(row.cells):
+                end = row.ends[col]
+                if end is None or cell is None or cell == "":
+                    continue
+                left, right, top_pad, bottom_pad = row.pads[col]
+                if isinstance(cell, str | int | float):
+                    lines = str(cell).split("\n")
+                    y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
+                    y -= STRING_SIZE
+                    for s in lines:
+                        _runs(text, state, [(s, STRING_SIZE, colors.black, edges[col] + left, y, self.font)])
+                        y -= STRING_SIZE * 1.2
+                    continue
+                parts = cell if isinstance(cell, list | tuple) else [cell]
+                if not parts:
+                    continue
+                sizes = row.sizes[col]
+                y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2 + parts[0].getSpaceBefore()
+                x = edges[col] + left
+                for v, (_w, h) in zip(parts, sizes, strict=True):
+                    y -= v.getSpaceBefore() + h
+                    runs = getattr(v, "runs_at", None)
+                    laid = runs(x, y) if runs is not None else None
+                    if laid is not None:
+                        _runs(text, state, laid)
+                    else:
+                        v.drawOn(c, x, y)
+                    y -= v.getSpaceAfter()
+        self._lines(tops)
+        c.drawText(text)
+
+    def _lines(self, tops: list[float]) -> None:
+        c = self.canv
+        edges = self.edges
+        c.setStrokeColor(self.rule)
+        c.setLineCap(1)
+        c.setLineJoin(1)
+        c.setLineWidth(self.line)
+        path = c.beginPath()
+        for y in tops[1:-1]:
+            path.moveTo(0, y)
+            path.lineTo(self.width, y)
+        for r, row in enumerate(self.rows):
+            for col in range(1, len(edges) - 1):
+                if row.ends[col] is not None:  # not inside a span
+                    path.moveTo(edges[col], tops[r])
+                    path.lineTo(edges[col], tops[r + 1])
+        c.drawPath(path, stroke=1, fill=0)
+        c.setLineWidth(self.box)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+
+
+def _runs(
+    text: Any, state: dict[str, Any], runs: Sequence[tuple[str, float, Any, float, float, str]]
+) -> None:
+    """Write runs (text, size, colour, x, baseline, face) into the text object, setting the
+    face and colour only when they change."""
+    for s, size, color, x, y, face in runs:
+        if not s:
+            continue
+        if state.get("font") != (face, size):
+            text.setFont(face, size)
+            state["font"] = (face, size)
+        if state.get("color") is not color:
+            text.setFillColor(color)
+            state["color"] = color
+        text.setTextOrigin(x, y)
+        text.textOut(s)
