@@ -129,6 +129,11 @@ def styles() -> _Styles:
 Piece = tuple[Any, ...]
 
 
+#: Cell layouts by text, style and width (:meth:`CellText._layout`); cleared when full.
+_LAYOUTS: dict[Any, Any] = {}
+LAYOUTS_KEPT = 20000
+
+
 class CellText(Flowable):
     """Text in a table cell drawn straight on the canvas, as the :class:`Paragraph` it
     replaces would lay it out (first baseline a font size below the top, lines ``leading``
@@ -152,7 +157,26 @@ class CellText(Flowable):
         self.spaceAfter = style.spaceAfter
 
     def _layout(self, width: float) -> bool:
-        """(top offset, x, runs) per printed line; False when only the Paragraph can do it."""
+        """(top offset, x, runs) per printed line; False when only the Paragraph can do it.
+        Layouts are kept by text, style and width: every sheet of a round repeats its labels
+        and most of its values."""
+        key = (
+            tuple(tuple((p[0], p[1], id(p[2]), *p[3:]) for p in line) for line in self.lines),
+            self.style.alignment,
+            width,
+        )
+        laid = _LAYOUTS.get(key)
+        if laid is None:
+            laid = self._lay_out(width)
+            if len(_LAYOUTS) >= LAYOUTS_KEPT:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = laid
+        if laid is False:
+            return False
+        self._laid = laid
+        return True
+
+    def _lay_out(self, width: float) -> Any:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
@@ -161,9 +185,15 @@ class CellText(Flowable):
             if len(line) == 1:
                 text, size, color, *face = line[0]
                 f = face[0] if face else FONT
-                broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width) if text else []
+                if not text:
+                    continue
+                whole = stringWidth(text, f, size)
+                if whole <= width + 1e-6 and "\n" not in text:  # fits: break_lines would keep it
+                    broken = [text.rstrip().lstrip(" ")]
+                else:
+                    broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width)
                 for part in broken:
-                    w = stringWidth(part, f, size)
+                    w = whole if part == text else stringWidth(part, f, size)
                     laid.append((size, (width - w) * shift, [(part, size, color, w, f)]))
             else:
                 runs = []
@@ -175,8 +205,7 @@ class CellText(Flowable):
                 if used > width + 1e-6:
                     return False
                 laid.append((max(r[1] for r in runs), (width - used) * shift, runs))
-        self._laid = laid
-        return True
+        return laid
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         if self._at != availWidth:
