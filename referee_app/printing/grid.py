@@ -64,16 +64,18 @@ class Grid(Flowable):
         widths: Sequence[float],
         *,
         padding: tuple[float, float, float, float],
-        rule: Any,
+        rule: Any = None,
         line: float = 0.5,
         box: float = 1.0,
         font: str = "",
         repeat: int = 0,
         commands: Sequence[tuple[Any, ...]] = (),
+        valign: str = "MIDDLE",
     ) -> None:
         super().__init__()
         self.widths = [float(w) for w in widths]
         self.rule, self.line, self.box, self.font, self.repeat = rule, line, box, font, repeat
+        self.valign = valign
         m = len(self.widths)
         self.rows = [
             _Row(list(r) + [""] * (m - len(r)), [list(padding) for _ in range(m)], [None] * m, list(range(m)))
@@ -182,6 +184,7 @@ class Grid(Flowable):
             self.font,
             self.repeat,
         )
+        part.valign = self.valign
         part.rows = [self.rows[i] for i in which]
         part.heights = [self._layout()[i] for i in which]
         part.height = sum(part.heights)
@@ -223,7 +226,13 @@ class Grid(Flowable):
                 if not parts:
                     continue
                 sizes = row.sizes[col]
-                y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2 + parts[0].getSpaceBefore()
+                if self.valign == "TOP":
+                    y = bottom + height - top_pad
+                elif self.valign == "BOTTOM":
+                    y = bottom + bottom_pad + row.inner[col]
+                else:
+                    y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
+                y += parts[0].getSpaceBefore()
                 x = edges[col] + left
                 for v, (_w, h) in zip(parts, sizes, strict=True):
                     y -= v.getSpaceBefore() + h
@@ -238,6 +247,8 @@ class Grid(Flowable):
         c.drawText(text)
 
     def _lines(self, tops: list[float]) -> None:
+        if self.rule is None:  # a layout grid: no lines
+            return
         c = self.canv
         edges = self.edges
         c.setStrokeColor(self.rule)

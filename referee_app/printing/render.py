@@ -593,6 +593,90 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
 QR_MASK = 0
 
 
+def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int]:
+    """The code's data and error-correction codewords, interleaved: what reportlab's
+    ``QRCode.createData`` returns, with the Reed–Solomon remainders taken by table lookups
+    against generator polynomials made once (reportlab rebuilds each polynomial and divides
+    through lists of objects: two thirds of a sheet's QR time)."""
+    from itertools import chain, zip_longest
+
+    from reportlab.graphics.barcode import qrencoder
+
+    blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
+    buffer = qrencoder.QRBitBuffer()
+    for data in data_list:
+        data.write(buffer, version)
+    capacity = sum(b.dataCount for b in blocks) * 8
+    if buffer.getLengthInBits() > capacity:
+        raise ValueError(f"QR code length overflow ({buffer.getLengthInBits()} > {capacity})")
+    if buffer.getLengthInBits() + 4 <= capacity:
+        buffer.put(0, 4)  # the end mark
+    while buffer.getLengthInBits() % 8:
+        buffer.putBit(False)
+    pads = (qrencoder.QRCode.PAD0, qrencoder.QRCode.PAD1)
+    k = 0
+    while buffer.getLengthInBits() < capacity:
+        buffer.put(pads[k % 2], 8)
+        k += 1
+    data_blocks, ec_blocks = [], []
+    offset = 0
+    for block in blocks:
+        words = buffer.buffer[offset : offset + block.dataCount]
+        offset += block.dataCount
+        data_blocks.append(words)
+        ec_blocks.append(_rs_remainder(words, block.totalCount - block.dataCount))
+    return [
+        w
+        for group in chain(zip_longest(*data_blocks), zip_longest(*ec_blocks))
+        for w in group
+        if w is not None
+    ]
+
+
+def _gf_tables() -> tuple[list[int], list[int]]:
+    exp = [0] * 256
+    x = 1
+    for i in range(255):
+        exp[i] = x
+        x <<= 1
+        if x & 0x100:
+            x ^= 0x11D  # the QR code's field polynomial
+    exp[255] = exp[0]
+    log = [0] * 256
+    for i in range(255):
+        log[exp[i]] = i
+    return exp, log
+
+
+_EXP, _LOG = _gf_tables()
+_GENERATORS: dict[int, list[int]] = {}
+
+
+def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
+    """The ``ec`` error-correction codewords of ``words`` (remainder of the division by the
+    generator polynomial of degree ``ec``), as a shift register."""
+    gen = _GENERATORS.get(ec)
+    if gen is None:  # the generator's coefficients after the leading 1, as logarithms
+        poly = [1]
+        for i in range(ec):
+            nxt = poly + [0]
+            for j, coef in enumerate(poly):
+                if coef:
+                    nxt[j + 1] ^= _EXP[(_LOG[coef] + i) % 255]
+            poly = nxt
+        gen = _GENERATORS[ec] = [_LOG[c] if c else -1 for c in poly[1:]]
+    rem = [0] * ec
+    for word in words:
+        factor = word ^ rem[0]
+        rem = rem[1:] + [0]
+        if factor:
+            lf = _LOG[factor]
+            for i, g in enumerate(gen):
+                if g >= 0:
+                    rem[i] ^= _EXP[(lf + g) % 255]
+    return rem
+
+
 class QRFlowable(Flowable):
     """A QR code drawn straight on the canvas: reportlab's QR encoder (the one its
     ``barcode.qr`` widget uses), one filled path of runs instead of thousands of validated
@@ -606,6 +690,7 @@ class QRFlowable(Flowable):
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
         qr.version = qr.calculate_version()
+        qr.dataCache = qr_codewords(qr.version, qr.errorCorrectLevel, qr.dataList)
         qr.makeImpl(False, QR_MASK)
         self.payload = payload
         self.modules = qr.getModuleCount()
@@ -647,26 +732,15 @@ def _qr(payload: str) -> QRFlowable:
 
 
 # -- shared blocks --------------------------------------------------------------------------
-def _title_block(form: FormTemplate, ev: Any, compact: bool = False) -> list[Any]:
+def _title_block(form: FormTemplate, ev: Any, width: float | None = None) -> list[Any]:
+    """The event's name and the form's title: centred, one under the other; or, given the
+    frame's ``width``, the form's title beside the event's name (room for a table's hands)."""
     st = styles()
     spaced = " ".join(form.title.zh) if len(form.title.zh) <= 4 else form.title.zh
-    if compact:  # the form's title beside the event's name: room for a table's hands
+    if width is not None:
         event = _bilingual(ev.name_zh, ev.name_en, st.event_l, inline=False, en_size=7)
         title = _bilingual(form.title.zh, form.title.en.upper(), st.title_r, inline=False, en_size=7)
-        head = Table([[event, title]], colWidths=["72%", "28%"], hAlign="LEFT")
-        head.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), FONT, 8),
-                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                ]
-            )
-        )
-        return [head]
+        return [Grid([[event, title]], [width * 0.72, width * 0.28], padding=(0, 0, 0, 3), valign="BOTTOM")]
     out: list[Any] = [Paragraph(markup(ev.name_zh), st.event)]
     if ev.name_en:
         out.append(Paragraph(markup(ev.name_en), st.event_en))
@@ -864,7 +938,7 @@ def scoresheet_story(
             }
         )
     ]
-    story += _title_block(form, data.event, compact=True)
+    story += _title_block(form, data.event, width)
     values: dict[str, Any] = {"round": data.round, "table": data.table}
     if stamp is not None:
         values["version"] = f"第{stamp.version}版" if zh else f"version {stamp.version}"
@@ -1119,21 +1193,9 @@ def scoresheet_story(
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
         cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
-        holder = Table([cells], colWidths=[rw, qr.width + 6] if qr is not None else [rw], hAlign="LEFT")
-        holder.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), FONT, 8),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-                    ("LEFTPADDING", (1, 0), (1, 0), 6),
-                ]
-            )
-        )
-        tail.append(holder)
+        widths = [rw, qr.width + 6] if qr is not None else [rw]
+        pad = [("LEFTPADDING", (1, 0), (1, 0), 6)] if qr is not None else []
+        tail.append(Grid([cells], widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
     if form.has("signatures"):
         tail.append(_heading(form, "signatures"))
         when = _dt(data.signed_at)
@@ -1498,7 +1560,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 + "（续 cont.）",
             }
         ),
-        *_title_block(form, data.event, compact=True),
+        *_title_block(form, data.event, width),
         _header_table(
             form, data.event, {"round": data.round, "table": data.table, "appeal_no": data.appeal_no}, width
         ),
