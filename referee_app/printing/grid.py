@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.platypus import Flowable
 
 #: The style commands a :class:`Grid` understands beyond its fixed look; ``supports``
@@ -269,19 +271,46 @@ class Grid(Flowable):
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
 
-def _runs(
-    text: Any, state: dict[str, Any], runs: Sequence[tuple[str, float, Any, float, float, str]]
-) -> None:
+#: A run of text placed on the page: text, size, colour, x, baseline, face.
+Run = tuple[str, float, Any, float, float, str]
+
+
+def _runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     """Write runs (text, size, colour, x, baseline, face) into the text object, setting the
-    face and colour only when they change."""
+    face and colour only when they change.
+
+    The operators are those reportlab's ``textOut`` writes for an embedded TrueType face
+    (its glyph subsets, ``Tf`` on a change of subset, ``Tj``), but each string's split into
+    subsets is kept for the document: a round repeats its labels on every sheet, and the
+    split (a lookup per character) was the largest part of drawing a sheet."""
+    canv = text._canvas
+    doc = canv._doc
+    split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
+    code = text._code
     for s, size, color, x, y, face in runs:
         if not s:
             continue
-        if state.get("font") != (face, size):
-            text.setFont(face, size)
-            state["font"] = (face, size)
+        font = getFont(face)
         if state.get("color") is not color:
             text.setFillColor(color)
             state["color"] = color
-        text.setTextOrigin(x, y)
-        text.textOut(s)
+        if not font._dynamicFont:  # a standard font: reportlab's own path
+            if state.get("font") != (face, size):
+                text.setFont(face, size)
+                state["font"] = (face, size)
+                state["subset"] = None
+            text.setTextOrigin(x, y)
+            text.textOut(s)
+            continue
+        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        parts = split.get((face, s))
+        if parts is None:
+            parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
+            split[(face, s)] = parts
+        for subset, shown in parts:
+            if state.get("subset") != (face, size, subset):
+                name = font.getSubsetInternalName(subset, doc)
+                code.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                state["subset"] = (face, size, subset)
+                state["font"] = None
+            code.append(shown)
