@@ -145,11 +145,13 @@ class CellText(Flowable):
     English beside it) is kept whole. Where that does not fit, or a character needs a
     fallback font, ``para()`` (the Paragraph it stands for) lays the cell out instead."""
 
-    def __init__(self, lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> None:
+    def __init__(
+        self, lines: list[list[Piece]], style: ParagraphStyle, markup_text: str | Callable[[], str]
+    ) -> None:
         super().__init__()
         self.lines = lines
         self.style = style
-        self.markup_text = markup_text
+        self._markup = markup_text
         self._at: float | None = None
         self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         self._stand_in: Any = None
@@ -217,6 +219,13 @@ class CellText(Flowable):
             self.width, self.height = availWidth, len(self._laid) * self.style.leading
         return self.width, self.height
 
+    @property
+    def markup_text(self) -> str:
+        """The cell as paragraph markup (made when first needed: most cells never are)."""
+        if callable(self._markup):
+            self._markup = self._markup()
+        return self._markup
+
     def runs_at(self, x: float, y: float) -> list[tuple[str, float, Any, float, float, str]] | None:
         """The runs (text, size, colour, x, baseline, face) of the cell laid out with its
         bottom left at (x, y), for a :class:`~.grid.Grid` to write in one text object;
@@ -252,10 +261,10 @@ class CellText(Flowable):
                 x += w
 
 
-def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> Any:
+def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str | Callable[[], str]) -> Any:
     """:class:`CellText` for text the main font draws in the style's face, else the Paragraph."""
     if style.fontName != FONT or any(needs_fallback(p[0]) for line in lines for p in line):
-        return Paragraph(markup_text, style)
+        return Paragraph(markup_text() if callable(markup_text) else markup_text, style)
     return CellText(lines, style, markup_text)
 
 
@@ -265,10 +274,14 @@ def _bilingual(
     """Chinese in the style, English smaller and grey beneath it (or beside when ``inline``,
     after ``sep``: spaces collapse to one as in a paragraph, ``\xa0`` stays)."""
     joint = sep.replace("\xa0", "&nbsp;") if inline else "<br/>"
-    text = f'{markup(zh)}{joint}<font size="{en_size}" color="#5a5a5a">{markup(en)}</font>'
+    raw_zh, raw_en = zh, en
+
+    def text() -> str:
+        return f'{markup(raw_zh)}{joint}<font size="{en_size}" color="#5a5a5a">{markup(raw_en)}</font>'
+
     zh, en = " ".join(zh.split()), " ".join(en.split())
     if not zh or not en:  # a reworded template may leave one out: the Paragraph knows the spacing
-        return Paragraph(text, style)
+        return Paragraph(text(), style)
     size, color = style.fontSize, style.textColor
     if inline:
         gap = sep if "\xa0" in sep else " "
@@ -293,7 +306,7 @@ def _plain(text: str, style: ParagraphStyle) -> Any:
     flat = " ".join(text.split())
     if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
         return cjk_paragraph(text, style)
-    return _cell([[(flat, style.fontSize, style.textColor)]], style, markup(flat))
+    return _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
 
 
 def _p(text: Any, style: ParagraphStyle | None = None) -> Any:
@@ -1137,7 +1150,7 @@ def scoresheet_story(
     # heading alone at the foot of a page
     tail: list[Any] = []
     blank = bool(data.blank_hands)
-    payload = qr_payload(data) if form.has("integrity") and not blank else ""  # hashes the record
+    payload = qr_payload(data, digest) if form.has("integrity") and not blank else ""
     qr = _qr(payload) if payload else None
     rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
