@@ -106,6 +106,8 @@ def main() -> int:
             env[name] = str(home / name.lower())
         for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
             env.pop(name, None)
+        # as installed: pip compiles a wheel's modules, so an app never recompiles at start
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         db = home / "event.sqlite"
         app = [program(), "--db", str(db)]
         bare = [sys.executable, "-c", EMPTY_WINDOW]
