@@ -53,8 +53,8 @@ class _Row:
         self.pads = pads
         self.fills = fills
         self.ends = ends
-        #: Per cell, the laid-out (width, height) of each of its flowables.
-        self.sizes: list[list[tuple[float, float]]] = [[] for _ in cells]
+        #: Per cell, the laid-out (height, space before, space after) of each of its flowables.
+        self.sizes: list[list[tuple[float, float, float]]] = [[] for _ in cells]
         #: Per cell, the height of its content (its flowables and the space between them).
         self.inner = [0.0] * len(cells)
 
@@ -117,7 +117,7 @@ class Grid(Flowable):
         cell: Any,
         width: float,
         pads: list[float],
-        sizes: list[tuple[float, float]],
+        sizes: list[tuple[float, float, float]],
         inner: list[float],
         index: int,
     ) -> float:
@@ -134,10 +134,11 @@ class Grid(Flowable):
         total = 0.0
         sizes.clear()
         for v in parts:
-            size = v.wrapOn(None, avail_w, avail_h)
-            sizes.append(size)
-            total += size[1] + v.getSpaceBefore() + v.getSpaceAfter()
-        total -= parts[0].getSpaceBefore() + parts[-1].getSpaceAfter()
+            _w, h = v.wrapOn(None, avail_w, avail_h)
+            before, after = v.getSpaceBefore(), v.getSpaceAfter()
+            sizes.append((h, before, after))
+            total += h + before + after
+        total -= sizes[0][1] + sizes[-1][2]
         inner[index] = total
         return total + pads[2] + pads[3]
 
@@ -234,17 +235,17 @@ class Grid(Flowable):
                     y = bottom + bottom_pad + row.inner[col]
                 else:
                     y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
-                y += parts[0].getSpaceBefore()
+                y += sizes[0][1]
                 x = edges[col] + left
-                for v, (_w, h) in zip(parts, sizes, strict=True):
-                    y -= v.getSpaceBefore() + h
+                for v, (h, before, after) in zip(parts, sizes, strict=True):
+                    y -= before + h
                     runs = getattr(v, "runs_at", None)
                     laid = runs(x, y) if runs is not None else None
                     if laid is not None:
                         _runs(text, state, laid)
                     else:
                         v.drawOn(c, x, y)
-                    y -= v.getSpaceAfter()
+                    y -= after
         self._lines(tops)
         c.drawText(text)
 

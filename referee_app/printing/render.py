@@ -13,6 +13,7 @@ import io
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -616,7 +617,7 @@ def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int
     from reportlab.graphics.barcode import qrencoder
 
     blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
-    buffer = qrencoder.QRBitBuffer()
+    buffer = _Bits()
     for data in data_list:
         data.write(buffer, version)
     capacity = sum(b.dataCount for b in blocks) * 8
@@ -644,6 +645,41 @@ def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int
         for w in group
         if w is not None
     ]
+
+
+class _Bits:
+    """reportlab's ``QRBitBuffer`` (what the QR's data segments write into) as one integer:
+    its own appends a bit at a time."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.length = 0
+
+    def put(self, num: int, length: int) -> None:
+        self.value = (self.value << length) | (num & ((1 << length) - 1))
+        self.length += length
+
+    def putBit(self, bit: bool) -> None:  # noqa: N802 - reportlab's name
+        self.put(1 if bit else 0, 1)
+
+    def getLengthInBits(self) -> int:  # noqa: N802 - reportlab's name
+        return self.length
+
+    @property
+    def buffer(self) -> list[int]:
+        n = (self.length + 7) // 8
+        return list((self.value << (n * 8 - self.length)).to_bytes(n, "big"))
+
+
+@cache
+def _qr_positions(version: int) -> list[tuple[int, int]]:
+    """Where a code of ``version`` puts its data bits, in order (the same for every code
+    of that version; reportlab walks the matrix again for each)."""
+    from reportlab.graphics.barcode import qrencoder
+
+    qr = qrencoder.QRCode(version, qrencoder.QRErrorCorrectLevel.M)
+    qr.moduleCount = version * 4 + 17
+    return list(qr._dataPosIterator())
 
 
 def _gf_tables() -> tuple[list[int], list[int]]:
@@ -704,6 +740,7 @@ class QRFlowable(Flowable):
         qr.addData(payload)
         qr.version = qr.calculate_version()
         qr.dataCache = qr_codewords(qr.version, qr.errorCorrectLevel, qr.dataList)
+        qr._dataPosList = _qr_positions(qr.version)
         qr.makeImpl(False, QR_MASK)
         self.payload = payload
         self.modules = qr.getModuleCount()

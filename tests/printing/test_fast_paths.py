@@ -32,6 +32,22 @@ def test_qr_codewords_are_reportlabs(level: int) -> None:
         ), (n, version)
 
 
+def test_the_qr_modules_are_reportlabs_with_the_fixed_mask() -> None:
+    from reportlab.graphics.barcode import qrencoder
+
+    from referee_app.printing.render import QR_MASK, QRFlowable
+
+    rng = random.Random(7)
+    for n in (12, 70, 140, 260):
+        payload = "".join(rng.choice(string.ascii_uppercase + string.digits + ":-") for _ in range(n))
+        qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        qr.addData(payload)
+        qr.version = qr.calculate_version()
+        qr.makeImpl(False, QR_MASK)
+        size = qr.getModuleCount()
+        assert QRFlowable(payload).dark == [[qr.isDark(r, c) for c in range(size)] for r in range(size)]
+
+
 def test_the_grid_lays_cells_out_as_reportlabs_table() -> None:
     """Same row heights and the same place for every cell's text as Table: paddings,
     middle alignment, a spanned row, a blank row, wrapped and two-line cells."""
