@@ -389,6 +389,8 @@ def font_runs(text: str) -> list[tuple[str, str]]:
 
 def needs_fallback(text: str) -> bool:
     """Whether a character of ``text`` is missing from the main font."""
+    if not text:
+        return False
     if _main_chars is not None and _main_chars.issuperset(map(ord, text)):
         return False  # the common case, checked in C: every cell of every sheet asks
     return not all(_covered(ch) for ch in text)

@@ -7,7 +7,7 @@ scoresheets of some 300 cells each. :class:`Grid` takes fixed column widths, one
 and background per cell, column spans within a row, the grid's lines (0.5 pt inside, 1 pt
 around) and middle vertical alignment, and lays a cell out as ``Table`` does (same row
 heights, same positions), so a form looks the same whichever draws it. Cells whose text
-can be drawn as plain runs (``draw_runs``) are written into one text object per table;
+can be drawn as plain runs (``runs_at``) are written into one text object per table;
 others (paragraphs, check boxes) draw themselves. It splits between rows across pages,
 repeating its header rows, as ``Table(repeatRows=…)`` does.
 """
@@ -222,7 +222,9 @@ class Grid(Flowable):
                     y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
                     y -= STRING_SIZE
                     for s in lines:
-                        _runs(text, state, [(s, STRING_SIZE, colors.black, edges[col] + left, y, self.font)])
+                        write_runs(
+                            text, state, [(s, STRING_SIZE, colors.black, edges[col] + left, y, self.font)]
+                        )
                         y -= STRING_SIZE * 1.2
                     continue
                 parts = cell if isinstance(cell, list | tuple) else [cell]
@@ -242,7 +244,7 @@ class Grid(Flowable):
                     runs = getattr(v, "runs_at", None)
                     laid = runs(x, y) if runs is not None else None
                     if laid is not None:
-                        _runs(text, state, laid)
+                        write_runs(text, state, laid)
                     else:
                         v.drawOn(c, x, y)
                     y -= after
@@ -276,7 +278,7 @@ class Grid(Flowable):
 Run = tuple[str, float, Any, float, float, str]
 
 
-def _runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
+def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     """Write runs (text, size, colour, x, baseline, face) into the text object, setting the
     face and colour only when they change.
 

@@ -65,7 +65,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, supports
+from .grid import Grid, Run, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -293,9 +293,20 @@ def _bilingual(
 
 
 def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = False, **fields: Any) -> Any:
-    """A bilingual label: Chinese, English beneath (or beside when ``inline``)."""
+    """A bilingual label: Chinese, English beneath (or beside when ``inline``). One
+    flowable per form, label and placement, drawn wherever it appears: a round's hundred
+    sheets repeat the same labels."""
+    cache_key = (id(form), key, center, inline, tuple(sorted(fields.items())))
+    kept = _LABELS.get(cache_key)
+    if kept is not None and kept[0] is form:
+        return kept[1]
     style = styles().label_c if center else styles().label
-    return _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    made = _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    _LABELS[cache_key] = (form, made)  # the form kept with it: its id names no other form
+    return made
+
+
+_LABELS: dict[tuple[Any, ...], tuple[FormTemplate, Any]] = {}
 
 
 def _heading(form: FormTemplate, key: str) -> Any:
@@ -499,6 +510,8 @@ class SignatureGrid(Flowable):
     def draw(self) -> None:
         c = self.canv
         inner = self.box_w - 8
+        writer = TextWriter(c)
+        put = writer.put
         for i, (zh, en, name, png, when) in enumerate(self.boxes):
             row, col = divmod(i, self.columns)
             x = col * (self.box_w + self.gap)
@@ -508,22 +521,20 @@ class SignatureGrid(Flowable):
             c.rect(x, y, self.box_w, self.box_h)
             top = y + self.box_h - 9
             zh_fit = _fit(c, zh, FONT, 7.5, inner)
-            draw_text(c, x + 4, top, zh_fit, FONT, 7.5, INK)
+            put(x + 4, top, zh_fit, 7.5, INK)
             zw = c.stringWidth(zh_fit, FONT, 7.5)
             room = inner - zw - 4
             if room > 20:
-                draw_text(
-                    c, x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), FONT, EN_SIZE - 0.5, GREY
-                )
+                put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
             if name:
-                draw_text(c, x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), FONT, 8.5, INK)
+                put(x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), 8.5, INK)
             # signing line and time
             c.setLineWidth(0.4)
             c.setStrokeColor(GREY)
             c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
-            draw_text(c, x + 4, y + 4, "签字 Signature", FONT, 6, GREY)
+            put(x + 4, y + 4, "签字 Signature", 6, GREY)
             stamp = f"时间 Time {when}" if when else "时间 Time ____:____"
-            draw_text(c, x + self.box_w - 4, y + 4, stamp, FONT, 6, INK if when else GREY, right=True)
+            put(x + self.box_w - 4, y + 4, stamp, 6, INK if when else GREY, right=True)
             if png:
                 low = y + 14
                 area_h = max(8.0, (top - 13 if name else top - 3) - low)
@@ -540,9 +551,32 @@ class SignatureGrid(Flowable):
                         anchor="c",
                     )
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
-                    draw_text(
-                        c, x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", FONT, 7, MARK
-                    )
+                    put(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", 7, MARK)
+        writer.done()
+
+
+class TextWriter:
+    """Lines of text in the main font gathered into one text object (see
+    :class:`~.grid.Grid`); a line with characters the font lacks is drawn at once by
+    :func:`draw_text`, in its fallback fonts."""
+
+    def __init__(self, canv: Canvas) -> None:
+        self.canv = canv
+        self.runs: list[Run] = []
+
+    def put(self, x: float, y: float, text: str, size: float, color: Any, right: bool = False) -> None:
+        if needs_fallback(text):
+            draw_text(self.canv, x, y, text, FONT, size, color, right=right)
+            return
+        if right:
+            x -= self.canv.stringWidth(text, FONT, size)
+        self.runs.append((text, size, color, x, y, FONT))
+
+    def done(self) -> None:
+        text = self.canv.beginText()
+        write_runs(text, {}, self.runs)
+        self.canv.drawText(text)
+        self.runs = []
 
 
 def draw_text(
