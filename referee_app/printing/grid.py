@@ -239,13 +239,15 @@ class Grid(Flowable):
                     y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
                 y += sizes[0][1]
                 x = edges[col] + left
+                avail = edges[end + 1] - edges[col] - left - right
                 for v, (h, before, after) in zip(parts, sizes, strict=True):
                     y -= before + h
                     runs = getattr(v, "runs_at", None)
-                    laid = runs(x, y) if runs is not None else None
+                    laid = runs(x, y, avail) if runs is not None else None
                     if laid is not None:
                         write_runs(text, state, laid)
-                    else:
+                    else:  # laid out again at this cell's width: a flowable may stand in several
+                        v.wrapOn(c, avail, 72000 - top_pad - bottom_pad)
                         v.drawOn(c, x, y)
                     y -= after
         self._lines(tops)
@@ -289,13 +291,20 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     canv = text._canvas
     doc = canv._doc
     split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
+    fills: dict[int, tuple[Any, list[str]]] = doc.__dict__.setdefault("_fill_ops", {})
     code = text._code
     for s, size, color, x, y, face in runs:
         if not s:
             continue
         font = getFont(face)
         if state.get("color") is not color:
-            text.setFillColor(color)
+            ops = fills.get(id(color))
+            if ops is None:  # the operators setFillColor writes (and any alpha it registers)
+                start = len(code)
+                text.setFillColor(color)
+                ops = fills[id(color)] = (color, code[start:])
+            else:
+                code.extend(ops[1])
             state["color"] = color
         if not font._dynamicFont:  # a standard font: reportlab's own path
             if state.get("font") != (face, size):

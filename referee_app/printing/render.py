@@ -227,10 +227,15 @@ class CellText(Flowable):
             self._markup = self._markup()
         return self._markup
 
-    def runs_at(self, x: float, y: float) -> list[tuple[str, float, Any, float, float, str]] | None:
+    def runs_at(
+        self, x: float, y: float, width: float
+    ) -> list[tuple[str, float, Any, float, float, str]] | None:
         """The runs (text, size, colour, x, baseline, face) of the cell laid out with its
         bottom left at (x, y), for a :class:`~.grid.Grid` to write in one text object;
-        None when the Paragraph stands in."""
+        None when the Paragraph stands in. ``width``: the cell's (one cell text may stand
+        in several cells of a table)."""
+        if self._at != width:
+            self.wrap(width, 72000)
         if self._stand_in is not None:
             return None
         out = []
@@ -314,11 +319,22 @@ def _heading(form: FormTemplate, key: str) -> Any:
 
 
 def _plain(text: str, style: ParagraphStyle) -> Any:
-    """One style of plain text (newlines become spaces), broken by Chinese rules."""
+    """One style of plain text (newlines become spaces), broken by Chinese rules. A text
+    drawn as plain runs is one flowable per text and style (values repeat across a round)."""
     flat = " ".join(text.split())
     if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
         return cjk_paragraph(text, style)
-    return _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
+    kept = _PLAIN.get((flat, id(style)))
+    if kept is not None and kept[0] is style:
+        return kept[1]
+    made = _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
+    if len(_PLAIN) >= LAYOUTS_KEPT:
+        _PLAIN.clear()
+    _PLAIN[(flat, id(style))] = (style, made)  # the style kept with it: its id names no other
+    return made
+
+
+_PLAIN: dict[tuple[str, int], tuple[ParagraphStyle, Any]] = {}
 
 
 def _p(text: Any, style: ParagraphStyle | None = None) -> Any:

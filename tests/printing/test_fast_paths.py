@@ -59,11 +59,13 @@ def test_the_grid_lays_cells_out_as_reportlabs_table() -> None:
 
     render.styles()
     st = render.styles()
+    zero = render._pc("0")
     rows = [
         [render._lab_text("南北方", "NS"), render._pc("12"), render._p("北 张三 南 李四 " * 6)],
         [render._p("东西方", st.small), "", render._two("北京华联", "BHG Mall")],
         [render._pc("合计"), "", ""],
         ["", "", ""],
+        [zero, zero, [zero, render._pc("—")]],  # one flowable in cells of three widths
     ]
     widths = [62.0, 40.0, 190.0]
     extra = [
@@ -91,30 +93,44 @@ def test_the_grid_lays_cells_out_as_reportlabs_table() -> None:
     assert grid.heights == pytest.approx(table._rowHeights)
 
     def placed(flowable) -> list[tuple[str, float, float]]:  # noqa: ANN001
-        canvas = Canvas(io.BytesIO())
+        canvas = Canvas(io.BytesIO(), pageCompression=0)
         flowable.wrapOn(canvas, 500, 800)
         flowable.drawOn(canvas, 20, 300)
         canvas.showPage()
         return sorted(_texts(canvas.getpdfdata()))
 
-    assert placed(grid) == pytest.approx(placed(table))
+    drawn = placed(grid)
+    assert len(drawn) == 13  # every text run of the cells
+    assert [t for t, _x, _y in drawn] == [t for t, _x, _y in placed(table)]
+    expected = [v for _t, x, y in placed(table) for v in (x, y)]
+    assert [v for _t, x, y in drawn for v in (x, y)] == pytest.approx(expected, abs=0.02)
 
 
 def _texts(pdf: bytes) -> list[tuple[str, float, float]]:
-    """(text, x, y) of each string shown on the page, positions rounded to 0.01 pt."""
+    """(text, x, y) of each string shown on the (uncompressed) page, on the page: the
+    translations (``cm``) a flowable's drawOn makes are followed through ``q``/``Q``."""
     import re
-    import zlib
 
+    ops = re.compile(
+        rb"(?<![\w.])(q|Q)(?![\w])|1 0 0 1 ([-\d.]+) ([-\d.]+) (cm|Tm)|\(((?:[^()\\]|\\.)*)\) Tj"
+    )
     out = []
+    stack: list[tuple[float, float]] = []
+    ox = oy = tx = ty = 0.0
     for stream in re.findall(rb"stream\r?\n(.*?)endstream", pdf, re.S):
-        try:
-            text = zlib.decompress(stream)
-        except zlib.error:
-            text = stream
-        # reportlab writes each run as "1 0 0 1 x y Tm" (the Grid, a text object) or
-        # "BT 1 0 0 1 x y Tm" (drawString) before its "(...) Tj"
-        for x, y, s in re.findall(rb"1 0 0 1 ([-\d.]+) ([-\d.]+) Tm[^(]*\((.*?)\) Tj", text, re.S):
-            out.append((s.decode("latin-1"), round(float(x), 2), round(float(y), 2)))
+        if b" Tj" not in stream or b"\x00" in stream:  # not a page's content (a font program)
+            continue
+        for m in ops.finditer(stream):
+            if m.group(1) == b"q":
+                stack.append((ox, oy))
+            elif m.group(1) == b"Q":
+                ox, oy = stack.pop()
+            elif m.group(4) == b"cm":
+                ox, oy = ox + float(m.group(2)), oy + float(m.group(3))
+            elif m.group(4) == b"Tm":
+                tx, ty = ox + float(m.group(2)), oy + float(m.group(3))
+            elif m.group(5) is not None:
+                out.append((m.group(5).decode("latin-1"), round(tx, 2), round(ty, 2)))
     return out
 
 
