@@ -722,14 +722,22 @@ class _Bits:
 
 
 @cache
-def _qr_positions(version: int) -> list[tuple[int, int]]:
-    """Where a code of ``version`` puts its data bits, in order (the same for every code
-    of that version; reportlab walks the matrix again for each)."""
+def _qr_template(version: int) -> tuple[list[list[bool]], list[tuple[int, int]], list[bool]]:
+    """A level-M code of ``version`` with :data:`QR_MASK` as reportlab lays it out with no
+    data (finder, timing and format patterns, the mask over the data area), where its data
+    bits go in order (column, row), and the mask at each: the same for every code of the
+    version, so a sheet's code only sets its data bits (reportlab walks and masks the whole
+    matrix for each)."""
     from reportlab.graphics.barcode import qrencoder
 
-    qr = qrencoder.QRCode(version, qrencoder.QRErrorCorrectLevel.M)
-    qr.moduleCount = version * 4 + 17
-    return list(qr._dataPosIterator())
+    level = qrencoder.QRErrorCorrectLevel.M
+    qr = qrencoder.QRCode(version, level)
+    qr.dataCache = [0] * sum(b.totalCount for b in qrencoder.QRRSBlock.getRSBlocks(version, level))
+    qr.makeImpl(False, QR_MASK)
+    n = qr.getModuleCount()
+    template = [[bool(qr.isDark(r, c)) for c in range(n)] for r in range(n)]
+    positions = list(qr.dataPosIterator())
+    return template, positions, [template[r][c] for c, r in positions]
 
 
 def _gf_tables() -> tuple[list[int], list[int]]:
@@ -788,13 +796,17 @@ class QRFlowable(Flowable):
 
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
-        qr.version = qr.calculate_version()
-        qr.dataCache = qr_codewords(qr.version, qr.errorCorrectLevel, qr.dataList)
-        qr._dataPosList = _qr_positions(qr.version)
-        qr.makeImpl(False, QR_MASK)
+        version = qr.calculate_version()
+        words = qr_codewords(version, qr.errorCorrectLevel, qr.dataList)
+        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask
+        template, positions, masked = _qr_template(version)
+        dark = [row[:] for row in template]
+        bits = [(w >> k) & 1 for w in words for k in range(7, -1, -1)]
+        for (col, row), bit, m in zip(positions, bits, masked, strict=False):
+            dark[row][col] = bool(bit) ^ m
         self.payload = payload
-        self.modules = qr.getModuleCount()
-        self.dark = [[qr.isDark(r, c) for c in range(self.modules)] for r in range(self.modules)]
+        self.modules = len(dark)
+        self.dark = dark
         self.quiet = quiet
         self.width = self.height = size if size is not None else (self.modules + 2 * quiet) * module
 
