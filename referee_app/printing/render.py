@@ -1386,11 +1386,18 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
         )
     ]
     if stamp is None:
+        zh, en = form.zh("not_from_record"), form.en("not_from_record")
         out.append(
-            Paragraph(
-                f'<font color="#8a1c1c">{markup(form.zh("not_from_record"))}&nbsp;&nbsp;'
-                f'<font size="{EN_SIZE}">{markup(form.en("not_from_record"))}</font></font>',
+            _cell(
+                [
+                    [
+                        (" ".join(zh.split()) + "\xa0\xa0", st.label.fontSize, MARK),
+                        (" ".join(en.split()), EN_SIZE, MARK),
+                    ]
+                ],
                 st.label,
+                f'<font color="#8a1c1c">{markup(zh)}&nbsp;&nbsp;'
+                f'<font size="{EN_SIZE}">{markup(en)}</font></font>',
             )
         )
     else:
