@@ -657,6 +657,31 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
 QR_MASK = 0
 
 
+def _qrencoder() -> Any:
+    """reportlab's QR encoder module (pure Python, standard library only), loaded without
+    its package: ``reportlab.graphics.barcode`` registers every barcode widget on import
+    (30 ms) and the forms use none of them."""
+    import importlib.util
+    import sys
+
+    name = "reportlab.graphics.barcode.qrencoder"
+    found = sys.modules.get(name)
+    if found is None:
+        import reportlab
+
+        where = Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py"
+        if not where.is_file():  # a desktop bundle keeps only bytecode: the package's way
+            from reportlab.graphics.barcode import qrencoder
+
+            return qrencoder
+        spec = importlib.util.spec_from_file_location(name, where)
+        assert spec is not None and spec.loader is not None
+        found = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(found)
+        sys.modules[name] = found  # the package, if imported later, uses this one
+    return found
+
+
 def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int]:
     """The code's data and error-correction codewords, interleaved: what reportlab's
     ``QRCode.createData`` returns, with the Reed–Solomon remainders taken by table lookups
@@ -664,7 +689,7 @@ def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int
     through lists of objects: two thirds of a sheet's QR time)."""
     from itertools import chain, zip_longest
 
-    from reportlab.graphics.barcode import qrencoder
+    qrencoder = _qrencoder()
 
     blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
     buffer = _Bits()
@@ -728,7 +753,7 @@ def _qr_template(version: int) -> tuple[list[list[bool]], list[tuple[int, int]],
     bits go in order (column, row), and the mask at each: the same for every code of the
     version, so a sheet's code only sets its data bits (reportlab walks and masks the whole
     matrix for each)."""
-    from reportlab.graphics.barcode import qrencoder
+    qrencoder = _qrencoder()
 
     level = qrencoder.QRErrorCorrectLevel.M
     qr = qrencoder.QRCode(version, level)
@@ -792,7 +817,7 @@ class QRFlowable(Flowable):
 
     def __init__(self, payload: str, size: float | None = None, quiet: int = 2, module: float = 1.0) -> None:
         super().__init__()
-        from reportlab.graphics.barcode import qrencoder
+        qrencoder = _qrencoder()
 
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
