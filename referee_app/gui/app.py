@@ -112,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from .i18n import Language
     from .main_window import MainWindow
 
-    start_logging()
-    reporter = UnexpectedErrorReporter(args.lang)
+    reporter = UnexpectedErrorReporter(args.lang)  # logs on its own if the log is not started
     sys.excepthook = reporter
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("referee-app")
@@ -133,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
     exit_when = os.environ.get("REFEREE_APP_EXIT_WHEN_IDLE", "")
 
     def start() -> None:
-        # after the first paint: Qt's own words (its buttons, in dialogs only) and the store
-        # (SQLAlchemy) load while the referee already sees the window
+        # after the first paint: the log file, Qt's own words (its buttons, in dialogs only)
+        # and the store (SQLAlchemy) load while the referee already sees the window
+        start_logging()
         language.install_qt_translator()
         if not open_store(window, args):
             code[0] = 1
