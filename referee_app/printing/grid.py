@@ -134,8 +134,12 @@ class Grid(Flowable):
         total = 0.0
         sizes.clear()
         for v in parts:
-            _w, h = v.wrapOn(None, avail_w, avail_h)
-            before, after = v.getSpaceBefore(), v.getSpaceAfter()
+            if hasattr(v, "runs_at"):  # plain runs: no canvas, no frame to tell
+                h = v.wrap(avail_w, avail_h)[1]
+                before, after = v.spaceBefore, v.spaceAfter
+            else:
+                h = v.wrapOn(None, avail_w, avail_h)[1]
+                before, after = v.getSpaceBefore(), v.getSpaceAfter()
             sizes.append((h, before, after))
             total += h + before + after
         total -= sizes[0][1] + sizes[-1][2]
@@ -201,15 +205,18 @@ class Grid(Flowable):
         tops = [self.height]
         for h in heights:
             tops.append(tops[-1] - h)
+        fills: dict[int, tuple[Any, list[str]]] = {}  # by colour: its cells' rectangles
         for r, row in enumerate(self.rows):
             for col, fill in enumerate(row.fills):
-                if fill is not None and row.ends[col] is not None:
-                    end = row.ends[col]
-                    assert end is not None
-                    c.setFillColor(fill)
-                    c.rect(edges[col], tops[r + 1], edges[end + 1] - edges[col], heights[r], stroke=0, fill=1)
-        text = c.beginText()
-        state: dict[str, Any] = {}
+                end = row.ends[col]
+                if fill is not None and end is not None:
+                    box = fp_str(edges[col], tops[r + 1], edges[end + 1] - edges[col], heights[r])
+                    fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
+        for fill, boxes in fills.values():
+            c.setFillColor(fill)
+            c._code.append(" ".join(boxes) + " f")
+        runs: list[Run] = []
+        add = runs.append
         for r, row in enumerate(self.rows):
             bottom, height = tops[r + 1], heights[r]
             for col, cell in enumerate(row.cells):
@@ -217,17 +224,15 @@ class Grid(Flowable):
                 if end is None or cell is None or cell == "":
                     continue
                 left, right, top_pad, bottom_pad = row.pads[col]
-                if isinstance(cell, str | int | float):
+                if type(cell) in (str, int, float):
                     lines = str(cell).split("\n")
                     y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
                     y -= STRING_SIZE
                     for s in lines:
-                        write_runs(
-                            text, state, [(s, STRING_SIZE, colors.black, edges[col] + left, y, self.font)]
-                        )
+                        add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
                         y -= STRING_SIZE * 1.2
                     continue
-                parts = cell if isinstance(cell, list | tuple) else [cell]
+                parts = cell if isinstance(cell, list | tuple) else (cell,)
                 if not parts:
                     continue
                 sizes = row.sizes[col]
@@ -242,15 +247,17 @@ class Grid(Flowable):
                 avail = edges[end + 1] - edges[col] - left - right
                 for v, (h, before, after) in zip(parts, sizes, strict=True):
                     y -= before + h
-                    runs = getattr(v, "runs_at", None)
-                    laid = runs(x, y, avail) if runs is not None else None
-                    if laid is not None:
-                        write_runs(text, state, laid)
+                    placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
+                    if placed is not None:
+                        for t, z, color, dx, dy, face in placed:
+                            add((t, z, color, x + dx, y + dy, face))
                     else:  # laid out again at this cell's width: a flowable may stand in several
                         v.wrapOn(c, avail, 72000 - top_pad - bottom_pad)
                         v.drawOn(c, x, y)
                     y -= after
         self._lines(tops)
+        text = c.beginText()
+        write_runs(text, {}, runs)
         c.drawText(text)
 
     def _lines(self, tops: list[float]) -> None:
@@ -262,16 +269,13 @@ class Grid(Flowable):
         c.setLineCap(1)
         c.setLineJoin(1)
         c.setLineWidth(self.line)
-        path = c.beginPath()
-        for y in tops[1:-1]:
-            path.moveTo(0, y)
-            path.lineTo(self.width, y)
+        ops = [f"{fp_str(0, y)} m {fp_str(self.width, y)} l" for y in tops[1:-1]]
         for r, row in enumerate(self.rows):
             for col in range(1, len(edges) - 1):
                 if row.ends[col] is not None:  # not inside a span
-                    path.moveTo(edges[col], tops[r])
-                    path.lineTo(edges[col], tops[r + 1])
-        c.drawPath(path, stroke=1, fill=0)
+                    ops.append(f"{fp_str(edges[col], tops[r])} m {fp_str(edges[col], tops[r + 1])} l")
+        if ops:
+            c._code.append(" ".join(ops) + " S")
         c.setLineWidth(self.box)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
@@ -293,24 +297,30 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
     fills: dict[int, tuple[Any, list[str]]] = doc.__dict__.setdefault("_fill_ops", {})
     code = text._code
+    fonts: dict[str, Any] = {}
+    color_now = state.get("color")
+    subset_now = state.get("subset")
+    font_now = state.get("font")
     for s, size, color, x, y, face in runs:
         if not s:
             continue
-        font = getFont(face)
-        if state.get("color") is not color:
+        font = fonts.get(face)
+        if font is None:
+            font = fonts[face] = getFont(face)
+        if color_now is not color:
             ops = fills.get(id(color))
-            if ops is None:  # the operators setFillColor writes (and any alpha it registers)
+            if ops is None or ops[0] is not color:  # what setFillColor writes (and any alpha)
                 start = len(code)
                 text.setFillColor(color)
-                ops = fills[id(color)] = (color, code[start:])
+                fills[id(color)] = (color, code[start:])
             else:
                 code.extend(ops[1])
-            state["color"] = color
+            color_now = color
         if not font._dynamicFont:  # a standard font: reportlab's own path
-            if state.get("font") != (face, size):
+            if font_now != (face, size):
                 text.setFont(face, size)
-                state["font"] = (face, size)
-                state["subset"] = None
+                font_now = (face, size)
+                subset_now = None
             text.setTextOrigin(x, y)
             text.textOut(s)
             continue
@@ -320,9 +330,10 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
             split[(face, s)] = parts
         for subset, shown in parts:
-            if state.get("subset") != (face, size, subset):
+            if subset_now != (face, size, subset):
                 name = font.getSubsetInternalName(subset, doc)
                 code.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
-                state["subset"] = (face, size, subset)
-                state["font"] = None
+                subset_now = (face, size, subset)
+                font_now = None
             code.append(shown)
+    state.update(color=color_now, subset=subset_now, font=font_now)

@@ -20,6 +20,7 @@ from typing import IO, Any
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -156,6 +157,8 @@ class CellText(Flowable):
         self._at: float | None = None
         self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         self._stand_in: Any = None
+        self._placed: dict[float, Any] = {}
+        self._widths: dict[float, tuple[Any, Any]] = {}  # width → (laid, stand-in)
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
 
@@ -213,7 +216,11 @@ class CellText(Flowable):
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         if self._at != availWidth:
             self._at = availWidth
-            self._stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
+            kept = self._widths.get(availWidth)
+            if kept is None:
+                stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
+                kept = self._widths[availWidth] = (self._laid, stand_in)
+            self._laid, self._stand_in = kept
         if self._stand_in is not None:
             self.width, self.height = self._stand_in.wrap(availWidth, availHeight)
         else:
@@ -227,27 +234,29 @@ class CellText(Flowable):
             self._markup = self._markup()
         return self._markup
 
-    def runs_at(
-        self, x: float, y: float, width: float
-    ) -> list[tuple[str, float, Any, float, float, str]] | None:
-        """The runs (text, size, colour, x, baseline, face) of the cell laid out with its
-        bottom left at (x, y), for a :class:`~.grid.Grid` to write in one text object;
-        None when the Paragraph stands in. ``width``: the cell's (one cell text may stand
-        in several cells of a table)."""
-        if self._at != width:
-            self.wrap(width, 72000)
+    def runs_at(self, width: float) -> list[tuple[str, float, Any, float, float, str]] | None:
+        """The runs (text, size, colour, x, baseline, face) of the cell laid out at
+        ``width``, placed from its bottom left corner, for a :class:`~.grid.Grid` to write
+        in one text object; None when the Paragraph stands in. Kept per width: one cell
+        text may stand in several cells of a table, and in every sheet of a round."""
+        placed = self._placed.get(width, False)
+        if placed is not False:
+            return placed
+        self.wrap(width, 72000)
         if self._stand_in is not None:
+            self._placed[width] = None
             return None
         out = []
-        top = y + self.height
+        top = self.height
         first = True
         for size, dx, runs in self._laid:
             top = top - size if first else top - self.style.leading
             first = False
-            at = x + dx
+            at = dx
             for text, z, color, w, face in runs:
                 out.append((text, z, color, at, top, face))
                 at += w
+        self._placed[width] = out
         return out
 
     def draw(self) -> None:
@@ -844,7 +853,7 @@ class QRFlowable(Flowable):
         unit = self.width / n
         c.saveState()
         c.setFillColor(colors.black)
-        path = c.beginPath()
+        boxes = []  # one filled path of the rows' dark runs, written as the operators
         for r, row in enumerate(self.dark):
             y = self.height - (r + self.quiet + 1) * unit
             col = 0
@@ -853,10 +862,10 @@ class QRFlowable(Flowable):
                     start = col
                     while col < self.modules and row[col]:
                         col += 1
-                    path.rect((start + self.quiet) * unit, y, (col - start) * unit, unit)
+                    boxes.append(f"{fp_str((start + self.quiet) * unit, y, (col - start) * unit, unit)} re")
                 else:
                     col += 1
-        c.drawPath(path, stroke=0, fill=1)
+        c._code.append(" ".join(boxes) + " f")
         c.restoreState()
 
 
