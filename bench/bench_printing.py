@@ -169,6 +169,8 @@ def whole_process(repeat: int) -> dict[str, float]:
         script = folder / "bare.py"
         script.write_text(BARE_SCRIPT, encoding="utf-8")
         env = dict(os.environ, PYTHONPATH=str(ROOT))
+        # as installed: pip compiles a wheel's modules, so an app never recompiles at start
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         cli = [sys.executable, "-m", "referee_app", "print", "scoresheet", "--case", str(case)]
         cli += ["-o", str(folder / "forms.pdf")]
         plain = [sys.executable, str(script), str(font_path()), str(texts), str(folder / "bare.pdf")]

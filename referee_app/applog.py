@@ -9,7 +9,6 @@ writes here only when something unexpected happens (``judge`` stays fast).
 from __future__ import annotations
 
 import logging
-import logging.handlers
 from pathlib import Path
 
 from . import __version__
@@ -30,11 +29,11 @@ def start_logging() -> Path | None:
     for handler in logger.handlers:
         if isinstance(handler, logging.FileHandler) and Path(handler.baseFilename) == path:
             return path
+    from logging.handlers import RotatingFileHandler  # here: the window paints before it
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(
-            path, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
-        )
+        handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
     except OSError:
         return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -115,9 +115,10 @@ def main() -> int:
     store = Store.open(str(folder / "demo.sqlite"), create=True, actor=actor)
     language = Language(args.lang)
     language.install_qt_translator()
-    window = MainWindow(store, actor, language)
+    window = MainWindow(language)
     window.fit_to_screen()
     window.show()
+    window.use_store(store, actor)  # as the app does, once the window has painted
     info = Session.create_event(store, "2026年教职工双升赛", load_rulebook(args.rules), "2026-11-30", actor)
     window.fill_events()
     settle(app)
@@ -251,9 +252,10 @@ def main() -> int:
     # a crash with points typed at table 2: the next start offers them back
     window.open_table(1, 2)
     window.table_view.defender_points.edit.setText("85")
-    again = MainWindow(store, actor, language)
+    again = MainWindow(language)
     again.fit_to_screen()
     again.show()
+    again.use_store(store, actor)
     shoot_modal("11-restore-drafts.png", lambda box: box.button(box.StandardButton.No).click())
     again.resume()
     again.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._lazy import lazy_names
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     pass

@@ -221,9 +221,12 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
+    command = command_of(given)
+    # no command opens the window: its parser needs only the global options (unless --help)
+    window = command is None and not {"-h", "--help"} & set(given)
     lang = lang_in(given, default_lang())
     use_language(lang)  # argparse's own words, from building the parser on
-    parser = build_parser(core_only=command_of(given) in CORE_COMMANDS)
+    parser = build_parser(core_only=command in CORE_COMMANDS or window)
     localize(parser, lang)
     try:
         args = parser.parse_args(given)

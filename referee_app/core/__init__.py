@@ -7,10 +7,15 @@
 {'NS': '2', 'EW': '3'}
 """
 
-from .case import parse_case
-from .engine import Decision, HandOutcome, Ruling, decide, is_language_free, judge, word, word_ruling
-from .errors import CaseError, RulebookError
-from .rulebook import Rulebook, bundled_ids, load_rulebook, rulebook_from_text
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+
+if TYPE_CHECKING:
+    from .case import parse_case
+    from .engine import Decision, HandOutcome, Ruling, decide, is_language_free, judge, word, word_ruling
+    from .errors import CaseError, RulebookError
+    from .rulebook import Rulebook, bundled_ids, load_rulebook, rulebook_from_text
 
 __all__ = [
     "CaseError",
@@ -29,3 +34,27 @@ __all__ = [
     "word",
     "word_ruling",
 ]
+
+# each name's module is imported on first use: the window paints before the engine loads
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "parse_case": ".case",
+        **dict.fromkeys(
+            (
+                "Decision",
+                "HandOutcome",
+                "Ruling",
+                "decide",
+                "is_language_free",
+                "judge",
+                "word",
+                "word_ruling",
+            ),
+            ".engine",
+        ),
+        "CaseError": ".errors",
+        "RulebookError": ".errors",
+        **dict.fromkeys(("Rulebook", "bundled_ids", "load_rulebook", "rulebook_from_text"), ".rulebook"),
+    },
+)

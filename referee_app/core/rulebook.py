@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..locations import rules_dir, user_cache_dir
+from ..locations import rules_dir
 from .errors import RulebookError
+from .validated import ValidatedCache, code_stamp, entry_check
 
 _CACHE_FORMAT = 1
 
@@ -210,56 +210,12 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     return found
 
 
-def _cache_dir() -> Path | None:
-    return user_cache_dir() / "rulebooks"
-
-
 def _schema_stamp() -> str:
-    # The version too: in a desktop bundle the schema's source file is absent, and a newer
-    # bundle must not read an older one's cache.
-    from .. import __version__
-
-    schema = Path(__file__).with_name("rulebook_schema.py")
-    try:
-        stat = schema.stat()
-    except OSError:
-        return f"{_CACHE_FORMAT}-{__version__}"
-    return f"{_CACHE_FORMAT}-{__version__}-{stat.st_size}-{stat.st_mtime_ns}"
+    return code_stamp(_CACHE_FORMAT, Path(__file__).with_name("rulebook_schema.py"))
 
 
-def _cache_read(digest: str) -> dict[str, Any] | None:
-    folder = _cache_dir()
-    if folder is None or os.environ.get("REFEREE_APP_NO_CACHE"):
-        return None
-    try:
-        stored = json.loads((folder / f"{digest}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(stored, dict) or stored.get("stamp") != _schema_stamp():
-        return None
-    data = stored.get("data")
-    if not isinstance(data, dict) or stored.get("check") != _cache_check(digest, data):
-        return None  # edited or damaged: validate the text again (and rewrite the entry)
-    return data
-
-
-def _cache_check(digest: str, data: dict[str, Any]) -> str:
-    """Ties a cache entry's data to the hash of the text it was validated from. It catches
-    a damaged or hand-edited entry, not one rewritten with this function: an event's
-    pinned rulebook never comes from the cache (``use_cache=False``)."""
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(f"{digest}\n{canonical}".encode()).hexdigest()
-
-
-def _cache_write(digest: str, data: dict[str, Any]) -> None:
-    folder = _cache_dir()
-    if folder is None or os.environ.get("REFEREE_APP_NO_CACHE"):
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{digest}.{os.getpid()}.tmp"
-        entry = {"stamp": _schema_stamp(), "data": data, "check": _cache_check(digest, data)}
-        tmp.write_text(json.dumps(entry), encoding="utf-8")
-        os.replace(tmp, folder / f"{digest}.json")
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+_CACHE = ValidatedCache("rulebooks", _schema_stamp)
+_cache_read = _CACHE.read
+_cache_write = _CACHE.write
+#: An entry's check (tests forge entries with it).
+_cache_check = entry_check

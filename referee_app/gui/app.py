@@ -107,15 +107,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QFont, QIcon
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
-    from ..app.errors import StoreError
-    from ..app.store import Actor, Store
     from .i18n import Language
     from .main_window import MainWindow
 
-    start_logging()
-    reporter = UnexpectedErrorReporter(args.lang)
+    reporter = UnexpectedErrorReporter(args.lang)  # logs on its own if the log is not started
     sys.excepthook = reporter
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("referee-app")
@@ -130,25 +127,57 @@ def run(args: argparse.Namespace) -> int:
     # args.lang is --lang or the locale's language by the command line's rule (cli.default_lang)
     language = Language(args.lang)
     language.changed.connect(lambda lang: setattr(reporter, "lang", lang))
-    language.install_qt_translator()
+    window = MainWindow(language)
+    code = [0]
+    exit_when = os.environ.get("REFEREE_APP_EXIT_WHEN_IDLE", "")
+
+    def start() -> None:
+        # after the first paint: the log file, Qt's own words (its buttons, in dialogs only)
+        # and the store (SQLAlchemy) load while the referee already sees the window
+        start_logging()
+        language.install_qt_translator()
+        if not open_store(window, args):
+            code[0] = 1
+            app.exit(1)
+            return
+        window.resume()  # back to the table open at quit or crash, offering back unconfirmed input
+        logger.info("window shown (store %s, language %s)", store_name(args.db), args.lang)
+        if exit_when == "ready":
+            QTimer.singleShot(0, app.quit)
+
+    def painted() -> None:
+        if exit_when == "painted":
+            QTimer.singleShot(0, app.quit)  # the bench's first row: shown, painted, idle
+            return
+        QTimer.singleShot(0, start)
+
+    window.first_painted.connect(painted)
+    window.show()
+    result = int(app.exec())
+    logger.info("window closed")
+    return code[0] or result
+
+
+def open_store(window: Any, args: argparse.Namespace) -> bool:
+    """Open the store named by ``--db`` (or the station's) and give it to the window; say why
+    not in a message and on stderr."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from ..app.errors import StoreError
+    from ..app.store import Actor, open_store
+
     actor = Actor.default()
     try:
-        store = Store.open(args.db, create=True, actor=actor)
+        store = open_store(args.db, create=True, actor=actor)
     except StoreError as exc:
         print(f"referee-app: {exc}", file=sys.stderr)
         logger.error("cannot open the store: %s", exc)
         from ..app.messages import describe
 
-        QMessageBox.critical(None, "referee-app", describe(exc, language.lang))
-        return 1
-    window = MainWindow(store, actor, language)
-    window.show()
-    # back to the table open at quit or crash, offering back unconfirmed input (once shown)
-    QTimer.singleShot(0, window.resume)
-    logger.info("window shown (store %s, language %s)", store_name(args.db), args.lang)
-    code = int(app.exec())
-    logger.info("window closed")
-    return code
+        QMessageBox.critical(window, "referee-app", describe(exc, args.lang))
+        return False
+    window.use_store(store, actor)
+    return True
 
 
 def store_name(db: str | None) -> str:

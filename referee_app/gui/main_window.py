@@ -1,136 +1,47 @@
-"""The main window: choose or create an event, then the hall and the tables."""
+"""The main window: choose or create an event, then the hall and the tables.
+
+The window paints before the store, the printing code and the desk's views are imported
+(issue 11): it is made without a store, :meth:`MainWindow.use_store` gives it one after the
+first paint, and each view's module is imported when the view is first made."""
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDate, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+# Only what the first window shows is imported by name: PySide6 builds a class's (and the Qt
+# namespace's) Python enums on first access, 90 ms for ``Qt`` alone; the rest is reached as
+# ``QtWidgets.X`` when used (issue 11).
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
-    QDateEdit,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from ..app.errors import StoreError
+from ..app import errors
 from ..app.messages import describe
-from ..app.session import Session
-from ..app.store import Actor, Store
-from ..core import Rulebook, RulebookError, bundled_ids, load_rulebook
-from .appeals import AppealsView
-from .desk import PairingView, StandingsView
-from .hall import HallView
 from .i18n import Language
-from .login import LoginDialog
-from .table_view import TableView
-from .watch import StoreWatcher
 
+if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent, QPaintEvent
 
-class NewEventDialog(QDialog):
-    """Create an event: name, date, and the rulebook it runs under (bundled or a file)."""
-
-    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.language = language
-        tr = language.tr
-        self.setWindowTitle(tr("new_event"))
-        self.setMinimumWidth(520)
-        self.rulebook: Rulebook | None = None
-        self.name = QLineEdit()
-        self.name.setPlaceholderText(tr("event_name_hint"))
-        self.date = QDateEdit(QDate.currentDate())
-        self.date.setCalendarPopup(True)
-        self.date.setDisplayFormat("yyyy-MM-dd")
-        self.rules = QComboBox()
-        for rid in bundled_ids():
-            try:
-                rb = load_rulebook(rid)
-            except RulebookError:
-                continue
-            self.rules.addItem(rb.name(language.lang), rb)
-        self.from_file = QPushButton(tr("rulebook_from_file"))
-        self.from_file.clicked.connect(self.pick_file)
-        rules_row = QHBoxLayout()
-        rules_row.addWidget(self.rules, 1)
-        rules_row.addWidget(self.from_file)
-        self.rule_info = QLabel()
-        self.rule_info.setWordWrap(True)
-        self.rule_info.setStyleSheet("color: #455a64;")
-        self.error = QLabel()
-        self.error.setStyleSheet("color: #c62828;")
-        self.error.setWordWrap(True)
-        form = QFormLayout(self)
-        form.addRow(tr("event_name"), self.name)
-        form.addRow(tr("event_date"), self.date)
-        form.addRow(tr("rulebook"), rules_row)
-        form.addRow("", self.rule_info)
-        form.addRow(self.error)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-        self.rules.currentIndexChanged.connect(self.show_rulebook)
-        self.name.textChanged.connect(lambda: self.error.setText(""))
-        self.show_rulebook()
-
-    def show_rulebook(self) -> None:
-        rb = self.rules.currentData()
-        self.rulebook = rb
-        if rb is None:
-            self.rule_info.setText("")
-            return
-        event = rb.data["event"]
-        self.rule_info.setText(
-            f"{event['organiser'][self.language.lang]}<br>{self.language.tr('rulebook_source')}: "
-            f"{event['source']}<br>{rb.id} · sha256 {rb.sha256[:12]}"
-        )
-
-    def pick_file(self) -> None:
-        from .widgets import FILE_DIALOG
-
-        path, _ = QFileDialog.getOpenFileName(
-            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)", options=FILE_DIALOG
-        )
-        if path:
-            self.load_file(path)
-
-    def load_file(self, path: str) -> bool:
-        try:
-            rb = load_rulebook(path)
-        except RulebookError as exc:
-            self.error.setText(describe(exc, self.language.lang))
-            return False
-        self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
-        self.rules.setCurrentIndex(self.rules.count() - 1)
-        return True
-
-    def _accept(self) -> None:
-        if not self.name.text().strip():
-            self.error.setText(self.language.tr("event_name_required"))
-            self.name.setFocus()
-            return
-        if self.rulebook is None:
-            self.error.setText(self.language.tr("rulebook_required"))
-            return
-        self.accept()
+    from ..app.session import Session
+    from ..app.store import Actor, Store
+    from .appeals import AppealsView
+    from .desk import PairingView, StandingsView
+    from .hall import HallView
+    from .login import LoginDialog
+    from .table_view import TableView
+    from .watch import StoreWatcher
 
 
 class WelcomePage(QWidget):
@@ -140,7 +51,6 @@ class WelcomePage(QWidget):
         super().__init__(parent)
         self.language = language
         self.heading = QLabel()
-        self.heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.events = QListWidget()
         self.events.setMinimumWidth(480)
         self.open_button = QPushButton()
@@ -164,16 +74,19 @@ class WelcomePage(QWidget):
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
-        self.heading.setText(f"<h1>{tr('app_title')}</h1><p>{tr('welcome')}</p>")
+        self.heading.setText(f"<h1 align=center>{tr('app_title')}</h1><p align=center>{tr('welcome')}</p>")
         self.open_button.setText(tr("open_event"))
         self.new_button.setText(tr("new_event"))
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, store: Store, actor: Actor, language: Language) -> None:
+    #: Emitted once, when the window has painted for the first time (the app opens the store then).
+    first_painted = Signal()
+
+    def __init__(self, language: Language) -> None:
         super().__init__()
-        self.store = store
-        self.actor = actor
+        self.store: Store | None = None
+        self.actor: Actor | None = None
         self.language = language
         self.session: Session | None = None
         self.hall: HallView | None = None
@@ -181,11 +94,9 @@ class MainWindow(QMainWindow):
         self.standings_view: StandingsView | None = None
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
+        self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
-        from ..app.drafts import Drafts  # here, not above: the import block is kept lean
-
-        #: Typed, unconfirmed input of this store kept on disk (offered back after a crash).
-        self.drafts = Drafts(store.where)
+        self._painted = False
         self.fit_to_screen()
         self.stack = QStackedWidget()
         self.welcome = WelcomePage(language)
@@ -200,6 +111,24 @@ class MainWindow(QMainWindow):
         language.changed.connect(self.retranslate)
         self.fill_events()
         self.retranslate()
+
+    def use_store(self, store: Store, actor: Actor) -> None:
+        """Work on ``store`` as ``actor``: list its events (the window is usable from here)."""
+        from ..app.drafts import Drafts
+
+        self.store = store
+        self.actor = actor
+        #: Typed, unconfirmed input of this store kept on disk (offered back after a crash).
+        self.drafts = Drafts(store.where)
+        self.act_new.setEnabled(True)
+        self.act_open.setEnabled(True)
+        self.fill_events()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.first_painted.emit()
 
     def fit_to_screen(self) -> None:
         """At least 1280×800 where the screen has room (most of a large screen), else the
@@ -216,33 +145,44 @@ class MainWindow(QMainWindow):
 
     # -- actions -------------------------------------------------------------------------------
 
+    def _action(self, keys: QKeySequence | QKeySequence.StandardKey, slot: Any) -> QAction:
+        """An action of this window on ``keys``. Not ``QAction(shortcut=…)`` nor
+        ``setShortcut``: their overload check builds the ``Qt`` namespace's Python enums
+        (90 ms, before the first paint); ``setShortcuts`` takes the one type."""
+        action = QAction(self)
+        action.setShortcuts(keys if isinstance(keys, QKeySequence.StandardKey) else [keys])
+        action.triggered.connect(slot)
+        return action
+
     def _actions(self) -> None:
-        self.act_new = QAction(self, shortcut=QKeySequence.StandardKey.New, triggered=self.new_event)
-        self.act_open = QAction(self, shortcut=QKeySequence("Ctrl+O"), triggered=self.show_events)
-        self.act_import = QAction(self, shortcut=QKeySequence("Ctrl+I"), triggered=self.import_pairs)
-        self.act_hall = QAction(self, shortcut=QKeySequence("F2"), triggered=self.show_hall)
-        self.act_lang = QAction(self, shortcut=QKeySequence("Ctrl+L"), triggered=self.toggle_language)
+        self.act_new = self._action(QKeySequence.StandardKey.New, self.new_event)
+        self.act_open = self._action(QKeySequence("Ctrl+O"), self.show_events)
+        self.act_import = self._action(QKeySequence("Ctrl+I"), self.import_pairs)
+        self.act_hall = self._action(QKeySequence("F2"), self.show_hall)
+        self.act_lang = self._action(QKeySequence("Ctrl+L"), self.toggle_language)
         # Ctrl+Q spelled out: the platform's standard Quit key is empty on Windows and offscreen
-        self.act_quit = QAction(self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.close)
+        self.act_quit = self._action(QKeySequence("Ctrl+Q"), self.close)
         self.menu_event = self.menuBar().addMenu("")
         for act in (self.act_new, self.act_open, self.act_import, self.act_quit):
             self.menu_event.addAction(act)
         self.menu_view = self.menuBar().addMenu("")
         self.menu_view.addAction(self.act_hall)
         self.menu_view.addAction(self.act_lang)
-        self.act_standings = QAction(self, shortcut=QKeySequence("F5"), triggered=self.show_standings)
-        self.act_pairing = QAction(self, shortcut=QKeySequence("F6"), triggered=self.show_pairing)
+        self.act_standings = self._action(QKeySequence("F5"), self.show_standings)
+        self.act_pairing = self._action(QKeySequence("F6"), self.show_pairing)
         self.menu_desk = self.menuBar().addMenu("")
-        self.act_appeals = QAction(self, shortcut=QKeySequence("F7"), triggered=self.show_appeals)
-        self.act_login = QAction(self, shortcut=QKeySequence("Ctrl+R"), triggered=lambda: self.login())
+        self.act_appeals = self._action(QKeySequence("F7"), self.show_appeals)
+        self.act_login = self._action(QKeySequence("Ctrl+R"), lambda: self.login())
         self.menu_event.insertAction(self.act_quit, self.act_login)
         self.menu_desk.addAction(self.act_appeals)
         self.menu_desk.addAction(self.act_standings)
         self.menu_desk.addAction(self.act_pairing)
-        from .preview import install_print_round
-
-        install_print_round(self)  # Ctrl+Shift+P: a whole round's scoresheets
+        # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
+        self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
+        self.menu_desk.addAction(self.act_print_round)
         for act in (
+            self.act_new,
+            self.act_open,
             self.act_import,
             self.act_hall,
             self.act_standings,
@@ -252,16 +192,26 @@ class MainWindow(QMainWindow):
         ):
             act.setEnabled(False)
 
+    def print_round(self, round_no: int | None = None) -> Any:
+        from .preview import print_round
+
+        return print_round(self, round_no)
+
     def fill_events(self) -> None:
         self.welcome.events.clear()
+        if self.store is None:  # until the store is open, nothing to choose or create
+            self.welcome.open_button.setEnabled(False)
+            self.welcome.new_button.setEnabled(False)
+            return
+        self.welcome.new_button.setEnabled(True)
         try:
             events = self.store.list_events()
-        except StoreError as exc:
-            QMessageBox.critical(self, self.language.tr("store_error"), describe(exc, self.language.lang))
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.critical(self, self.language.tr("store_error"), describe(exc, self.language.lang))
             events = []
         for ev in events:
-            item = QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
-            item.setData(Qt.ItemDataRole.UserRole, ev.id)
+            item = QtWidgets.QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
+            item.setData(QtCore.Qt.ItemDataRole.UserRole, ev.id)
             self.welcome.events.addItem(item)
         if events:
             last = self.settings.value("last_event")
@@ -276,9 +226,15 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.welcome)
 
     def new_event(self) -> Any:
-        dialog = NewEventDialog(self.language, self)
-        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.rulebook is None:
+        if self.store is None or self.actor is None:
             return None
+        from .new_event import NewEventDialog
+
+        dialog = NewEventDialog(self.language, self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted or dialog.rulebook is None:
+            return None
+        from ..app.session import Session
+
         try:
             info = Session.create_event(
                 self.store,
@@ -287,8 +243,8 @@ class MainWindow(QMainWindow):
                 dialog.date.date().toString("yyyy-MM-dd"),
                 self.actor,
             )
-        except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             return None
         self.fill_events()
         self.open_event(info.id)
@@ -297,14 +253,21 @@ class MainWindow(QMainWindow):
     def open_selected(self) -> None:
         item = self.welcome.events.currentItem()
         if item is not None:
-            self.open_event(int(item.data(Qt.ItemDataRole.UserRole)))
+            self.open_event(int(item.data(QtCore.Qt.ItemDataRole.UserRole)))
 
     def open_event(self, event_id: int) -> None:
+        from ..app.session import Session
+        from .hall import HallView
+        from .table_view import TableView
+        from .watch import StoreWatcher
+
+        if self.store is None or self.actor is None:
+            return
         try:
             info = self.store.pick_event(event_id)
             self.session = Session(self.store, info, self.actor, self.language.lang)
-        except (StoreError, RulebookError) as exc:
-            QMessageBox.warning(self, self.language.tr("store_error"), describe(exc, self.language.lang))
+        except (errors.StoreError, errors.RulebookError) as exc:
+            QtWidgets.QMessageBox.warning(self, self.language.tr("store_error"), describe(exc, self.language.lang))
             return
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
@@ -320,7 +283,7 @@ class MainWindow(QMainWindow):
         self.restore_clock()
         self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
         # every station follows the store: a change made at another station shows here by itself
-        if getattr(self, "watcher", None) is not None:
+        if self.watcher is not None:
             self.watcher.timer.stop()
             self.watcher.deleteLater()
         self.watcher = StoreWatcher(self.session.store_head, parent=self)
@@ -354,9 +317,12 @@ class MainWindow(QMainWindow):
         """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会)."""
         if self.session is None:
             return False
-        dialog = dialog or LoginDialog(self.language, self.session, self)
+        if dialog is None:
+            from .login import LoginDialog
+
+            dialog = LoginDialog(self.language, self.session, self)
         self.active_dialog = dialog
-        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
         self.active_dialog = None
         self.retranslate()
         return accepted
@@ -383,6 +349,8 @@ class MainWindow(QMainWindow):
     def show_appeals(self) -> None:
         if self.session is None:
             return
+        from .appeals import AppealsView
+
         view = self._desk_view(
             "appeals_view",
             lambda: AppealsView(self.language, self.session),
@@ -394,6 +362,8 @@ class MainWindow(QMainWindow):
     def show_standings(self) -> None:
         if self.session is None:
             return
+        from .desk import StandingsView
+
         view = self._desk_view("standings_view", lambda: StandingsView(self.language, self.session))
         rounds = self.session.rounds()
         if rounds:
@@ -404,6 +374,8 @@ class MainWindow(QMainWindow):
     def show_pairing(self) -> None:
         if self.session is None:
             return
+        from .desk import PairingView
+
         view = self._desk_view(
             "pairing_view",
             lambda: PairingView(self.language, self.session),
@@ -435,6 +407,8 @@ class MainWindow(QMainWindow):
 
     def remember_place(self, event_id: int | None, table: tuple[int, int] | None) -> None:
         """The event and table open now, written at once (a killed app cannot write later)."""
+        if self.store is None:
+            return
         key = self._place_key()
         self.settings.setValue(f"{key}/event", event_id or 0)
         self.settings.setValue(f"{key}/table", f"{table[0]}/{table[1]}" if table else "")
@@ -443,6 +417,8 @@ class MainWindow(QMainWindow):
     def resume(self) -> None:
         """On start: reopen the event and table open at quit or crash, and offer back what was
         typed and not confirmed (a hand's points, an open ruling dialog)."""
+        if self.store is None:
+            return
         pending = self.drafts.pending()
         key = self._place_key()
         try:
@@ -468,14 +444,14 @@ class MainWindow(QMainWindow):
             return
         tr = self.language.tr
         what = "\n".join(tr(f"draft_{n}", round=d["round"], table=d["table"]) for n, d in pending.items())
-        answer = QMessageBox.question(
+        answer = QtWidgets.QMessageBox.question(
             self,
             tr("restore_drafts_title"),
             f"{tr('restore_drafts')}\n\n{what}",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.Yes,
+            QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+            QtWidgets.QMessageBox.StandardButton.Yes,
         )
-        if answer != QMessageBox.StandardButton.Yes:
+        if answer != QtWidgets.QMessageBox.StandardButton.Yes:
             for name in pending:
                 self.drafts.discard(name)
             view.clear_hand_form()
@@ -492,15 +468,15 @@ class MainWindow(QMainWindow):
         if not path:
             from .widgets import FILE_DIALOG
 
-            path, _ = QFileDialog.getOpenFileName(
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
                 self, self.language.tr("import_pairs"), "", "CSV (*.csv)", options=FILE_DIALOG
             )
             if not path:
                 return 0
         try:
             count = self.session.import_pairs(path)
-        except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             return 0
         self.say(self.language.tr("pairs_imported", count=count))
         return count
@@ -520,7 +496,7 @@ class MainWindow(QMainWindow):
     # -- the round clock survives a restart -------------------------------------------------------
 
     def _clock_key(self) -> str:
-        assert self.session is not None and self.hall is not None
+        assert self.store is not None and self.session is not None and self.hall is not None
         return f"clock/{self.store.where}/{self.session.event.id}/{self.hall.round.value()}"
 
     def remember_clock(self) -> None:
@@ -538,8 +514,8 @@ class MainWindow(QMainWindow):
                 self.session.clock_act(rnd, "start" if phase == "not_started" else "resume")
             elif not clock.running and phase == "running":
                 self.session.clock_act(rnd, "pause")
-        except StoreError as exc:
-            QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
             self.restore_clock()
 
     def store_changed(self) -> None:
@@ -554,7 +530,7 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             try:
                 st = self.session.clock(self.hall.round.value())
-            except StoreError:
+            except errors.StoreError:
                 st = None
             if st is not None and st.phase != "not_started":
                 self.hall.clock.total = st.total_s
@@ -601,17 +577,18 @@ class MainWindow(QMainWindow):
         self.act_pairing.setText(tr("pairing"))
         self.act_appeals.setText(tr("appeals_desk"))
         self.act_login.setText(tr("switch_role"))
+        self.act_print_round.setText(tr("print_round"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.table_view is not None and self.table_view.unconfirmed_input():
-            answer = QMessageBox.question(
+            answer = QtWidgets.QMessageBox.question(
                 self,
                 self.language.tr("quit"),
                 self.language.tr("quit_unconfirmed"),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.No,
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
             self.drafts.discard("hand")  # the referee chose to drop them

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QSize, Qt, QThread, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
@@ -175,8 +175,13 @@ class PrintJob(QThread):
             painter.end()
 
 
+class Cancelled(Exception):
+    """The referee pressed Cancel while a PDF was being made."""
+
+
 class BuildJob(QThread):
-    """Make a PDF in a worker (``build(progress)`` returns its bytes), reporting progress."""
+    """Make a PDF in a worker (``build(progress)`` returns its bytes), reporting progress;
+    Cancel stops it at the next progress step (``cancelled``, no result, no error)."""
 
     progressed = Signal(int, int)
 
@@ -187,10 +192,18 @@ class BuildJob(QThread):
         self.result: bytes | None = None
         self.error: str | None = None
         self.failure: BaseException | None = None
+        self.cancelled = False
+
+    def step(self, done: int) -> None:
+        if self.isInterruptionRequested():
+            raise Cancelled
+        self.progressed.emit(done, self.total)
 
     def run(self) -> None:
         try:
-            self.result = self.build(lambda done: self.progressed.emit(done, self.total))
+            self.result = self.build(self.step)
+        except Cancelled:
+            self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - said in one line in the window
             from ..core.errors import one_line
 
@@ -273,6 +286,8 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
 
     job = BuildJob(build, len(sheets))
     run_with_progress(window, language, job, language.tr("building_round"))
+    if job.cancelled:
+        return None
     if job.result is None:
         from ..app.messages import describe
 
@@ -286,22 +301,6 @@ def print_round(window: Any, round_no: int | None = None) -> PdfPreview | None:
         language.tr("round_sheets_title", round=round_no),
         f"scoresheets-r{round_no}.pdf",
     )
-
-
-def install_print_round(window: Any) -> QAction:
-    """Add "Print a round…" (Ctrl+Shift+P) to the window's desk menu; it names itself in
-    the interface language."""
-    action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+P"))
-    action.triggered.connect(lambda: print_round(window))
-    window.menu_desk.addAction(action)
-    window.act_print_round = action
-
-    def name(*_lang: Any) -> None:
-        action.setText(window.language.tr("print_round"))
-
-    window.language.changed.connect(name)
-    name()
-    return action
 
 
 def show_pdf(parent: QWidget, language: Language, pdf: bytes, title: str, suggested_name: str) -> PdfPreview:

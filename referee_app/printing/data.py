@@ -308,10 +308,11 @@ QR_PREFIX = "RA1"
 QR_HEAD_HEX = 16
 
 
-def qr_payload(data: ScoresheetData) -> str:
+def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
     """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
     (fewer, larger modules): ``RA1:E<event>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
-    A sheet from a case file says ``CASE`` instead of the event's record."""
+    A sheet from a case file says ``CASE`` instead of the event's record. ``digest``: the
+    sheet's :attr:`ScoresheetData.digest` when already taken (it hashes the whole record)."""
     parts = [QR_PREFIX]
     stamp = data.record
     if stamp is None:
@@ -325,7 +326,7 @@ def qr_payload(data: ScoresheetData) -> str:
     if stamp is not None:
         parts.append(f"V{stamp.version}")
         parts.append(f"H{stamp.chain_seq}-{stamp.chain_hash[:QR_HEAD_HEX].upper()}")
-    parts.append(f"D{data.digest.upper()}")
+    parts.append(f"D{(data.digest if digest is None else digest).upper()}")
     return ":".join(parts)
 
 

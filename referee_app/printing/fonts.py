@@ -404,16 +404,23 @@ def font_runs(text: str) -> list[tuple[str, str]]:
 
 
 def needs_fallback(text: str) -> bool:
+    """Whether a character of ``text`` is missing from the main font."""
+    if not text:
+        return False
     if _main_chars is not None and _main_chars.issuperset(map(ord, text)):
         return False  # the common case, checked in C: every cell of every sheet asks
     return not all(_covered(ch) for ch in text)
 
 
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities (``xml.sax.saxutils.escape``, whose module imports
+    urllib's client side: a tenth of a short command's start)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def markup(text: str) -> str:
     """``text`` escaped for a reportlab paragraph, with the characters the main font lacks
     set in a fallback font (never left blank)."""
-    from xml.sax.saxutils import escape
-
     if not needs_fallback(text):
         return escape(text)
     return "".join(

@@ -2,20 +2,22 @@
 
 A template is data an organiser may reword; its keys are the contract with the renderer,
 so a template with an unknown or missing key is refused with one line naming the file and
-the key (``forms/appeal.toml: labels.grounds: missing``).
+the key (``forms/appeal.toml: labels.grounds: missing``). A valid template's text is
+validated once (pydantic, imported then) and kept in the cache folder like a rulebook.
 """
 
 from __future__ import annotations
 
+import hashlib
 import string
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from typing import Any
 
 from ..core.errors import Reported
+from ..core.validated import ValidatedCache, code_stamp
 from ..locations import forms_dir
 
 
@@ -91,28 +93,42 @@ PLACEHOLDERS: dict[str, set[str]] = {
 }
 
 
-class Label(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+@dataclass(frozen=True)
+class Label:
     zh: str
     en: str
 
-    @field_validator("zh", "en")
-    @classmethod
-    def _not_blank(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("must not be empty")
-        return v
 
+@cache
+def _schema() -> Any:
+    """The pydantic schema of a template (built when a text is first validated)."""
+    from typing import Literal
 
-class FormSchema(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    schema_version: Literal[1]
-    form: Literal["scoresheet", "appeal", "ruling"]
-    title: Label
-    header: list[str]
-    boxes: list[str]
-    signatures: list[str]
-    labels: dict[str, Label]
+    from pydantic import BaseModel, ConfigDict, field_validator
+
+    class LabelSchema(BaseModel):
+        model_config = ConfigDict(extra="forbid", frozen=True)
+        zh: str
+        en: str
+
+        @field_validator("zh", "en")
+        @classmethod
+        def _not_blank(cls, v: str) -> str:
+            if not v.strip():
+                raise ValueError("must not be empty")
+            return v
+
+    class FormSchema(BaseModel):
+        model_config = ConfigDict(extra="forbid", frozen=True)
+        schema_version: Literal[1]
+        form: Literal["scoresheet", "appeal", "ruling"]
+        title: LabelSchema
+        header: list[str]
+        boxes: list[str]
+        signatures: list[str]
+        labels: dict[str, LabelSchema]
+
+    return FormSchema
 
 
 @dataclass(frozen=True)
@@ -151,13 +167,39 @@ def _line_of(text: str, key: str) -> str:
     return ""
 
 
+_FORM_CACHE = ValidatedCache("forms", lambda: code_stamp(1, Path(__file__)))
+
+
 def parse_form(text: str, origin: str, expected: str | None = None) -> FormTemplate:
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    data = _FORM_CACHE.read(digest)
+    if data is None:
+        data = _validate(text, origin)
+        _FORM_CACHE.write(digest, data)
+    if expected is not None and data["form"] != expected:
+        raise FormError(f"{origin}: form: expected {expected!r}, got {data['form']!r}")
+    return FormTemplate(
+        kind=data["form"],
+        title=Label(**data["title"]),
+        header=tuple(data["header"]),
+        boxes=frozenset(data["boxes"]),
+        signatures=tuple(data["signatures"]),
+        labels={k: Label(**v) for k, v in data["labels"].items()},
+        path=origin,
+    )
+
+
+def _validate(text: str, origin: str) -> dict[str, Any]:
+    """A template's text checked against its schema and :data:`SPEC`, as plain data; the
+    first problem raised as a :class:`FormError`."""
+    from pydantic import ValidationError
+
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FormError(f"{origin}: not valid TOML: {exc}") from None
     try:
-        model = FormSchema.model_validate(raw)
+        model = _schema().model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = _loc(err["loc"])
@@ -167,8 +209,6 @@ def parse_form(text: str, origin: str, expected: str | None = None) -> FormTempl
         last = str(err["loc"][-1]) if err["loc"] else ""
         raise FormError(f"{origin}: {loc}: {msg}{_line_of(text, last)}") from None
     spec = SPEC[model.form]
-    if expected is not None and model.form != expected:
-        raise FormError(f"{origin}: form: expected {expected!r}, got {model.form!r}")
     for field in ("header", "boxes", "signatures"):
         for i, item in enumerate(getattr(model, field)):
             if item not in spec[field]:
@@ -194,15 +234,7 @@ def parse_form(text: str, origin: str, expected: str | None = None) -> FormTempl
                     f" (allowed: {', '.join('{' + a + '}' for a in sorted(allowed)) or 'none'})"
                     f"{_line_of(text, key)}"
                 )
-    return FormTemplate(
-        kind=model.form,
-        title=model.title,
-        header=tuple(model.header),
-        boxes=frozenset(model.boxes),
-        signatures=tuple(model.signatures),
-        labels=dict(model.labels),
-        path=origin,
-    )
+    return model.model_dump(exclude={"schema_version"})
 
 
 _cache: dict[tuple[str, str], FormTemplate] = {}

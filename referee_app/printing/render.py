@@ -13,12 +13,14 @@ import io
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -64,6 +66,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
+from .grid import Grid, Run, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -128,6 +131,11 @@ def styles() -> _Styles:
 Piece = tuple[Any, ...]
 
 
+#: Cell layouts by text, style and width (:meth:`CellText._layout`); cleared when full.
+_LAYOUTS: dict[Any, Any] = {}
+LAYOUTS_KEPT = 20000
+
+
 class CellText(Flowable):
     """Text in a table cell drawn straight on the canvas, as the :class:`Paragraph` it
     replaces would lay it out (first baseline a font size below the top, lines ``leading``
@@ -139,19 +147,42 @@ class CellText(Flowable):
     English beside it) is kept whole. Where that does not fit, or a character needs a
     fallback font, ``para()`` (the Paragraph it stands for) lays the cell out instead."""
 
-    def __init__(self, lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> None:
+    def __init__(
+        self, lines: list[list[Piece]], style: ParagraphStyle, markup_text: str | Callable[[], str]
+    ) -> None:
         super().__init__()
         self.lines = lines
         self.style = style
-        self.markup_text = markup_text
+        self._markup = markup_text
         self._at: float | None = None
         self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         self._stand_in: Any = None
+        self._placed: dict[float, Any] = {}
+        self._widths: dict[float, tuple[Any, Any]] = {}  # width → (laid, stand-in)
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
 
     def _layout(self, width: float) -> bool:
-        """(top offset, x, runs) per printed line; False when only the Paragraph can do it."""
+        """(top offset, x, runs) per printed line; False when only the Paragraph can do it.
+        Layouts are kept by text, style and width: every sheet of a round repeats its labels
+        and most of its values."""
+        key = (
+            tuple(tuple((p[0], p[1], id(p[2]), *p[3:]) for p in line) for line in self.lines),
+            self.style.alignment,
+            width,
+        )
+        laid = _LAYOUTS.get(key)
+        if laid is None:
+            laid = self._lay_out(width)
+            if len(_LAYOUTS) >= LAYOUTS_KEPT:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = laid
+        if laid is False:
+            return False
+        self._laid = laid
+        return True
+
+    def _lay_out(self, width: float) -> Any:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
@@ -160,9 +191,15 @@ class CellText(Flowable):
             if len(line) == 1:
                 text, size, color, *face = line[0]
                 f = face[0] if face else FONT
-                broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width) if text else []
+                if not text:
+                    continue
+                whole = stringWidth(text, f, size)
+                if whole <= width + 1e-6 and "\n" not in text:  # fits: break_lines would keep it
+                    broken = [text.rstrip().lstrip(" ")]
+                else:
+                    broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width)
                 for part in broken:
-                    w = stringWidth(part, f, size)
+                    w = whole if part == text else stringWidth(part, f, size)
                     laid.append((size, (width - w) * shift, [(part, size, color, w, f)]))
             else:
                 runs = []
@@ -174,18 +211,53 @@ class CellText(Flowable):
                 if used > width + 1e-6:
                     return False
                 laid.append((max(r[1] for r in runs), (width - used) * shift, runs))
-        self._laid = laid
-        return True
+        return laid
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         if self._at != availWidth:
             self._at = availWidth
-            self._stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
+            kept = self._widths.get(availWidth)
+            if kept is None:
+                stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
+                kept = self._widths[availWidth] = (self._laid, stand_in)
+            self._laid, self._stand_in = kept
         if self._stand_in is not None:
             self.width, self.height = self._stand_in.wrap(availWidth, availHeight)
         else:
             self.width, self.height = availWidth, len(self._laid) * self.style.leading
         return self.width, self.height
+
+    @property
+    def markup_text(self) -> str:
+        """The cell as paragraph markup (made when first needed: most cells never are)."""
+        if callable(self._markup):
+            self._markup = self._markup()
+        return self._markup
+
+    def runs_at(self, width: float) -> list[tuple[str, float, Any, float, float, str]] | None:
+        """The runs (text, size, colour, x, baseline, face) of the cell laid out at
+        ``width``, placed from its bottom left corner, for a :class:`~.grid.Grid` to write
+        in one text object; None when the Paragraph stands in. Kept per width: one cell
+        text may stand in several cells of a table, and in every sheet of a round."""
+        placed = self._placed.get(width, False)
+        if placed is not False:
+            return placed
+        self.wrap(width, 72000)
+        if self._stand_in is not None:
+            self._placed[width] = None
+            return None
+        out = []
+        top = self.height
+        first = True
+        for size, dx, runs in self._laid:
+            top = top - size if first else top - self.style.leading
+            first = False
+            at = dx
+            for text, z, color, w, face in runs:
+                out.append((text, z, color, at, top, face))
+                at += w
+        self._placed[width] = out
+        return out
 
     def draw(self) -> None:
         if self._stand_in is not None:
@@ -204,10 +276,10 @@ class CellText(Flowable):
                 x += w
 
 
-def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str) -> Any:
+def _cell(lines: list[list[Piece]], style: ParagraphStyle, markup_text: str | Callable[[], str]) -> Any:
     """:class:`CellText` for text the main font draws in the style's face, else the Paragraph."""
     if style.fontName != FONT or any(needs_fallback(p[0]) for line in lines for p in line):
-        return Paragraph(markup_text, style)
+        return Paragraph(markup_text() if callable(markup_text) else markup_text, style)
     return CellText(lines, style, markup_text)
 
 
@@ -217,10 +289,14 @@ def _bilingual(
     """Chinese in the style, English smaller and grey beneath it (or beside when ``inline``,
     after ``sep``: spaces collapse to one as in a paragraph, ``\xa0`` stays)."""
     joint = sep.replace("\xa0", "&nbsp;") if inline else "<br/>"
-    text = f'{markup(zh)}{joint}<font size="{en_size}" color="#5a5a5a">{markup(en)}</font>'
+    raw_zh, raw_en = zh, en
+
+    def text() -> str:
+        return f'{markup(raw_zh)}{joint}<font size="{en_size}" color="#5a5a5a">{markup(raw_en)}</font>'
+
     zh, en = " ".join(zh.split()), " ".join(en.split())
     if not zh or not en:  # a reworded template may leave one out: the Paragraph knows the spacing
-        return Paragraph(text, style)
+        return Paragraph(text(), style)
     size, color = style.fontSize, style.textColor
     if inline:
         gap = sep if "\xa0" in sep else " "
@@ -231,9 +307,20 @@ def _bilingual(
 
 
 def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = False, **fields: Any) -> Any:
-    """A bilingual label: Chinese, English beneath (or beside when ``inline``)."""
+    """A bilingual label: Chinese, English beneath (or beside when ``inline``). One
+    flowable per form, label and placement, drawn wherever it appears: a round's hundred
+    sheets repeat the same labels."""
+    cache_key = (id(form), key, center, inline, tuple(sorted(fields.items())))
+    kept = _LABELS.get(cache_key)
+    if kept is not None and kept[0] is form:
+        return kept[1]
     style = styles().label_c if center else styles().label
-    return _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    made = _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    _LABELS[cache_key] = (form, made)  # the form kept with it: its id names no other form
+    return made
+
+
+_LABELS: dict[tuple[Any, ...], tuple[FormTemplate, Any]] = {}
 
 
 def _heading(form: FormTemplate, key: str) -> Any:
@@ -241,11 +328,22 @@ def _heading(form: FormTemplate, key: str) -> Any:
 
 
 def _plain(text: str, style: ParagraphStyle) -> Any:
-    """One style of plain text (newlines become spaces), broken by Chinese rules."""
+    """One style of plain text (newlines become spaces), broken by Chinese rules. A text
+    drawn as plain runs is one flowable per text and style (values repeat across a round)."""
     flat = " ".join(text.split())
     if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
         return cjk_paragraph(text, style)
-    return _cell([[(flat, style.fontSize, style.textColor)]], style, markup(flat))
+    kept = _PLAIN.get((flat, id(style)))
+    if kept is not None and kept[0] is style:
+        return kept[1]
+    made = _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
+    if len(_PLAIN) >= LAYOUTS_KEPT:
+        _PLAIN.clear()
+    _PLAIN[(flat, id(style))] = (style, made)  # the style kept with it: its id names no other
+    return made
+
+
+_PLAIN: dict[tuple[str, int], tuple[ParagraphStyle, Any]] = {}
 
 
 def _p(text: Any, style: ParagraphStyle | None = None) -> Any:
@@ -282,25 +380,35 @@ def _grid(
     label_cols: Sequence[int] = (),
     extra: Sequence[tuple[Any, ...]] = (),
     repeat: int = 0,
-) -> Table:
-    t = Table(rows, colWidths=list(widths), repeatRows=repeat, hAlign="LEFT")
-    cmds: list[tuple[Any, ...]] = [
-        ("FONT", (0, 0), (-1, -1), FONT, 8),
-        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.0, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3.5),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-    ]
+) -> Flowable:
+    """A ruled table of the forms' look (a :class:`~.grid.Grid`; reportlab's ``Table`` only
+    for style commands the grid does not know)."""
+    cmds: list[tuple[Any, ...]] = []
     if header:
         cmds.append(("BACKGROUND", (0, 0), (-1, 0), HEAD))
     for c in label_cols:
         cmds.append(("BACKGROUND", (c, 0), (c, -1), LIGHT))
     cmds.extend(extra)
-    t.setStyle(TableStyle(cmds))
+    if supports(cmds):
+        return Grid(rows, widths, padding=PADDING, rule=RULE, font=FONT, repeat=repeat, commands=cmds)
+    t = Table(rows, colWidths=list(widths), repeatRows=repeat, hAlign="LEFT")
+    left, right, top, bottom = PADDING
+    base: list[tuple[Any, ...]] = [
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.0, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), left),
+        ("RIGHTPADDING", (0, 0), (-1, -1), right),
+        ("TOPPADDING", (0, 0), (-1, -1), top),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), bottom),
+    ]
+    t.setStyle(TableStyle(base + cmds))
     return t
+
+
+#: A table cell's padding: left, right, top, bottom.
+PADDING = (3.5, 3.5, 1.5, 2.5)
 
 
 # -- page furniture: per-sheet page numbers, running header, digest footer -----------------
@@ -427,6 +535,8 @@ class SignatureGrid(Flowable):
     def draw(self) -> None:
         c = self.canv
         inner = self.box_w - 8
+        writer = TextWriter(c)
+        put = writer.put
         for i, (zh, en, name, png, when) in enumerate(self.boxes):
             row, col = divmod(i, self.columns)
             x = col * (self.box_w + self.gap)
@@ -436,22 +546,20 @@ class SignatureGrid(Flowable):
             c.rect(x, y, self.box_w, self.box_h)
             top = y + self.box_h - 9
             zh_fit = _fit(c, zh, FONT, 7.5, inner)
-            draw_text(c, x + 4, top, zh_fit, FONT, 7.5, INK)
+            put(x + 4, top, zh_fit, 7.5, INK)
             zw = c.stringWidth(zh_fit, FONT, 7.5)
             room = inner - zw - 4
             if room > 20:
-                draw_text(
-                    c, x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), FONT, EN_SIZE - 0.5, GREY
-                )
+                put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
             if name:
-                draw_text(c, x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), FONT, 8.5, INK)
+                put(x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), 8.5, INK)
             # signing line and time
             c.setLineWidth(0.4)
             c.setStrokeColor(GREY)
             c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
-            draw_text(c, x + 4, y + 4, "签字 Signature", FONT, 6, GREY)
+            put(x + 4, y + 4, "签字 Signature", 6, GREY)
             stamp = f"时间 Time {when}" if when else "时间 Time ____:____"
-            draw_text(c, x + self.box_w - 4, y + 4, stamp, FONT, 6, INK if when else GREY, right=True)
+            put(x + self.box_w - 4, y + 4, stamp, 6, INK if when else GREY, right=True)
             if png:
                 low = y + 14
                 area_h = max(8.0, (top - 13 if name else top - 3) - low)
@@ -468,9 +576,32 @@ class SignatureGrid(Flowable):
                         anchor="c",
                     )
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
-                    draw_text(
-                        c, x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", FONT, 7, MARK
-                    )
+                    put(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", 7, MARK)
+        writer.done()
+
+
+class TextWriter:
+    """Lines of text in the main font gathered into one text object (see
+    :class:`~.grid.Grid`); a line with characters the font lacks is drawn at once by
+    :func:`draw_text`, in its fallback fonts."""
+
+    def __init__(self, canv: Canvas) -> None:
+        self.canv = canv
+        self.runs: list[Run] = []
+
+    def put(self, x: float, y: float, text: str, size: float, color: Any, right: bool = False) -> None:
+        if needs_fallback(text):
+            draw_text(self.canv, x, y, text, FONT, size, color, right=right)
+            return
+        if right:
+            x -= self.canv.stringWidth(text, FONT, size)
+        self.runs.append((text, size, color, x, y, FONT))
+
+    def done(self) -> None:
+        text = self.canv.beginText()
+        write_runs(text, {}, self.runs)
+        self.canv.drawText(text)
+        self.runs = []
 
 
 def draw_text(
@@ -535,6 +666,158 @@ def _fit(c: Canvas, text: str, font: str, size: float, width: float) -> str:
 QR_MASK = 0
 
 
+def _qrencoder() -> Any:
+    """reportlab's QR encoder module (pure Python, standard library only), loaded without
+    its package: ``reportlab.graphics.barcode`` registers every barcode widget on import
+    (30 ms) and the forms use none of them."""
+    import importlib.util
+    import sys
+
+    name = "reportlab.graphics.barcode.qrencoder"
+    found = sys.modules.get(name)
+    if found is None:
+        import reportlab
+
+        where = Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py"
+        if not where.is_file():  # a desktop bundle keeps only bytecode: the package's way
+            from reportlab.graphics.barcode import qrencoder
+
+            return qrencoder
+        spec = importlib.util.spec_from_file_location(name, where)
+        assert spec is not None and spec.loader is not None
+        found = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(found)
+        sys.modules[name] = found  # the package, if imported later, uses this one
+    return found
+
+
+def qr_codewords(version: int, level: int, data_list: Sequence[Any]) -> list[int]:
+    """The code's data and error-correction codewords, interleaved: what reportlab's
+    ``QRCode.createData`` returns, with the Reed–Solomon remainders taken by table lookups
+    against generator polynomials made once (reportlab rebuilds each polynomial and divides
+    through lists of objects: two thirds of a sheet's QR time)."""
+    from itertools import chain, zip_longest
+
+    qrencoder = _qrencoder()
+
+    blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
+    buffer = _Bits()
+    for data in data_list:
+        data.write(buffer, version)
+    capacity = sum(b.dataCount for b in blocks) * 8
+    if buffer.getLengthInBits() > capacity:
+        raise ValueError(f"QR code length overflow ({buffer.getLengthInBits()} > {capacity})")
+    if buffer.getLengthInBits() + 4 <= capacity:
+        buffer.put(0, 4)  # the end mark
+    while buffer.getLengthInBits() % 8:
+        buffer.putBit(False)
+    pads = (qrencoder.QRCode.PAD0, qrencoder.QRCode.PAD1)
+    k = 0
+    while buffer.getLengthInBits() < capacity:
+        buffer.put(pads[k % 2], 8)
+        k += 1
+    data_blocks, ec_blocks = [], []
+    offset = 0
+    for block in blocks:
+        words = buffer.buffer[offset : offset + block.dataCount]
+        offset += block.dataCount
+        data_blocks.append(words)
+        ec_blocks.append(_rs_remainder(words, block.totalCount - block.dataCount))
+    return [
+        w
+        for group in chain(zip_longest(*data_blocks), zip_longest(*ec_blocks))
+        for w in group
+        if w is not None
+    ]
+
+
+class _Bits:
+    """reportlab's ``QRBitBuffer`` (what the QR's data segments write into) as one integer:
+    its own appends a bit at a time."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.length = 0
+
+    def put(self, num: int, length: int) -> None:
+        self.value = (self.value << length) | (num & ((1 << length) - 1))
+        self.length += length
+
+    def putBit(self, bit: bool) -> None:  # noqa: N802 - reportlab's name
+        self.put(1 if bit else 0, 1)
+
+    def getLengthInBits(self) -> int:  # noqa: N802 - reportlab's name
+        return self.length
+
+    @property
+    def buffer(self) -> list[int]:
+        n = (self.length + 7) // 8
+        return list((self.value << (n * 8 - self.length)).to_bytes(n, "big"))
+
+
+@cache
+def _qr_template(version: int) -> tuple[list[list[bool]], list[tuple[int, int]], list[bool]]:
+    """A level-M code of ``version`` with :data:`QR_MASK` as reportlab lays it out with no
+    data (finder, timing and format patterns, the mask over the data area), where its data
+    bits go in order (column, row), and the mask at each: the same for every code of the
+    version, so a sheet's code only sets its data bits (reportlab walks and masks the whole
+    matrix for each)."""
+    qrencoder = _qrencoder()
+
+    level = qrencoder.QRErrorCorrectLevel.M
+    qr = qrencoder.QRCode(version, level)
+    qr.dataCache = [0] * sum(b.totalCount for b in qrencoder.QRRSBlock.getRSBlocks(version, level))
+    qr.makeImpl(False, QR_MASK)
+    n = qr.getModuleCount()
+    template = [[bool(qr.isDark(r, c)) for c in range(n)] for r in range(n)]
+    positions = list(qr.dataPosIterator())
+    return template, positions, [template[r][c] for c, r in positions]
+
+
+def _gf_tables() -> tuple[list[int], list[int]]:
+    exp = [0] * 256
+    x = 1
+    for i in range(255):
+        exp[i] = x
+        x <<= 1
+        if x & 0x100:
+            x ^= 0x11D  # the QR code's field polynomial
+    exp[255] = exp[0]
+    log = [0] * 256
+    for i in range(255):
+        log[exp[i]] = i
+    return exp, log
+
+
+_EXP, _LOG = _gf_tables()
+_GENERATORS: dict[int, list[int]] = {}
+
+
+def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
+    """The ``ec`` error-correction codewords of ``words`` (remainder of the division by the
+    generator polynomial of degree ``ec``), as a shift register."""
+    gen = _GENERATORS.get(ec)
+    if gen is None:  # the generator's coefficients after the leading 1, as logarithms
+        poly = [1]
+        for i in range(ec):
+            nxt = poly + [0]
+            for j, coef in enumerate(poly):
+                if coef:
+                    nxt[j + 1] ^= _EXP[(_LOG[coef] + i) % 255]
+            poly = nxt
+        gen = _GENERATORS[ec] = [_LOG[c] if c else -1 for c in poly[1:]]
+    rem = [0] * ec
+    for word in words:
+        factor = word ^ rem[0]
+        rem = rem[1:] + [0]
+        if factor:
+            lf = _LOG[factor]
+            for i, g in enumerate(gen):
+                if g >= 0:
+                    rem[i] ^= _EXP[(lf + g) % 255]
+    return rem
+
+
 class QRFlowable(Flowable):
     """A QR code drawn straight on the canvas: reportlab's QR encoder (the one its
     ``barcode.qr`` widget uses), one filled path of runs instead of thousands of validated
@@ -543,15 +826,21 @@ class QRFlowable(Flowable):
 
     def __init__(self, payload: str, size: float | None = None, quiet: int = 2, module: float = 1.0) -> None:
         super().__init__()
-        from reportlab.graphics.barcode import qrencoder
+        qrencoder = _qrencoder()
 
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(payload)
-        qr.version = qr.calculate_version()
-        qr.makeImpl(False, QR_MASK)
+        version = qr.calculate_version()
+        words = qr_codewords(version, qr.errorCorrectLevel, qr.dataList)
+        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask
+        template, positions, masked = _qr_template(version)
+        dark = [row[:] for row in template]
+        bits = [(w >> k) & 1 for w in words for k in range(7, -1, -1)]
+        for (col, row), bit, m in zip(positions, bits, masked, strict=False):
+            dark[row][col] = bool(bit) ^ m
         self.payload = payload
-        self.modules = qr.getModuleCount()
-        self.dark = [[qr.isDark(r, c) for c in range(self.modules)] for r in range(self.modules)]
+        self.modules = len(dark)
+        self.dark = dark
         self.quiet = quiet
         self.width = self.height = size if size is not None else (self.modules + 2 * quiet) * module
 
@@ -564,7 +853,7 @@ class QRFlowable(Flowable):
         unit = self.width / n
         c.saveState()
         c.setFillColor(colors.black)
-        path = c.beginPath()
+        boxes = []  # one filled path of the rows' dark runs, written as the operators
         for r, row in enumerate(self.dark):
             y = self.height - (r + self.quiet + 1) * unit
             col = 0
@@ -573,10 +862,10 @@ class QRFlowable(Flowable):
                     start = col
                     while col < self.modules and row[col]:
                         col += 1
-                    path.rect((start + self.quiet) * unit, y, (col - start) * unit, unit)
+                    boxes.append(f"{fp_str((start + self.quiet) * unit, y, (col - start) * unit, unit)} re")
                 else:
                     col += 1
-        c.drawPath(path, stroke=0, fill=1)
+        c._code.append(" ".join(boxes) + " f")
         c.restoreState()
 
 
@@ -589,26 +878,15 @@ def _qr(payload: str) -> QRFlowable:
 
 
 # -- shared blocks --------------------------------------------------------------------------
-def _title_block(form: FormTemplate, ev: Any, compact: bool = False) -> list[Any]:
+def _title_block(form: FormTemplate, ev: Any, width: float | None = None) -> list[Any]:
+    """The event's name and the form's title: centred, one under the other; or, given the
+    frame's ``width``, the form's title beside the event's name (room for a table's hands)."""
     st = styles()
     spaced = " ".join(form.title.zh) if len(form.title.zh) <= 4 else form.title.zh
-    if compact:  # the form's title beside the event's name: room for a table's hands
+    if width is not None:
         event = _bilingual(ev.name_zh, ev.name_en, st.event_l, inline=False, en_size=7)
         title = _bilingual(form.title.zh, form.title.en.upper(), st.title_r, inline=False, en_size=7)
-        head = Table([[event, title]], colWidths=["72%", "28%"], hAlign="LEFT")
-        head.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), FONT, 8),
-                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                ]
-            )
-        )
-        return [head]
+        return [Grid([[event, title]], [width * 0.72, width * 0.28], padding=(0, 0, 0, 3), valign="BOTTOM")]
     out: list[Any] = [Paragraph(markup(ev.name_zh), st.event)]
     if ev.name_en:
         out.append(Paragraph(markup(ev.name_en), st.event_en))
@@ -806,7 +1084,7 @@ def scoresheet_story(
             }
         )
     ]
-    story += _title_block(form, data.event, compact=True)
+    story += _title_block(form, data.event, width)
     values: dict[str, Any] = {"round": data.round, "table": data.table}
     if stamp is not None:
         values["version"] = f"第{stamp.version}版" if zh else f"version {stamp.version}"
@@ -1005,7 +1283,7 @@ def scoresheet_story(
     # heading alone at the foot of a page
     tail: list[Any] = []
     blank = bool(data.blank_hands)
-    payload = qr_payload(data) if form.has("integrity") and not blank else ""  # hashes the record
+    payload = qr_payload(data, digest) if form.has("integrity") and not blank else ""
     qr = _qr(payload) if payload else None
     rw = width - (qr.width + 6 if qr is not None else 0)
     result_block: list[Any] = []
@@ -1061,21 +1339,9 @@ def scoresheet_story(
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
         cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
-        holder = Table([cells], colWidths=[rw, qr.width + 6] if qr is not None else [rw], hAlign="LEFT")
-        holder.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), FONT, 8),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-                    ("LEFTPADDING", (1, 0), (1, 0), 6),
-                ]
-            )
-        )
-        tail.append(holder)
+        widths = [rw, qr.width + 6] if qr is not None else [rw]
+        pad = [("LEFTPADDING", (1, 0), (1, 0), 6)] if qr is not None else []
+        tail.append(Grid([cells], widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
     if form.has("signatures"):
         tail.append(_heading(form, "signatures"))
         when = _dt(data.signed_at)
@@ -1154,11 +1420,18 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
         )
     ]
     if stamp is None:
+        zh, en = form.zh("not_from_record"), form.en("not_from_record")
         out.append(
-            Paragraph(
-                f'<font color="#8a1c1c">{markup(form.zh("not_from_record"))}&nbsp;&nbsp;'
-                f'<font size="{EN_SIZE}">{markup(form.en("not_from_record"))}</font></font>',
+            _cell(
+                [
+                    [
+                        (" ".join(zh.split()) + "\xa0\xa0", st.label.fontSize, MARK),
+                        (" ".join(en.split()), EN_SIZE, MARK),
+                    ]
+                ],
                 st.label,
+                f'<font color="#8a1c1c">{markup(zh)}&nbsp;&nbsp;'
+                f'<font size="{EN_SIZE}">{markup(en)}</font></font>',
             )
         )
     else:
@@ -1440,7 +1713,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 + "（续 cont.）",
             }
         ),
-        *_title_block(form, data.event, compact=True),
+        *_title_block(form, data.event, width),
         _header_table(
             form, data.event, {"round": data.round, "table": data.table, "appeal_no": data.appeal_no}, width
         ),

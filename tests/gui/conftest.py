@@ -62,11 +62,13 @@ def make_window(qtbot, db_path: Path) -> Callable[..., MainWindow]:
         actor = Actor("裁判一", "station-1")
         store = Store.open(str(db_path), create=True, actor=actor)
         stores.append(store)
-        window = MainWindow(store, actor, Language(lang))
+        window = MainWindow(Language(lang))
         # closing asks about typed, unconfirmed points: the teardown's close must not block
         qtbot.addWidget(window, before_close_func=_drop_typed_points)
         window.resize(1400, 860)
         window.show()
+        assert window.store is None and not window.act_new.isEnabled()  # nothing to act on yet
+        window.use_store(store, actor)
         return window
 
     yield make

@@ -52,3 +52,60 @@ def test_the_window_icon_is_shipped() -> None:
     from PySide6.QtGui import QIcon
 
     assert not QIcon(str(icon_path())).isNull()
+
+
+#: Loaded after the first paint, never before it (issue 11: the window shows at once).
+HEAVY = (
+    "sqlalchemy",
+    "reportlab",
+    "pydantic",
+    "referee_app.store",
+    "referee_app.printing.render",
+    "referee_app.core.engine",
+)
+
+PAINT_SCRIPT = """
+import sys
+from referee_app.cli import main
+from referee_app.gui.main_window import MainWindow
+
+made = MainWindow.__init__
+
+def init(self, *args):
+    made(self, *args)
+    loaded = lambda: print("LOADED", *sorted(m for m in {heavy!r} if m in sys.modules), flush=True)
+    self.first_painted.connect(loaded)  # before the app's own slot
+
+MainWindow.__init__ = init
+sys.exit(main(["--db", sys.argv[1]]))
+"""
+
+
+def test_the_window_paints_before_the_store_and_printing_load_then_opens_the_store(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_STATE_HOME=str(tmp_path / "state"))
+    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    db = tmp_path / "event.sqlite"
+    done = subprocess.run(
+        [sys.executable, "-c", PAINT_SCRIPT.format(heavy=HEAVY), str(db)],
+        env=env | {"REFEREE_APP_EXIT_WHEN_IDLE": "painted"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["LOADED"], done.stdout  # none of them at the first paint
+    assert not db.exists()  # the store is opened after the first paint only
+    ready = subprocess.run(
+        [sys.executable, "-m", "referee_app", "--db", str(db)],
+        env=env | {"REFEREE_APP_EXIT_WHEN_IDLE": "ready"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ready.returncode == 0, ready.stderr
+    assert db.is_file()
+    log = (tmp_path / "state" / "referee-app" / "log" / "referee-app.log").read_text(encoding="utf-8")
+    assert f"window shown (store {db}, language" in log

@@ -31,7 +31,8 @@ from referee_app.app.session import Session
 from referee_app.store.service import Actor, Store
 actor = Actor("裁判一", "station-1")
 store = Store.open(sys.argv[1], create=True, actor=actor)
-window = MainWindow(store, actor, Language("zh"))
+window = MainWindow(Language("zh"))
+window.use_store(store, actor)
 window.show()
 info = Session.create_event(store, "草稿测试", load_rulebook("bhg-2011"), "2026-11-30", actor)
 window.fill_events()

@@ -86,7 +86,7 @@ def test_every_infraction_dialog_keeps_confirm_and_the_reason_in_view_when_overr
 def test_the_other_dialogs_fit_the_small_screen(make_window, pairs_csv, qtbot, app_font) -> None:
     from referee_app.gui.appeals import DecideDialog, FileAppealDialog
     from referee_app.gui.login import LoginDialog
-    from referee_app.gui.main_window import NewEventDialog
+    from referee_app.gui.new_event import NewEventDialog
     from referee_app.gui.signature import SignDialog
 
     window = make_window()

@@ -18,7 +18,7 @@ from referee_app.core import is_language_free, judge, word
 from referee_app.core.catalogue import fields_for
 from referee_app.core.rulebook import bundled_ids
 from referee_app.gui.infraction_dialog import InfractionDialog
-from referee_app.gui.main_window import NewEventDialog
+from referee_app.gui.new_event import NewEventDialog
 from referee_app.store.service import Store
 
 from .conftest import open_event_with_table, when_modal
@@ -299,7 +299,8 @@ from referee_app.app.session import Session
 from referee_app.store.service import Actor, Store
 actor = Actor("ref", "st")
 store = Store.open(sys.argv[1], create=True, actor=actor)
-window = MainWindow(store, actor, Language("zh"))
+window = MainWindow(Language("zh"))
+window.use_store(store, actor)
 info = Session.create_event(store, "kill test", load_rulebook("bhg-2011"), None, actor)
 window.open_event(info.id)
 window.import_pairs(sys.argv[2])

@@ -99,3 +99,27 @@ def test_a_reworded_template_changes_the_pdf(tmp_path: Path) -> None:
     )
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "违例判罚通知单" in text
+
+
+def test_a_valid_template_is_validated_once_then_read_without_pydantic(tmp_path) -> None:  # noqa: ANN001
+    """Issue 11: pydantic is a large part of a short command's start; a template's text is
+    validated the first time it is seen and read back as plain data after that."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from referee_app.printing.forms import load_form; "
+        "f = load_form('scoresheet'); print(f.zh('page', page=1, pages=2), f.has('hands'), "
+        "'pydantic' in sys.modules)"
+    )
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("REFEREE_APP_NO_CACHE", None)
+    runs = [
+        subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    assert [r.stdout.split() for r in runs] == [
+        ["第", "1", "页", "共", "2", "页", "True", w] for w in ("True", "False")
+    ]
+    assert list((tmp_path / "cache" / "referee-app" / "forms").glob("*.json"))

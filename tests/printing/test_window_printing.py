@@ -33,7 +33,8 @@ def window(qtbot, tmp_path: Path) -> Iterator[object]:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     actor = Actor("裁判一", "station-1")
     store = Store.open(str(tmp_path / "event.sqlite"), create=True, actor=actor)
-    win = MainWindow(store, actor, Language("zh"))
+    win = MainWindow(Language("zh"))
+    win.use_store(store, actor)
     qtbot.addWidget(win)
     info = Session.create_event(store, "窗口杯", load_rulebook("bhg-2011"), "2026-11-30", actor)
     win.fill_events()
@@ -117,3 +118,39 @@ def test_the_window_prints_a_whole_round(window, qtbot, tmp_path: Path) -> None:
         assert sheet.digest in flat
     assert window.act_print_round.shortcut().toString() == "Ctrl+Shift+P"
     assert window.act_print_round.text() == "打印整轮记分表…"
+
+
+def test_cancel_stops_building_a_round(window, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """Cancel in the progress dialog stops the worker at its next sheet: no preview, no
+    error message, the window answers again."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    import referee_app.app.printouts as printouts
+    from referee_app.gui import preview
+
+    sheets_laid_out: list[int] = []
+
+    def slow_round(sheets, out, progress) -> None:  # noqa: ANN001 - a 1000-table round
+        for n in range(1, 1001):
+            time.sleep(0.01)
+            sheets_laid_out.append(n)
+            progress(n)
+        out.write(b"%PDF-")
+
+    monkeypatch.setattr(printouts, "render_round", slow_round, raising=False)
+    warned: list[str] = []
+    monkeypatch.setattr(preview.QMessageBox, "warning", lambda *a: warned.append(str(a)))
+
+    def cancel() -> None:
+        dialog = getattr(window, "progress_dialog", None)
+        if dialog is None or not sheets_laid_out:
+            QTimer.singleShot(20, cancel)
+            return
+        dialog.canceled.emit()  # what the Cancel button sends
+
+    QTimer.singleShot(0, cancel)
+    assert window.print_round(1) is None
+    assert 0 < len(sheets_laid_out) < 1000 and warned == []
+    assert window.progress_dialog is None

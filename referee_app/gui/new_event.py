@@ -1,0 +1,121 @@
+"""Creating an event: its name, date, and the rulebook it runs under."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QDate
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from ..app.messages import describe
+from .i18n import Language
+
+if TYPE_CHECKING:
+    from ..core import Rulebook
+
+
+class NewEventDialog(QDialog):
+    """Create an event: name, date, and the rulebook it runs under (bundled or a file)."""
+
+    def __init__(self, language: Language, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        tr = language.tr
+        self.setWindowTitle(tr("new_event"))
+        self.setMinimumWidth(520)
+        self.rulebook: Rulebook | None = None
+        self.name = QLineEdit()
+        self.name.setPlaceholderText(tr("event_name_hint"))
+        self.date = QDateEdit(QDate.currentDate())
+        self.date.setCalendarPopup(True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.rules = QComboBox()
+        from ..core import RulebookError, bundled_ids, load_rulebook
+
+        for rid in bundled_ids():
+            try:
+                rb = load_rulebook(rid)
+            except RulebookError:
+                continue
+            self.rules.addItem(rb.name(language.lang), rb)
+        self.from_file = QPushButton(tr("rulebook_from_file"))
+        self.from_file.clicked.connect(self.pick_file)
+        rules_row = QHBoxLayout()
+        rules_row.addWidget(self.rules, 1)
+        rules_row.addWidget(self.from_file)
+        self.rule_info = QLabel()
+        self.rule_info.setWordWrap(True)
+        self.rule_info.setStyleSheet("color: #455a64;")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow(tr("event_name"), self.name)
+        form.addRow(tr("event_date"), self.date)
+        form.addRow(tr("rulebook"), rules_row)
+        form.addRow("", self.rule_info)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.rules.currentIndexChanged.connect(self.show_rulebook)
+        self.name.textChanged.connect(lambda: self.error.setText(""))
+        self.show_rulebook()
+
+    def show_rulebook(self) -> None:
+        rb = self.rules.currentData()
+        self.rulebook = rb
+        if rb is None:
+            self.rule_info.setText("")
+            return
+        event = rb.data["event"]
+        self.rule_info.setText(
+            f"{event['organiser'][self.language.lang]}<br>{self.language.tr('rulebook_source')}: "
+            f"{event['source']}<br>{rb.id} · sha256 {rb.sha256[:12]}"
+        )
+
+    def pick_file(self) -> None:
+        from .widgets import FILE_DIALOG
+
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.language.tr("rulebook_from_file"), "", "TOML (*.toml)", options=FILE_DIALOG
+        )
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> bool:
+        from ..core import RulebookError, load_rulebook
+
+        try:
+            rb = load_rulebook(path)
+        except RulebookError as exc:
+            self.error.setText(describe(exc, self.language.lang))
+            return False
+        self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
+        self.rules.setCurrentIndex(self.rules.count() - 1)
+        return True
+
+    def _accept(self) -> None:
+        if not self.name.text().strip():
+            self.error.setText(self.language.tr("event_name_required"))
+            self.name.setFocus()
+            return
+        if self.rulebook is None:
+            self.error.setText(self.language.tr("rulebook_required"))
+            return
+        self.accept()

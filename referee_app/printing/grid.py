@@ -1,0 +1,339 @@
+"""A light table for the forms: the subset of reportlab's ``Table`` they use, laid out once
+and drawn in a few strokes (issue 11).
+
+reportlab's ``Table`` resolves every style command for every cell, measures each cell twice
+and draws each line and string through its own graphics state; a round's PDF has a hundred
+scoresheets of some 300 cells each. :class:`Grid` takes fixed column widths, one padding
+and background per cell, column spans within a row, the grid's lines (0.5 pt inside, 1 pt
+around) and middle vertical alignment, and lays a cell out as ``Table`` does (same row
+heights, same positions), so a form looks the same whichever draws it. Cells whose text
+can be drawn as plain runs (``runs_at``) are written into one text object per table;
+others (paragraphs, check boxes) draw themselves. It splits between rows across pages,
+repeating its header rows, as ``Table(repeatRows=…)`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.platypus import Flowable
+
+#: The style commands a :class:`Grid` understands beyond its fixed look; ``supports``
+#: tells the forms when a plain ``Table`` is needed instead.
+COMMANDS = frozenset(
+    ("BACKGROUND", "ROWBACKGROUNDS", "SPAN", "TOPPADDING", "BOTTOMPADDING", "LEFTPADDING", "RIGHTPADDING")
+)
+_PAD = {"LEFTPADDING": 0, "RIGHTPADDING": 1, "TOPPADDING": 2, "BOTTOMPADDING": 3}
+#: A string cell's line height: reportlab's for the table's 8-point font (1.2 × size).
+STRING_SIZE = 8.0
+
+
+def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether :class:`Grid` draws these extra style commands (single-row spans only)."""
+    for cmd in commands:
+        if cmd[0] not in COMMANDS:
+            return False
+        if cmd[0] == "SPAN" and cmd[1][1] != cmd[2][1]:
+            return False
+    return True
+
+
+class _Row:
+    """One row: its cells, and per cell the paddings (left, right, top, bottom), the
+    background, and the last column its span reaches (None where a span covers it)."""
+
+    __slots__ = ("cells", "pads", "fills", "ends", "sizes", "inner")
+
+    def __init__(self, cells: list[Any], pads: list[list[float]], fills: list[Any], ends: list[int | None]):
+        self.cells = cells
+        self.pads = pads
+        self.fills = fills
+        self.ends = ends
+        #: Per cell, the laid-out (height, space before, space after) of each of its flowables.
+        self.sizes: list[list[tuple[float, float, float]]] = [[] for _ in cells]
+        #: Per cell, the height of its content (its flowables and the space between them).
+        self.inner = [0.0] * len(cells)
+
+
+class Grid(Flowable):
+    def __init__(
+        self,
+        rows: Sequence[Sequence[Any]],
+        widths: Sequence[float],
+        *,
+        padding: tuple[float, float, float, float],
+        rule: Any = None,
+        line: float = 0.5,
+        box: float = 1.0,
+        font: str = "",
+        repeat: int = 0,
+        commands: Sequence[tuple[Any, ...]] = (),
+        valign: str = "MIDDLE",
+    ) -> None:
+        super().__init__()
+        self.widths = [float(w) for w in widths]
+        self.rule, self.line, self.box, self.font, self.repeat = rule, line, box, font, repeat
+        self.valign = valign
+        m = len(self.widths)
+        self.rows = [
+            _Row(list(r) + [""] * (m - len(r)), [list(padding) for _ in range(m)], [None] * m, list(range(m)))
+            for r in rows
+        ]
+        n = len(self.rows)
+        for cmd in commands:
+            (c0, r0), (c1, r1) = cmd[1], cmd[2]
+            c0, c1 = c0 % m, c1 % m
+            r0, r1 = r0 % n if n else 0, r1 % n if n else 0
+            name = cmd[0]
+            for r in range(r0, min(r1, n - 1) + 1):
+                row = self.rows[r]
+                if name == "SPAN":
+                    row.ends[c0] = c1
+                    for c in range(c0 + 1, c1 + 1):
+                        row.ends[c] = None
+                    continue
+                for c in range(c0, c1 + 1):
+                    if name == "BACKGROUND":
+                        row.fills[c] = cmd[3]
+                    elif name == "ROWBACKGROUNDS":
+                        palette = cmd[3]
+                        row.fills[c] = palette[(r - r0) % len(palette)]
+                    else:
+                        row.pads[c][_PAD[name]] = float(cmd[3])
+        self.edges = [0.0]
+        for w in self.widths:
+            self.edges.append(self.edges[-1] + w)
+        self.width = self.edges[-1]
+        self.heights: list[float] | None = None
+        self.height = 0.0
+
+    # -- layout -----------------------------------------------------------------------------
+    def _cell_height(
+        self,
+        cell: Any,
+        width: float,
+        pads: list[float],
+        sizes: list[tuple[float, float, float]],
+        inner: list[float],
+        index: int,
+    ) -> float:
+        """The cell's height as ``Table`` measures it; its flowables' sizes go in ``sizes``,
+        their height with the space between them in ``inner[index]``."""
+        if isinstance(cell, str | int | float) or cell is None:
+            lines = ("" if cell is None else str(cell)).split("\n")
+            return STRING_SIZE * 1.2 * len(lines) + pads[2] + pads[3]
+        parts = cell if isinstance(cell, list | tuple) else [cell]
+        if not parts:
+            return pads[2] + pads[3]
+        avail_w = width - pads[0] - pads[1]
+        avail_h = 72000 - pads[2] - pads[3]
+        total = 0.0
+        sizes.clear()
+        for v in parts:
+            if hasattr(v, "runs_at"):  # plain runs: no canvas, no frame to tell
+                h = v.wrap(avail_w, avail_h)[1]
+                before, after = v.spaceBefore, v.spaceAfter
+            else:
+                h = v.wrapOn(None, avail_w, avail_h)[1]
+                before, after = v.getSpaceBefore(), v.getSpaceAfter()
+            sizes.append((h, before, after))
+            total += h + before + after
+        total -= sizes[0][1] + sizes[-1][2]
+        inner[index] = total
+        return total + pads[2] + pads[3]
+
+    def _layout(self) -> list[float]:
+        if self.heights is None:
+            heights = []
+            for row in self.rows:
+                h = 0.0
+                for c, cell in enumerate(row.cells):
+                    end = row.ends[c]
+                    if end is None:
+                        continue
+                    width = self.edges[end + 1] - self.edges[c]
+                    h = max(h, self._cell_height(cell, width, row.pads[c], row.sizes[c], row.inner, c))
+                heights.append(h)
+            self.heights = heights
+            self.height = sum(heights)
+        return self.heights
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self._layout()
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
+        heights = self._layout()
+        used, n = 0.0, 0
+        for h in heights:
+            if used + h > availHeight + 1e-6:
+                break
+            used += h
+            n += 1
+        if n <= self.repeat:
+            return []
+        if n >= len(heights):
+            return [self]
+        return [self._part(range(n)), self._part([*range(self.repeat), *range(n, len(heights))])]
+
+    def _part(self, which: Sequence[int] | range) -> Grid:
+        part = Grid.__new__(Grid)
+        Flowable.__init__(part)
+        part.widths, part.edges, part.width = self.widths, self.edges, self.width
+        part.rule, part.line, part.box, part.font, part.repeat = (
+            self.rule,
+            self.line,
+            self.box,
+            self.font,
+            self.repeat,
+        )
+        part.valign = self.valign
+        part.rows = [self.rows[i] for i in which]
+        part.heights = [self._layout()[i] for i in which]
+        part.height = sum(part.heights)
+        return part
+
+    # -- drawing ----------------------------------------------------------------------------
+    def draw(self) -> None:
+        c = self.canv
+        heights = self._layout()
+        edges = self.edges
+        tops = [self.height]
+        for h in heights:
+            tops.append(tops[-1] - h)
+        fills: dict[int, tuple[Any, list[str]]] = {}  # by colour: its cells' rectangles
+        for r, row in enumerate(self.rows):
+            for col, fill in enumerate(row.fills):
+                end = row.ends[col]
+                if fill is not None and end is not None:
+                    box = fp_str(edges[col], tops[r + 1], edges[end + 1] - edges[col], heights[r])
+                    fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
+        for fill, boxes in fills.values():
+            c.setFillColor(fill)
+            c._code.append(" ".join(boxes) + " f")
+        runs: list[Run] = []
+        add = runs.append
+        for r, row in enumerate(self.rows):
+            bottom, height = tops[r + 1], heights[r]
+            for col, cell in enumerate(row.cells):
+                end = row.ends[col]
+                if end is None or cell is None or cell == "":
+                    continue
+                left, right, top_pad, bottom_pad = row.pads[col]
+                if type(cell) in (str, int, float):
+                    lines = str(cell).split("\n")
+                    y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
+                    y -= STRING_SIZE
+                    for s in lines:
+                        add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
+                        y -= STRING_SIZE * 1.2
+                    continue
+                parts = cell if isinstance(cell, list | tuple) else (cell,)
+                if not parts:
+                    continue
+                sizes = row.sizes[col]
+                if self.valign == "TOP":
+                    y = bottom + height - top_pad
+                elif self.valign == "BOTTOM":
+                    y = bottom + bottom_pad + row.inner[col]
+                else:
+                    y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
+                y += sizes[0][1]
+                x = edges[col] + left
+                avail = edges[end + 1] - edges[col] - left - right
+                for v, (h, before, after) in zip(parts, sizes, strict=True):
+                    y -= before + h
+                    placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
+                    if placed is not None:
+                        for t, z, color, dx, dy, face in placed:
+                            add((t, z, color, x + dx, y + dy, face))
+                    else:  # laid out again at this cell's width: a flowable may stand in several
+                        v.wrapOn(c, avail, 72000 - top_pad - bottom_pad)
+                        v.drawOn(c, x, y)
+                    y -= after
+        self._lines(tops)
+        text = c.beginText()
+        write_runs(text, {}, runs)
+        c.drawText(text)
+
+    def _lines(self, tops: list[float]) -> None:
+        if self.rule is None:  # a layout grid: no lines
+            return
+        c = self.canv
+        edges = self.edges
+        c.setStrokeColor(self.rule)
+        c.setLineCap(1)
+        c.setLineJoin(1)
+        c.setLineWidth(self.line)
+        ops = [f"{fp_str(0, y)} m {fp_str(self.width, y)} l" for y in tops[1:-1]]
+        for r, row in enumerate(self.rows):
+            for col in range(1, len(edges) - 1):
+                if row.ends[col] is not None:  # not inside a span
+                    ops.append(f"{fp_str(edges[col], tops[r])} m {fp_str(edges[col], tops[r + 1])} l")
+        if ops:
+            c._code.append(" ".join(ops) + " S")
+        c.setLineWidth(self.box)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+
+
+#: A run of text placed on the page: text, size, colour, x, baseline, face.
+Run = tuple[str, float, Any, float, float, str]
+
+
+def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
+    """Write runs (text, size, colour, x, baseline, face) into the text object, setting the
+    face and colour only when they change.
+
+    The operators are those reportlab's ``textOut`` writes for an embedded TrueType face
+    (its glyph subsets, ``Tf`` on a change of subset, ``Tj``), but each string's split into
+    subsets is kept for the document: a round repeats its labels on every sheet, and the
+    split (a lookup per character) was the largest part of drawing a sheet."""
+    canv = text._canvas
+    doc = canv._doc
+    split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
+    fills: dict[int, tuple[Any, list[str]]] = doc.__dict__.setdefault("_fill_ops", {})
+    code = text._code
+    fonts: dict[str, Any] = {}
+    color_now = state.get("color")
+    subset_now = state.get("subset")
+    font_now = state.get("font")
+    for s, size, color, x, y, face in runs:
+        if not s:
+            continue
+        font = fonts.get(face)
+        if font is None:
+            font = fonts[face] = getFont(face)
+        if color_now is not color:
+            ops = fills.get(id(color))
+            if ops is None or ops[0] is not color:  # what setFillColor writes (and any alpha)
+                start = len(code)
+                text.setFillColor(color)
+                fills[id(color)] = (color, code[start:])
+            else:
+                code.extend(ops[1])
+            color_now = color
+        if not font._dynamicFont:  # a standard font: reportlab's own path
+            if font_now != (face, size):
+                text.setFont(face, size)
+                font_now = (face, size)
+                subset_now = None
+            text.setTextOrigin(x, y)
+            text.textOut(s)
+            continue
+        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        parts = split.get((face, s))
+        if parts is None:
+            parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
+            split[(face, s)] = parts
+        for subset, shown in parts:
+            if subset_now != (face, size, subset):
+                name = font.getSubsetInternalName(subset, doc)
+                code.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                subset_now = (face, size, subset)
+                font_now = None
+            code.append(shown)
+    state.update(color=color_now, subset=subset_now, font=font_now)

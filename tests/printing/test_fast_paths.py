@@ -1,0 +1,156 @@
+"""Issue 11: the printing's fast paths draw what reportlab's slow ones did — the QR's
+codewords, a table's geometry (the light Grid against reportlab's Table), the text of a
+round's sheets whichever way a cell is laid out."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import string
+
+import pytest
+
+from .conftest import requires_poppler
+from .helpers import CASE, pdftotext
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_qr_codewords_are_reportlabs(level: int) -> None:
+    from reportlab.graphics.barcode import qrencoder
+
+    from referee_app.printing.render import qr_codewords
+
+    rng = random.Random(level)
+    for n in (1, 14, 47, 90, 134, 220, 400):
+        payload = "".join(rng.choice(string.ascii_uppercase + string.digits + ":-") for _ in range(n))
+        qr = qrencoder.QRCode(None, level)
+        qr.addData(payload)
+        version = qr.calculate_version()
+        assert qr_codewords(version, level, qr.dataList) == qrencoder.QRCode.createData(
+            version, level, qr.dataList
+        ), (n, version)
+
+
+def test_the_qr_modules_are_reportlabs_with_the_fixed_mask() -> None:
+    from reportlab.graphics.barcode import qrencoder
+
+    from referee_app.printing.render import QR_MASK, QRFlowable
+
+    rng = random.Random(7)
+    for n in (12, 70, 140, 260):
+        payload = "".join(rng.choice(string.ascii_uppercase + string.digits + ":-") for _ in range(n))
+        qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        qr.addData(payload)
+        qr.version = qr.calculate_version()
+        qr.makeImpl(False, QR_MASK)
+        size = qr.getModuleCount()
+        assert QRFlowable(payload).dark == [[qr.isDark(r, c) for c in range(size)] for r in range(size)]
+
+
+def test_the_grid_lays_cells_out_as_reportlabs_table() -> None:
+    """Same row heights and the same place for every cell's text as Table: paddings,
+    middle alignment, a spanned row, a blank row, wrapped and two-line cells."""
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Table, TableStyle
+
+    from referee_app.printing import render
+    from referee_app.printing.grid import Grid
+
+    render.styles()
+    st = render.styles()
+    zero = render._pc("0")
+    rows = [
+        [render._lab_text("南北方", "NS"), render._pc("12"), render._p("北 张三 南 李四 " * 6)],
+        [render._p("东西方", st.small), "", render._two("北京华联", "BHG Mall")],
+        [render._pc("合计"), "", ""],
+        ["", "", ""],
+        [zero, zero, [zero, render._pc("—")]],  # one flowable in cells of three widths
+    ]
+    widths = [62.0, 40.0, 190.0]
+    extra = [
+        ("SPAN", (1, 2), (-1, 2)),
+        ("BACKGROUND", (0, 0), (-1, 0), render.HEAD),
+        ("TOPPADDING", (0, 3), (-1, 3), 7),
+    ]
+    grid = Grid(rows, widths, padding=render.PADDING, rule=render.RULE, font=render.FONT, commands=extra)
+    table = Table(rows, colWidths=widths)
+    left, right, top, bottom = render.PADDING
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), render.FONT, 8),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LEFTPADDING", (0, 0), (-1, -1), left),
+                ("RIGHTPADDING", (0, 0), (-1, -1), right),
+                ("TOPPADDING", (0, 0), (-1, -1), top),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), bottom),
+                *extra,
+            ]
+        )
+    )
+    assert grid.wrap(500, 800) == pytest.approx(table.wrap(500, 800))
+    assert grid.heights == pytest.approx(table._rowHeights)
+
+    def placed(flowable) -> list[tuple[str, float, float]]:  # noqa: ANN001
+        canvas = Canvas(io.BytesIO(), pageCompression=0)
+        flowable.wrapOn(canvas, 500, 800)
+        flowable.drawOn(canvas, 20, 300)
+        canvas.showPage()
+        return sorted(_texts(canvas.getpdfdata()))
+
+    drawn = placed(grid)
+    assert len(drawn) == 13  # every text run of the cells
+    assert [t for t, _x, _y in drawn] == [t for t, _x, _y in placed(table)]
+    expected = [v for _t, x, y in placed(table) for v in (x, y)]
+    assert [v for _t, x, y in drawn for v in (x, y)] == pytest.approx(expected, abs=0.02)
+
+
+def _texts(pdf: bytes) -> list[tuple[str, float, float]]:
+    """(text, x, y) of each string shown on the (uncompressed) page, on the page: the
+    translations (``cm``) a flowable's drawOn makes are followed through ``q``/``Q``."""
+    import re
+
+    ops = re.compile(
+        rb"(?<![\w.])(q|Q)(?![\w])|1 0 0 1 ([-\d.]+) ([-\d.]+) (cm|Tm)|\(((?:[^()\\]|\\.)*)\) Tj"
+    )
+    out = []
+    stack: list[tuple[float, float]] = []
+    ox = oy = tx = ty = 0.0
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", pdf, re.S):
+        if b" Tj" not in stream or b"\x00" in stream:  # not a page's content (a font program)
+            continue
+        for m in ops.finditer(stream):
+            if m.group(1) == b"q":
+                stack.append((ox, oy))
+            elif m.group(1) == b"Q":
+                ox, oy = stack.pop()
+            elif m.group(4) == b"cm":
+                ox, oy = ox + float(m.group(2)), oy + float(m.group(3))
+            elif m.group(4) == b"Tm":
+                tx, ty = ox + float(m.group(2)), oy + float(m.group(3))
+            elif m.group(5) is not None:
+                out.append((m.group(5).decode("latin-1"), round(tx, 2), round(ty, 2)))
+    return out
+
+
+@requires_poppler
+def test_a_round_reads_the_same_sheet_by_sheet(tmp_path) -> None:  # noqa: ANN001
+    """Every sheet of a round prints its own values (the layout cache keys on the text):
+    each table's number and digest on its own pages."""
+    from referee_app.printing.data import qr_payload, scoresheet_from_case
+    from referee_app.printing.render import render_round
+
+    sheets = []
+    for table in range(1, 6):
+        case = json.loads(CASE.read_text("utf-8"))
+        case["table"] = table
+        case["hands"][0]["defender_points"] = 40 + 5 * table
+        sheets.append(scoresheet_from_case(case, "zh", date="2024-05-18"))
+    out = tmp_path / "round.pdf"
+    render_round(sheets, out)
+    pages = pdftotext(out).split("\f")
+    for sheet, page in zip(sheets, pages, strict=False):  # one page each
+        flat = "".join(page.split())
+        assert sheet.digest in flat and qr_payload(sheet) in flat
+        assert f"1东E2/20{sheet.case['hands'][0]['defender_points']}" in flat  # its first hand's row
