@@ -154,7 +154,6 @@ class CellText(Flowable):
         self.lines = lines
         self.style = style
         self._markup = markup_text
-        self._at: float | None = None
         self._laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
         self._stand_in: Any = None
         self._placed: dict[float, Any] = {}
@@ -162,7 +161,7 @@ class CellText(Flowable):
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
 
-    def _layout(self, width: float) -> bool:
+    def _layout(self, width: float) -> Any:
         """(top offset, x, runs) per printed line; False when only the Paragraph can do it.
         Layouts are kept by text, style and width: every sheet of a round repeats its labels
         and most of its values."""
@@ -177,10 +176,7 @@ class CellText(Flowable):
             if len(_LAYOUTS) >= LAYOUTS_KEPT:
                 _LAYOUTS.clear()
             _LAYOUTS[key] = laid
-        if laid is False:
-            return False
-        self._laid = laid
-        return True
+        return laid
 
     def _lay_out(self, width: float) -> Any:
         from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -213,19 +209,25 @@ class CellText(Flowable):
                 laid.append((max(r[1] for r in runs), (width - used) * shift, runs))
         return laid
 
+    def _at_width(self, width: float) -> tuple[Any, Any]:
+        """(laid, stand-in Paragraph or None) at ``width``, made once per width (a cell text
+        may stand in cells of several widths, even while a worker prints a round)."""
+        kept = self._widths.get(width)
+        if kept is None:
+            laid = self._layout(width)
+            kept = ([], Paragraph(self.markup_text, self.style)) if laid is False else (laid, None)
+            self._widths[width] = kept
+        return kept
+
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        if self._at != availWidth:
-            self._at = availWidth
-            kept = self._widths.get(availWidth)
-            if kept is None:
-                stand_in = None if self._layout(availWidth) else Paragraph(self.markup_text, self.style)
-                kept = self._widths[availWidth] = (self._laid, stand_in)
-            self._laid, self._stand_in = kept
-        if self._stand_in is not None:
-            self.width, self.height = self._stand_in.wrap(availWidth, availHeight)
+        laid, stand_in = self._at_width(availWidth)
+        self._laid, self._stand_in = laid, stand_in  # what draw() draws
+        if stand_in is not None:
+            size = stand_in.wrap(availWidth, availHeight)
         else:
-            self.width, self.height = availWidth, len(self._laid) * self.style.leading
-        return self.width, self.height
+            size = (availWidth, len(laid) * self.style.leading)
+        self.width, self.height = size
+        return size
 
     @property
     def markup_text(self) -> str:
@@ -242,14 +244,14 @@ class CellText(Flowable):
         placed = self._placed.get(width, False)
         if placed is not False:
             return placed
-        self.wrap(width, 72000)
-        if self._stand_in is not None:
+        laid, stand_in = self._at_width(width)
+        if stand_in is not None:
             self._placed[width] = None
             return None
         out = []
-        top = self.height
+        top = len(laid) * self.style.leading
         first = True
-        for size, dx, runs in self._laid:
+        for size, dx, runs in laid:
             top = top - size if first else top - self.style.leading
             first = False
             at = dx
