@@ -540,4 +540,4 @@ def test_hall_display_without_a_screen_says_so_in_one_line(
     for var in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(var, raising=False)
     rc, out, err = cli(four, "hall-display")
-    assert (rc, out) == (1, "") and err.count("\n") == 1 and "no display here" in err
+    assert (rc, out) == (1, "") and err.count("\n") == 1 and "no display here" in err, err

@@ -756,7 +756,7 @@ def cmd_hall_display(args: argparse.Namespace) -> int:
     screen; it writes nothing and follows the store on its own."""
     from referee_app.gui.app import display_problem, register_font
 
-    problem = display_problem()
+    problem = display_problem(args.lang)
     if problem:
         print(problem, file=sys.stderr)
         return 1

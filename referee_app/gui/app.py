@@ -19,27 +19,19 @@ from ..applog import log_unexpected, logger, start_logging
 from ..locations import resources_dir
 
 ICON_FILE = "referee-app.png"
-#: Shown when the window meets an exception nobody expected (the referee's language is
-#: Chinese first; the interface language may not be known yet when this happens).
-UNEXPECTED = {
-    "zh": "程序出现意外错误，刚才的操作可能没有完成。详细信息已写入日志：{log}。请把这个文件交给技术人员。",
-    "en": "Something unexpected went wrong; the last action may not have finished. The details are "
-    "in the log: {log}. Please pass this file to whoever maintains the app.",
-}
 
 
-def display_problem() -> str | None:
-    """Why no window can open here, in one line, or None."""
+def display_problem(lang: str) -> str | None:
+    """Why no window can open here, in one line in ``lang``, or None."""
     if os.environ.get("QT_QPA_PLATFORM"):
         return None
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
-        return (
-            "referee-app: no display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop app "
-            "cannot open; the command-line tools work: referee-app judge CASE.json, referee-app rules list, "
-            "referee-app --help"
-        )
+        from ..app.messages import message
+
+        tools = "referee-app judge CASE.json, referee-app rules list, referee-app --help"
+        return "referee-app: " + message("window.no_display", lang, tools=tools)
     return None
 
 
@@ -85,7 +77,10 @@ class UnexpectedErrorReporter:
             return
         exc.__traceback__ = tb
         log = log_unexpected(exc, "the window")
-        text = UNEXPECTED.get(self.lang, UNEXPECTED["zh"]).format(log=log or "—")
+        from ..app.messages import message
+
+        # the referee's language is Chinese first; the interface's may not be known yet
+        text = message("window.unexpected", self.lang, log=log or "—")
         print(f"referee-app: {type(exc).__name__}: {exc} ({log})", file=sys.stderr)
         box = QMessageBox(QMessageBox.Icon.Critical, "referee-app", text)
         box.setTextInteractionFlags(box.textInteractionFlags() | _selectable())
@@ -101,7 +96,7 @@ def _selectable() -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = display_problem()
+    problem = display_problem(args.lang)
     if problem:
         print(problem, file=sys.stderr)
         return 1

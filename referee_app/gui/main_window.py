@@ -207,7 +207,9 @@ class MainWindow(QMainWindow):
         try:
             events = self.store.list_events()
         except errors.StoreError as exc:
-            QtWidgets.QMessageBox.critical(self, self.language.tr("store_error"), describe(exc, self.language.lang))
+            QtWidgets.QMessageBox.critical(
+                self, self.language.tr("store_error"), describe(exc, self.language.lang)
+            )
             events = []
         for ev in events:
             item = QtWidgets.QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
@@ -244,7 +246,9 @@ class MainWindow(QMainWindow):
                 self.actor,
             )
         except errors.StoreError as exc:
-            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+            QtWidgets.QMessageBox.warning(
+                self, self.language.tr("not_saved"), describe(exc, self.language.lang)
+            )
             return None
         self.fill_events()
         self.open_event(info.id)
@@ -267,7 +271,9 @@ class MainWindow(QMainWindow):
             info = self.store.pick_event(event_id)
             self.session = Session(self.store, info, self.actor, self.language.lang)
         except (errors.StoreError, errors.RulebookError) as exc:
-            QtWidgets.QMessageBox.warning(self, self.language.tr("store_error"), describe(exc, self.language.lang))
+            QtWidgets.QMessageBox.warning(
+                self, self.language.tr("store_error"), describe(exc, self.language.lang)
+            )
             return
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
@@ -476,7 +482,9 @@ class MainWindow(QMainWindow):
         try:
             count = self.session.import_pairs(path)
         except errors.StoreError as exc:
-            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+            QtWidgets.QMessageBox.warning(
+                self, self.language.tr("not_saved"), describe(exc, self.language.lang)
+            )
             return 0
         self.say(self.language.tr("pairs_imported", count=count))
         return count
@@ -515,7 +523,9 @@ class MainWindow(QMainWindow):
             elif not clock.running and phase == "running":
                 self.session.clock_act(rnd, "pause")
         except errors.StoreError as exc:
-            QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), describe(exc, self.language.lang))
+            QtWidgets.QMessageBox.warning(
+                self, self.language.tr("not_saved"), describe(exc, self.language.lang)
+            )
             self.restore_clock()
 
     def store_changed(self) -> None:

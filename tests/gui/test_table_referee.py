@@ -275,16 +275,17 @@ def test_restart_finds_everything(make_window, pairs_csv) -> None:
 
 def test_without_a_display_the_app_says_so_in_one_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    run = subprocess.run(
-        [sys.executable, "-m", "referee_app", "--db", str(tmp_path / "x.sqlite")],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert run.returncode == 1
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no display" in lines[0] and "referee-app judge" in lines[0]
+    for lang, says in (("en", "no display"), ("zh", "没有显示器")):
+        run = subprocess.run(
+            [sys.executable, "-m", "referee_app", "--lang", lang, "--db", str(tmp_path / "x.sqlite")],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert run.returncode == 1
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0] and "referee-app judge" in lines[0], lines
     assert not (tmp_path / "x.sqlite").exists()
 
 
