@@ -19,7 +19,7 @@ class Loaded:
         rulebook: Any,
         pairs: list[dict[str, Any]],
         record: Any,
-        notes: list[str],
+        notes: list[tuple[str, dict[str, Any]]],
         pending: dict[int, list[int]] | None = None,
         published: dict[int, dict[str, Any]] | None = None,
         knockout: bool = False,
@@ -32,6 +32,13 @@ class Loaded:
         self.pending = pending or {}
         self.published = published or {}
         self.knockout = knockout
+
+    def worded_notes(self, lang: str) -> list[str]:
+        """The notes on the event's record (tables without a result, pairs without a match)
+        in ``lang``: kept as catalogue codes and values, worded where they are shown."""
+        from .messages import message
+
+        return [message(code, lang, **values) for code, values in self.notes]
 
 
 def is_knockout(rulebook: Any) -> bool:
@@ -65,7 +72,7 @@ def load_event(
     ko = is_knockout(rb) if knockout is None else knockout
     pair_rows = store.list_pairs(ev.id)
     numbers = tuple(str(p["number"]) for p in pair_rows)
-    notes: list[str] = []
+    notes: list[tuple[str, dict[str, Any]]] = []
     results: list[MatchResult] = []
     dqs: list[Disqualification] = []
     susp: list[Suspension] = []
@@ -92,7 +99,7 @@ def load_event(
                 susp.append(Suspension(side_pair[r["side"]], rnd + 1, n))
         result = decision.get("result")
         if result is None:
-            notes.append(f"round {rnd} table {m['table_no']} ({ns}–{ew}): no result yet, not counted")
+            notes.append(("desk.no_result_yet", {"round": rnd, "table": m["table_no"], "ns": ns, "ew": ew}))
             pending.setdefault(rnd, []).append(int(m["table_no"]))
             continue
         results.append(MatchResult.from_result(rnd, ns, ew, result))
@@ -144,7 +151,7 @@ def load_event(
         if len(absent) == 1 and len(should) % 2 == 1:
             byes.append(Bye(rnd, absent[0]))
         elif absent:
-            notes.append(f"round {rnd}: no match recorded for pair(s) {', '.join(absent)} (0 points)")
+            notes.append(("desk.absent_pairs", {"round": rnd, "pairs": ", ".join(absent), "n": len(absent)}))
     return Loaded(ev, rb, pair_rows, make(byes), notes, pending, published, ko)
 
 

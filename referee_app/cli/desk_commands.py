@@ -251,7 +251,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
-    for note in loaded.notes:
+    for note in loaded.worded_notes(args.lang):
         print(note, file=sys.stderr)
     if args.pdf:
         from referee_app.app.printouts import StandingsSheet, render_standings
@@ -456,7 +456,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
             drawn=drawn,
             progress=progress,
         )
-        for note in loaded.notes:
+        for note in loaded.worded_notes(args.lang):
             print(note, file=sys.stderr)
         if args.json:
             # the JSON is the list of tables (and the bye); the seed goes with it on stderr

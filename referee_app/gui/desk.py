@@ -132,7 +132,7 @@ class StandingsView(QWidget):
             tr("tiebreak_order", order=" → ".join(tr(f"tiebreak_{k}") for k in standings.tie_breaks))
             + f"　{clause['ref']} {clause['title']}"
         )
-        notes = list(loaded.notes)
+        notes = loaded.worded_notes(self.language.lang)
         if standings.assumed:
             notes.append(assumed_footnote(standings.assumed, self.language.lang))
         self.notes.setText("\n".join(notes))

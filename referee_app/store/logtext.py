@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.seats import SEAT_NAMES
+
 SIDE = {"zh": {"NS": "南北", "EW": "东西"}, "en": {"NS": "NS", "EW": "EW"}}
 ROLE = {
     "zh": {"table_referee": "裁判员", "chief_referee": "裁判长", "arbitration": "仲裁委员会"},
@@ -28,6 +30,11 @@ def _when(at: str) -> str:
 
 def _side(v: Any, lang: str) -> str:
     return SIDE[lang].get(v, str(v)) if v else "-"
+
+
+def _count(n: Any, noun: str) -> str:
+    """``1 hand``, ``2 hands``: the English count of a record's parts."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
@@ -138,8 +145,8 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             sup = f" (supersedes version {v - 1})" if isinstance(v, int) and v > 1 else ""
             what = (
                 f"recorded round {info.get('round')} table {info.get('table')} version "
-                f"{v}{sup}: NS {p.get('NS')} v EW {p.get('EW')}, {info.get('hands')} hands, "
-                f"{info.get('rulings')} rulings ({info.get('overridden')} overridden, "
+                f"{v}{sup}: NS {p.get('NS')} v EW {p.get('EW')}, {_count(info.get('hands'), 'hand')}, "
+                f"{_count(info.get('rulings'), 'ruling')} ({info.get('overridden')} overridden, "
                 f"{info.get('voided', 0)} voided), "
                 f"winner {_side(info.get('winner'), lang)}"
             )
@@ -166,6 +173,13 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 full = json.loads(r.get("ruling_json") or "{}")
             except ValueError:
                 full = {}
+            # the offence in the reader's words: the rulebook's label the ruling carries, and
+            # the seat's name (a record stored before rulings carried labels shows its kind)
+            label = full.get("label") if isinstance(full.get("label"), dict) else {}
+            kind = label.get(lang) or r.get("kind")
+            seat = SEAT_NAMES[lang].get(seat, seat)
+            if seat:
+                kind = f"{kind}（{seat}）" if zh else f"{kind} ({seat})"
             if full.get("round_forfeit"):
                 extra.append("判弃权" if zh else "round forfeit")
             if r.get("hand_lost"):
@@ -182,13 +196,13 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 dec = ("改判，理由：" + reason) if over else ("撤销，理由：" + reason) if voided else "确认"
                 cite = r.get("citation") or r.get("rule")
                 details.append(
-                    f"    {f'第 {n} 副' if n else '开赛前'} {r.get('kind')} {seat}：罚 {pts} 分，计于 "
+                    f"    {f'第 {n} 副' if n else '开赛前'} {kind}：罚 {pts} 分，计于 "
                     f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）［判罚 {r.get('id')}］"
                 )
             else:
                 dec = ("overridden: " + reason) if over else ("voided: " + reason) if voided else "confirmed"
                 details.append(
-                    f"    {f'hand {n}' if n else 'before play'} {r.get('kind')} {seat}: {pts} points against "
+                    f"    {f'hand {n}' if n else 'before play'} {kind}: {pts} points against "
                     f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')}) [ruling {r.get('id')}]"
                 )
     elif action == "match.void":

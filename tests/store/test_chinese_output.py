@@ -198,3 +198,18 @@ def test_help_in_chinese_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
         main(["judge", "--help"])
     assert out.getvalue().startswith("usage: ") and "a case file, or - for standard input" in out.getvalue()
+
+
+def test_the_desks_notes_on_the_record(event_db: str, tmp_path: Path) -> None:
+    """standings and pair note a table without a result and pairs without a match: in the
+    station's language (they were English lines in either)."""
+    case = {**flip_case(), "finished": "open"}
+    record(event_db, tmp_path, case)
+    rc, _, err = cli(event_db, "standings", lang="zh")
+    assert rc == 0 and "第 1 轮第 1 桌（1–2）尚无结果，不计入。" in err, err
+    assert "参赛对 3, 4, 5, 6, 7, 8 没有对局记录" in err, err
+    for line in err.splitlines():
+        assert_chinese(line)
+    rc, _, err = cli(event_db, "standings", lang="en")
+    assert rc == 0 and "round 1 table 1 (1–2): no result yet, not counted" in err, err
+    assert "no match recorded for pairs 3, 4, 5, 6, 7, 8 (0 points)" in err, err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -231,14 +232,16 @@ def test_log_is_readable_in_both_languages(event_db: str, tmp_path: Path) -> Non
     assert "导入 8 对" in zh
     assert "记录 第 1 轮 第 1 桌 第 1 版：南北 1 对 东西 2" in zh
     assert "改判，理由：多次警告无效" in zh
+    # the offences in words, never their ids (exposed_card) or seat letters
+    assert re.search(r"\b[a-z]+_[a-z_]+\b", zh) is None, zh
     rc, en, _ = cli(event_db, "log", "--round", "2")
     assert rc == 0
     assert (
-        "recorded round 2 table 3 version 1: NS 5 v EW 6, 2 hands, 1 rulings (0 overridden, 0 voided), winner "
+        "recorded round 2 table 3 version 1: NS 5 v EW 6, 2 hands, 1 ruling (0 overridden, 0 voided), winner "
         in en.splitlines()[0]
     )
     assert "round 1" not in en
-    assert "hand 1 exposed_card N: 10 points against NS; confirmed" in en
+    assert "hand 1 Exposed card (North): 10 points against NS; confirmed" in en
 
 
 def test_verify_names_the_entry_of_a_ruling_changed_in_sql(event_db: str, tmp_path: Path) -> None:
