@@ -185,3 +185,17 @@ def clock_acts(store: Any, event_id: int, round_no: int) -> list[Any]:
         ClockAct(r["body"]["action"], datetime.fromisoformat(r["at"]), int(r["body"].get("minutes") or 0))
         for r in store.desk_records(event_id, "clock", round_no)
     ]
+
+
+def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:
+    """What keeps round ``round_no`` from being complete, one language-free gap each (kept
+    as data in the audit log; :func:`referee_app.app.messages.word_gap` words one):
+    ``missing <pair>``, ``undecided <ns> <ew>`` (a knockout's tie) and ``no_result <table>``
+    (a table recorded without a result)."""
+    from ..core.pairing import round_gaps
+
+    if round_no < 1:
+        return []
+    gaps = round_gaps(loaded.record, round_no, knockout=loaded.knockout)
+    gaps += [f"no_result {t}" for t in loaded.pending.get(round_no, [])]
+    return gaps

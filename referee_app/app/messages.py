@@ -184,10 +184,27 @@ _VALUE_TABLE = {
 }
 
 
+def word_gap(gap: str, lang: str) -> str:
+    """One gap of an unfinished round (``missing 7``, ``undecided 3 4``, ``no_result 2``:
+    :func:`referee_app.app.event.round_unfinished`) in ``lang``; a gap of another shape is
+    shown as it is."""
+    kind, _, rest = gap.partition(" ")
+    args = rest.split()
+    if kind == "missing" and len(args) == 1:
+        return message("value.gap.missing", lang, pair=args[0])
+    if kind == "undecided" and len(args) == 2:
+        return message("value.gap.undecided", lang, ns=args[0], ew=args[1])
+    if kind == "no_result" and len(args) == 1:
+        return message("value.gap.no_result", lang, table=args[0])
+    return gap
+
+
 def _shown(key: str, value: Any, lang: str) -> Any:
     """A value as a message shows it: a word of the ``[value]`` tables in ``lang``, a list
     joined with the language's comma."""
     table = _VALUE_TABLE.get(key)
+    if key == "gaps" and isinstance(value, list | tuple):
+        return ("；" if lang == "zh" else "; ").join(word_gap(str(g), lang) for g in value)
     if isinstance(value, list | tuple | set | frozenset):
         sep = "、" if lang == "zh" else ", "
         return sep.join(str(_shown(key, v, lang)) for v in value)

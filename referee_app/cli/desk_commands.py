@@ -29,10 +29,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing
+from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing, round_unfinished
 from referee_app.core.errors import one_line as _one_line
 
-from ..app.messages import has
+from ..app.messages import has, word_gap
 from .messages import lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -295,17 +295,6 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 # -- pairing ---------------------------------------------------------------------------------
-def _unfinished(loaded: Loaded, round_no: int) -> list[str]:
-    """What keeps round ``round_no`` from being complete, one line each (English, data)."""
-    from referee_app.core.pairing import round_gaps
-
-    if round_no < 1:
-        return []
-    gaps = round_gaps(loaded.record, round_no, knockout=loaded.knockout)
-    gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no, [])]
-    return gaps
-
-
 def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no: int, what: str) -> None:
     """Refuse to pair (or draw) round R over an unfinished round R−1, unless the chief
     referee overrides with a reason (kept in the audit log); warn past the rulebook's
@@ -317,13 +306,14 @@ def _check_round(args: argparse.Namespace, store: Any, loaded: Loaded, round_no:
     if rounds is not None and round_no > int(rounds):
         ref = (st.get("rounds_clause") or st["clause"]).get("ref", "")
         print(text("desk_out.too_many_rounds", args, ref=ref, rounds=rounds, round=round_no), file=sys.stderr)
-    gaps = _unfinished(loaded, round_no - 1)
+    gaps = round_unfinished(loaded, round_no - 1)
     if not gaps:
         return
     reason = (getattr(args, "override", None) or "").strip()
     if not reason:
         raise InputError(
-            f"round {round_no - 1} is not finished ({'; '.join(gaps)}); {what} round {round_no} "
+            f"round {round_no - 1} is not finished ({'; '.join(word_gap(g, 'en') for g in gaps)}); "
+            f"{what} round {round_no} "
             f"only with --override REASON (the chief referee's, kept in the audit log)",
             code="desk.round_not_finished",
             field="override",

@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.errors import StoreError
-from ..app.event import load_event
+from ..app.event import load_event, round_unfinished
+from ..app.messages import word_gap
 from ..app.printouts import PairingSheet, StandingsSheet, render_pairing, render_standings
 from ..app.session import Session
-from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round, round_gaps
+from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round
 from ..core.standings import (
     ASSUMED_MARK,
     StandingsError,
@@ -230,14 +231,14 @@ class PairingView(QWidget):
         try:
             loaded = load_event(self.session.store, self.session.event.id, before_round=round_no)
             knockout = self.session.rulebook.data["standings"]["format"] == "knockout"
-            gaps = round_gaps(loaded.record, round_no - 1, knockout=knockout) if round_no > 1 else []
-            gaps += [f"table {t} has no result" for t in loaded.pending.get(round_no - 1, [])]
+            gaps = round_unfinished(loaded, round_no - 1)
             if gaps:
                 # the command line's pair --override REASON is the chief referee's way past it
                 raise PairingError(
-                    f"round {round_no - 1} is not finished ({'; '.join(gaps)})",
+                    f"round {round_no - 1} is not finished ({'; '.join(word_gap(g, 'en') for g in gaps)})",
                     code="pairing.previous_unfinished",
                     round=round_no - 1,
+                    gaps=gaps,
                 )
             self.loaded = loaded
             # a draw (round 1, a knockout round) with a seed no one can foresee, shown and stored
