@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported
+from ..core.errors import Reported, cannot_read, cannot_write
 from ..core.errors import one_line as _one_line
 from .messages import current_language, lang_of, say_error, text
 
@@ -242,13 +242,8 @@ def _read_case(name: str) -> dict[str, Any]:
     try:
         raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as exc:
-        raise CommandError(
-            f"{name}: cannot read: {exc.strerror or exc}",
-            2,
-            code="file.cannot_read",
-            source=name,
-            detail=exc.strerror or str(exc),
-        ) from None
+        line, data = cannot_read(name, exc)
+        raise CommandError(line, 2, **data) from None
     source = "stdin" if name == "-" else name
     try:
         case = json.loads(raw.decode("utf-8-sig"))
@@ -369,13 +364,8 @@ def _write_pdf(
             with open(tmp, "wb") as handle:
                 render(handle)
         except OSError as exc:
-            raise CommandError(
-                f"{out}: cannot write: {exc.strerror or exc}",
-                code="file.cannot_write",
-                field="out",
-                target=out,
-                detail=exc.strerror or str(exc),
-            ) from None
+            line, data = cannot_write(out, exc, "out")
+            raise CommandError(line, **data) from None
         except (FormError, ResourceError) as exc:
             raise _wrap(exc) from None
         if args.sign:
@@ -392,13 +382,8 @@ def _write_pdf(
         try:
             os.replace(tmp, out)
         except OSError as exc:
-            raise CommandError(
-                f"{out}: cannot write: {exc.strerror or exc}",
-                code="file.cannot_write",
-                field="out",
-                target=out,
-                detail=exc.strerror or str(exc),
-            ) from None
+            line, data = cannot_write(out, exc, "out")
+            raise CommandError(line, **data) from None
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -785,13 +770,8 @@ def cmd_key_create(args: argparse.Namespace) -> int:
         except SigningError as exc:
             raise _wrap(exc) from None
         except OSError as exc:
-            raise CommandError(
-                f"{out or target}: cannot write: {exc.strerror or exc}",
-                code="file.cannot_write",
-                field="out",
-                target=out or target,
-                detail=exc.strerror or str(exc),
-            ) from None
+            line, data = cannot_write(out or target, exc, "out")
+            raise CommandError(line, **data) from None
         if ev is not None:
             from .store_commands import acting_as
 
@@ -942,13 +922,8 @@ def cmd_key_export(args: argparse.Namespace) -> int:
     try:
         out.write_bytes(bytes(key["cert_pem"]))
     except OSError as exc:
-        raise CommandError(
-            f"{out}: cannot write: {exc.strerror or exc}",
-            code="file.cannot_write",
-            field="out",
-            target=out,
-            detail=exc.strerror or str(exc),
-        ) from None
+        line, data = cannot_write(out, exc, "out")
+        raise CommandError(line, **data) from None
     print(f"certificate {out}")
     print(f"subject {key['subject']}")
     print(f"sha256 {key['sha256']}")

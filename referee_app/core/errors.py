@@ -75,3 +75,21 @@ def field_of(name: str) -> str:
     if "[" in name or "." in name:
         return name
     return name.strip().lstrip("-").replace("-", "_").replace(" ", "_").lower()
+
+
+def cannot_read(path: object, exc: OSError) -> tuple[str, dict[str, Any]]:
+    """The English line and the data of a file that cannot be read, for any layer's error:
+    ``line, data = cannot_read(name, exc)``, then ``raise SomeError(line, **data)`` (code
+    ``file.cannot_read``)."""
+    detail = exc.strerror or str(exc)
+    return f"{path}: cannot read: {detail}", {"code": "file.cannot_read", "source": path, "detail": detail}
+
+
+def cannot_write(path: object, exc: OSError, field: str | None = None) -> tuple[str, dict[str, Any]]:
+    """The English line and the data of a file that cannot be written (``file.cannot_write``),
+    about ``field`` (the option that named the file) when given."""
+    detail = exc.strerror or str(exc)
+    data: dict[str, Any] = {"code": "file.cannot_write", "target": path, "detail": detail}
+    if field is not None:
+        data["field"] = field
+    return f"{path}: cannot write: {detail}", data

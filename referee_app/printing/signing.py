@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported
+from ..core.errors import Reported, cannot_read
 
 FIELD_NAME = "RefereeAppSignature"
 KEY_FILE = "event-key.p12"
@@ -225,12 +225,8 @@ def sign_pdf(
     try:
         data = Path(in_path).read_bytes()
     except OSError as exc:
-        raise SigningError(
-            f"{in_path}: cannot read: {exc.strerror or exc}",
-            code="file.cannot_read",
-            source=in_path,
-            detail=exc.strerror or str(exc),
-        ) from None
+        line, data = cannot_read(in_path, exc)
+        raise SigningError(line, **data) from None
     import io
 
     try:
@@ -277,12 +273,8 @@ def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise SigningError(
-            f"{path}: cannot read: {exc.strerror or exc}",
-            code="file.cannot_read",
-            source=path,
-            detail=exc.strerror or str(exc),
-        ) from None
+        line, data = cannot_read(path, exc)
+        raise SigningError(line, **data) from None
 
     def fail(signed: bool, message: str, signer: str | None = None) -> VerifyResult:
         return VerifyResult(False, signed, False, False, signer, None, message)
