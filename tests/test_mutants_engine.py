@@ -277,3 +277,239 @@ def test_a_ruling_from_sparse_data_takes_the_defaults() -> None:
     assert back.rule == "" and back.branch == "" and back.citation == "" and back.infraction == ""
     assert back.proposed is None
     assert "void_reason" not in back.to_json() and "override_reason" not in back.to_json()
+
+
+# -- scoring a hand (BHG 一、12 / Gansu / HBUE 通知: bands below 80, +1 a 40 from 80) -------------
+
+
+def outcome(event: str, points: int, *infractions: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return decision(event, [hand(points, *infractions, **extra)])["hands"][0]
+
+
+@pytest.mark.parametrize(
+    ("points", "keep", "gain"),
+    [
+        (0, True, 3),
+        (5, True, 2),
+        (35, True, 2),
+        (40, True, 1),
+        (75, True, 1),
+        (80, False, 0),
+        (115, False, 0),
+        (120, False, 1),
+        (155, False, 1),
+        (160, False, 2),
+        (200, False, 3),
+    ],
+)
+def test_bhg_bands_and_steps_at_each_boundary(points: int, keep: bool, gain: int) -> None:
+    h = outcome("bhg-2011", points)
+    assert h["keep_deal"] is keep and h["defender_total"] == points and h["decided_by"] == "points"
+    # E deals (EW): keeping the deal gains EW the band; losing it gains NS the steps
+    assert h["gains"] == ({"NS": 0, "EW": gain} if keep else {"NS": gain, "EW": 0})
+    assert h["next_dealer"] == ("W" if keep else "N")
+
+
+@pytest.mark.parametrize(("points", "gain"), [(0, 5), (5, 3), (35, 3), (40, 1), (75, 1)])
+def test_hbue_dealer_bands(points: int, gain: int) -> None:
+    assert outcome("hbue-2018", points)["gains"]["EW"] == gain
+
+
+def test_hbue_defenders_gain_is_capped_at_five() -> None:
+    # HBUE 通知: at most 5 levels. 200 + 12 exposed cards of the dealer side (12 × 10, against
+    # the dealer side: + to the defenders) = 320 → (320 − 80) // 40 = 6, capped to 5
+    big = {"kind": "exposed_card", "seat": "E", "cards": 12, "trick": 3}
+    assert outcome("hbue-2018", 200, big)["gains"] == {"NS": 5, "EW": 0}
+    four = {"kind": "exposed_card", "seat": "E", "cards": 8, "trick": 3}  # 280 → 5 exactly
+    assert outcome("hbue-2018", 200, four)["gains"] == {"NS": 5, "EW": 0}
+    # BHG has no cap: 320 → 6
+    assert outcome("bhg-2011", 200, big)["gains"] == {"NS": 6, "EW": 0}
+
+
+def test_a_negative_total_counts_as_zero() -> None:
+    # the defenders (NS) lose 10 × 3 exposed cards from 20: −10 → 0, the dealer side's +3
+    exposed = {"kind": "exposed_card", "seat": "N", "cards": 3, "trick": 2}
+    h = outcome("bhg-2011", 20, exposed)
+    assert h["penalty_points"] == -30 and h["defender_total"] == 0 and h["gains"]["EW"] == 3
+
+
+def captured(points: int, shape: str, **more: Any) -> dict[str, Any]:
+    return {"points": points, "captured": True, "shape": shape, **more}
+
+
+@pytest.mark.parametrize(
+    ("event", "bottom", "multiplier"),
+    [
+        ("bhg-2011", captured(10, "single"), 2),
+        ("bhg-2011", captured(10, "pair"), 4),
+        ("bhg-2011", captured(10, "tractor", pairs=2), 8),  # BHG: 2^(pairs+1)
+        ("bhg-2011", captured(10, "tractor", pairs=3), 16),
+        ("bhg-2011", captured(10, "throw", largest="pair"), 3),  # BHG: a throw ×3
+        ("gansu-2018", captured(10, "tractor", pairs=2), 6),  # Gansu: 2 × (pairs + 1)
+        ("gansu-2018", captured(10, "tractor", pairs=3), 8),
+        ("gansu-2018", captured(10, "throw", largest="single"), 3),  # the larger of 3 and its largest
+        ("gansu-2018", captured(10, "throw", largest="pair"), 4),
+        ("gansu-2018", captured(10, "throw", largest="tractor", pairs=2), 6),
+        ("hbue-2018", captured(10, "throw", largest="single"), 3),  # HBUE: its largest + 1
+        ("hbue-2018", captured(10, "throw", largest="pair"), 5),
+        ("hbue-2018", captured(10, "throw", largest="tractor", pairs=3), 9),
+        ("hbue-2018", captured(10, "single"), 2),
+        ("hbue-2018", captured(10, "pair"), 4),
+    ],
+)
+def test_bottom_multiplier_by_event_and_shape(event: str, bottom: dict[str, Any], multiplier: int) -> None:
+    h = outcome(event, 20, bottom=bottom)
+    assert h["bottom_multiplier"] == multiplier
+    assert h["bottom_points"] == 10 * multiplier
+    assert h["defender_total"] == 20 + 10 * multiplier
+
+
+def test_an_uncaptured_bottom_counts_nothing() -> None:
+    h = outcome("bhg-2011", 20, bottom={"points": 10, "captured": False, "shape": "pair"})
+    assert h["bottom_multiplier"] == 0 and h["bottom_points"] == 0 and h["defender_total"] == 20
+
+
+# -- the J rule (HBUE 滑钩: a dealer side on J whose bottom the defenders take with a J) ----------
+
+
+def j_hand(points: int, j: int, **extra: Any) -> dict[str, Any]:
+    return hand(points, bottom=captured(0, "single", j=j), **extra)
+
+
+def test_hbue_j_rule_single_j_drops_to_6_pair_to_2() -> None:
+    one = decision("hbue-2018", [j_hand(40, 1)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert one["j_drop"] == "6" and one["decided_by"] == "j_rule" and one["keep_deal"] is False
+    assert one["levels_after"] == {"NS": "5", "EW": "6"} and one["gains"] == {"NS": 0, "EW": 0}
+    assert one["next_dealer"] == "N"
+    two = decision("hbue-2018", [j_hand(40, 2)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert two["j_drop"] == "2" and two["levels_after"]["EW"] == "2"
+
+
+def test_hbue_j_rule_defenders_keep_their_gain_from_80() -> None:
+    h = decision("hbue-2018", [j_hand(120, 1)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert h["gains"] == {"NS": 1, "EW": 0} and h["levels_after"] == {"NS": "6", "EW": "6"}
+    h = decision("hbue-2018", [j_hand(80, 1)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert h["gains"] == {"NS": 0, "EW": 0}
+
+
+def test_hbue_j_rule_only_on_j_only_captured_only_with_a_j() -> None:
+    not_j = decision("hbue-2018", [j_hand(40, 1)], levels={"NS": "5", "EW": "10"})["hands"][0]
+    assert not_j["j_drop"] is None and not_j["decided_by"] == "points" and not_j["keep_deal"]
+    no_j = decision("hbue-2018", [j_hand(40, 0)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert no_j["j_drop"] is None
+    bhg = decision("bhg-2011", [j_hand(40, 1)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert bhg["j_drop"] is None  # BHG prints no J rule
+
+
+# -- the round's end -----------------------------------------------------------------------------
+
+
+def test_the_round_on_time_goes_to_the_higher_level_by_rank_not_by_text() -> None:
+    # "10" ranks above "9" (a text comparison would say otherwise)
+    out = decision("bhg-2011", [hand(80)], levels={"NS": "10", "EW": "9"})
+    assert out["result"]["winner"] == "NS" and out["result"]["decided_by"] == "levels"
+    assert out["result"]["match_points"] == {"NS": 2, "EW": 0}
+    assert out["result"]["level_difference"] == {"NS": 1, "EW": -1}
+    out = decision("bhg-2011", [hand(80)], levels={"NS": "9", "EW": "10"})
+    assert out["result"]["winner"] == "EW" and out["result"]["match_points"] == {"NS": 0, "EW": 2}
+
+
+def test_bhg_a_tie_on_time_is_a_draw() -> None:
+    out = decision("bhg-2011", [hand(80)])
+    r = out["result"]
+    assert r["winner"] is None and r["decided_by"] == "tie_draw" and r["match_points"] == {"NS": 1, "EW": 1}
+    assert r["passed_a"] is False and r["level_difference"] == {"NS": 0, "EW": 0}
+    assert r["assumed"] is False
+
+
+def test_hbue_a_tie_goes_to_the_side_that_reached_the_level_first() -> None:
+    # hand 1: E deals, EW +1 (to 3); hand 2: W deals, 80 → NS deal, +0; hand 3: S deals, NS +1 (to 3)
+    out = decision("hbue-2018", [hand(40), hand(80), hand(40)])
+    assert out["hands"][2]["levels_after"] == {"NS": "3", "EW": "3"}
+    r = out["result"]
+    assert r["winner"] == "EW" and r["decided_by"] == "tie_reached_first"
+    assert r["citation"].startswith(HBUE.data["round"]["tie_clause"]["ref"])
+    # the other way round: NS reach 3 first (hand 1), then EW (hand 3)
+    out = decision("hbue-2018", [hand(120), hand(80), hand(40)])
+    assert out["hands"][2]["levels_after"] == {"NS": "3", "EW": "3"}
+    assert out["result"]["winner"] == "NS"
+
+
+def test_hbue_a_tie_with_nothing_moved_is_an_assumed_draw() -> None:
+    out = decision("hbue-2018", [hand(80)])
+    r = out["result"]
+    assert r["winner"] is None and r["decided_by"] == "tie_unresolved" and r["assumed"] is True
+    assert r["match_points"] == {"NS": 1, "EW": 1}
+
+
+def test_an_open_round_has_no_result() -> None:
+    assert decision("bhg-2011", [hand(40)], finished="open")["result"] is None
+
+
+def test_passing_a_ends_the_round_and_decides_it() -> None:
+    out = decision("bhg-2011", [hand(40)], levels={"NS": "2", "EW": "A"})
+    h = out["hands"][0]
+    assert h["passed_a"] is True and h["passed_a_side"] == "EW"
+    r = out["result"]
+    assert r["winner"] == "EW" and r["decided_by"] == "passed_a" and r["passed_a"] is True
+    assert r["citation"].startswith(BHG.data["levels"]["pass_a_clause"]["ref"])
+    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(passed A\)"):
+        decide(case("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"}))
+
+
+def test_a_round_forfeit_in_play_ends_the_round() -> None:
+    forfeit = {"kind": "misconduct", "seat": "N", "disqualified": True}
+    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(round forfeit\)"):
+        decide(case("bhg-2011", [hand(40, forfeit), hand(40)]))
+
+
+def late(side: str, minutes: int = 10) -> dict[str, Any]:
+    return {"kind": "late_arrival", "side": side, "minutes": minutes}
+
+
+def test_bhg_late_ten_minutes_forfeits_the_round_nine_does_not() -> None:
+    # BHG 二、1: 10 minutes late forfeits the round (2 : 0 and levels 2 : 3)
+    out = decision("bhg-2011", [], before_play=[late("NS", 10)])
+    f = out["forfeit"]
+    assert f["side"] == "NS" and f["match_points"] == {"NS": 0, "EW": 2}
+    assert f["levels"] == {"NS": "2", "EW": "3"} and f["assumed"] is False
+    r = out["result"]
+    assert r["winner"] == "EW" and r["decided_by"] == "forfeit" and r["passed_a"] is False
+    assert r["level_difference"] == {"NS": -1, "EW": 1} and r["levels"] == {"NS": "2", "EW": "3"}
+    assert r["match_points"] == {"NS": 0, "EW": 2} and r["citation"] == f["citation"]
+    assert out["hands"] == []
+    nine = decision("bhg-2011", [hand(40)], before_play=[late("NS", 9)])
+    assert nine["forfeit"] is None and nine["before_play"][0]["warning"] is True
+
+
+def test_both_sides_forfeiting_before_play() -> None:
+    out = decision("bhg-2011", [], before_play=[late("EW"), late("NS")])
+    f = out["forfeit"]
+    assert f["side"] == "both" and f["match_points"] == {"NS": 0, "EW": 0}
+    assert f["levels"] == {"NS": "2", "EW": "2"}
+    assert out["result"]["winner"] is None and out["result"]["match_points"] == {"NS": 0, "EW": 0}
+
+
+def test_a_voided_forfeit_does_not_forfeit() -> None:
+    voided = {**late("NS"), "void": {"reason": "the clock was wrong"}}
+    out = decision("bhg-2011", [hand(40)], before_play=[voided])
+    assert out["forfeit"] is None and out["before_play"][0]["voided"] is True
+    assert out["before_play"][0]["round_forfeit"] is True
+
+
+def test_a_forfeit_before_play_takes_no_hands() -> None:
+    with pytest.raises(CaseError, match=r"^hands: the round was forfeited before play"):
+        decide(case("bhg-2011", [hand(40)], before_play=[late("NS")]))
+
+
+def test_a_forfeit_during_play_keeps_a_larger_lead_on_the_board() -> None:
+    # EW lead 6 : 2 when NS forfeit (5, +1 in the hand): EW keep the 4-level lead rather than
+    # 3 : 2 (a reading)
+    forfeit = {"kind": "misconduct", "seat": "N", "disqualified": True}
+    out = decision("bhg-2011", [hand(60, forfeit)], levels={"NS": "2", "EW": "5"})
+    f = out["forfeit"]
+    assert f["side"] == "NS" and f["levels"] == {"NS": "2", "EW": "6"} and f["assumed"] is True
+    assert out["result"]["level_difference"] == {"NS": -4, "EW": 4}
+    # a lead of exactly the printed one (2, +1 in the hand: 3 : 2): the printed levels, not assumed
+    out = decision("bhg-2011", [hand(60, forfeit)], levels={"NS": "2", "EW": "2"})
+    assert out["forfeit"]["levels"] == {"NS": "2", "EW": "3"} and out["forfeit"]["assumed"] is False
