@@ -8,15 +8,16 @@ Three commands::
         killed ÷ (killed + survived + no tests); timeouts are listed apart, not counted as
         killed.
 
-    python tools/mutation_score.py run MODULE [--max-children N] [--mutants NAME ...]
+    python tools/mutation_score.py run MODULE [--max-children N] [--mutants NAME ...] [--again]
         mutmut on one module (``core/engine``, ``store/audit`` …, see MODULES) against the
         test files that exercise it, in a copy of the checkout under ``.mutation/MODULE``
         (ignored by git) whose ``[tool.mutmut]`` names that module and those tests only: a
         run per module keeps its own results, so one module's run never resets another's
         (mutmut 3 starts over whenever the test selection changes). A second run of the same
         module only tests the mutants of functions changed since; ``--mutants`` re-runs the
-        named ones (after writing a test that should kill them). Prints the score, the
-        survivors and which of them tools/mutation-equivalents.md lists as equivalent.
+        named ones and ``--again`` every one not killed yet (after writing tests to kill
+        them). Prints the score, the survivors and which of them
+        tools/mutation-equivalents.md lists as equivalent.
 
     python tools/mutation_score.py gate [--changed BASE] [--max-children N]
         ``run`` on each gated module (GATED) whose source or tests changed between BASE and
@@ -236,7 +237,9 @@ def _narrow(pyproject: Path, mod: Module) -> None:
     pyproject.write_text(text[:start] + section + text[end:], encoding="utf-8")
 
 
-def run_module(name: str, max_children: int, mutants: list[str], fresh: bool = False) -> float | None:
+def run_module(
+    name: str, max_children: int, mutants: list[str], fresh: bool = False, again: bool = False
+) -> float | None:
     mod = MODULES[name]
     dest = WORK / name.replace("/", "-")
     if fresh and dest.exists():
@@ -244,6 +247,9 @@ def run_module(name: str, max_children: int, mutants: list[str], fresh: bool = F
     dest.mkdir(parents=True, exist_ok=True)
     _copy_checkout(dest)
     _narrow(dest / "pyproject.toml", mod)
+    if again and (dest / "mutants").is_dir():
+        # every mutant not killed yet, run again against the tests as they are now
+        mutants = mutants + sorted(n for n, st in results(dest).items() if st in ("survived", "no tests"))
     cmd = ["nice", "-n", "15", "mutmut", "run", "--max-children", str(max_children)]
     # the copy mutates this module only; named mutants are run again even with a result
     cmd += mutants
@@ -299,6 +305,9 @@ def main(argv: list[str]) -> int:
     p_run.add_argument("--max-children", type=int, default=1)
     p_run.add_argument("--mutants", nargs="*", default=[])
     p_run.add_argument("--fresh", action="store_true", help="start over (drop earlier results)")
+    p_run.add_argument(
+        "--again", action="store_true", help="run every mutant not killed again (after new tests)"
+    )
     p_gate = sub.add_parser("gate")
     p_gate.add_argument("--changed", metavar="BASE")
     p_gate.add_argument("--max-children", type=int, default=os.cpu_count() or 1)
@@ -309,7 +318,7 @@ def main(argv: list[str]) -> int:
         print_table(table(found, args.prefixes), found)
         return 0
     if args.cmd == "run":
-        run_module(args.module, args.max_children, args.mutants, args.fresh)
+        run_module(args.module, args.max_children, args.mutants, args.fresh, args.again)
         return 0
     names = changed_modules(args.changed) if args.changed else list(GATED)
     if not names:
