@@ -513,3 +513,213 @@ def test_a_forfeit_during_play_keeps_a_larger_lead_on_the_board() -> None:
     # a lead of exactly the printed one (2, +1 in the hand: 3 : 2): the printed levels, not assumed
     out = decision("bhg-2011", [hand(60, forfeit)], levels={"NS": "2", "EW": "2"})
     assert out["forfeit"]["levels"] == {"NS": "2", "EW": "3"} and out["forfeit"]["assumed"] is False
+
+
+# -- a hand still being played (in_progress) ------------------------------------------------------
+
+
+def test_a_hand_in_progress_keeps_its_rulings_and_moves_nothing() -> None:
+    unreasonable = {"kind": "unreasonable_play", "seat": "N", "trick": 3}  # Gansu: an assumed reading
+    out = decision(
+        "gansu-2018", [hand(40), {"in_progress": True, "infractions": [unreasonable]}], finished="open"
+    )
+    h = out["hands"][1]
+    assert (h["number"], h["dealer"], h["dealer_side"], h["in_progress"], h["decided_by"]) == (
+        2,
+        "W",
+        "EW",
+        True,
+        "in_progress",
+    )
+    assert h["levels_before"] == h["levels_after"] == {"NS": "2", "EW": "3"}
+    assert h["next_dealer"] is None and h["defender_total"] is None and h["keep_deal"] is False
+    assert h["rulings"][0]["points"] == 20 and h["rulings"][0]["assumed"] is True
+    assert h["assumed"] is True
+    assert out["result"] is None
+    voided = {**unreasonable, "void": {"reason": "误记"}}
+    h = decision("gansu-2018", [{"in_progress": True, "infractions": [voided]}], finished="open")["hands"][0]
+    assert h["assumed"] is False and h["rulings"][0]["voided"] is True
+    assert decision("gansu-2018", [{"in_progress": True}], finished="open")["hands"][0]["assumed"] is False
+
+
+def test_a_hand_ending_offence_scores_a_hand_in_progress_now() -> None:
+    # Gansu 二、11: an illegal signal ends the hand (立即结束); the defenders (N) offend: the
+    # dealer side keeps the deal with the printed 3 levels
+    signal = {"kind": "illegal_signal", "seat": "N", "trick": 3}
+    h = decision("gansu-2018", [{"in_progress": True, "infractions": [signal]}], finished="open")["hands"][0]
+    assert h["in_progress"] is False and h["lost_by"] == "NS" and h["decided_by"] == "hand_loss"
+    assert h["gains"] == {"NS": 0, "EW": 3} and h["keep_deal"] is True and h["next_dealer"] == "W"
+    # a voided one does not
+    voided = {**signal, "void": {"reason": "误记"}}
+    h = decision("gansu-2018", [{"in_progress": True, "infractions": [voided]}], finished="open")["hands"][0]
+    assert h["in_progress"] is True
+
+
+# -- a hand lost (失去本副牌) ---------------------------------------------------------------------
+
+
+def signal(seat: str) -> dict[str, Any]:
+    return {"kind": "illegal_signal", "seat": seat, "trick": 3}
+
+
+def test_bhg_a_hand_loss_shifts_80_points_against_the_offender() -> None:
+    # BHG 二、12: the defenders (N) lose the hand: 60 − 80 → 0: the dealer side +3
+    h = outcome("bhg-2011", 60, signal("N"))
+    assert h["lost_by"] == "NS" and h["decided_by"] == "hand_loss" and h["defender_total"] == 0
+    assert h["gains"] == {"NS": 0, "EW": 3} and h["keep_deal"] is True
+    # the dealer side (E) loses it: 60 + 80 = 140: the defenders +1 and the deal
+    h = outcome("bhg-2011", 60, signal("E"))
+    assert h["lost_by"] == "EW" and h["defender_total"] == 140
+    assert h["gains"] == {"NS": 1, "EW": 0} and h["keep_deal"] is False and h["next_dealer"] == "N"
+
+
+def test_bhg_the_side_not_at_fault_deals_next_without_a_gain_when_the_points_say_otherwise() -> None:
+    # the dealer side (E) loses the hand, but the defenders' 3 exposed cards leave 0 − 30 + 80 = 50:
+    # the total would keep E's deal; the non-offending defenders take it, without a level (assumed)
+    exposed = {"kind": "exposed_card", "seat": "N", "cards": 3, "trick": 2}
+    h = outcome("bhg-2011", 0, signal("E"), exposed)
+    assert h["defender_total"] == 50 and h["lost_by"] == "EW"
+    assert h["keep_deal"] is False and h["gains"] == {"NS": 0, "EW": 0} and h["next_dealer"] == "N"
+    assert h["assumed"] is True and h["rulings"][0]["assumed"] is True and h["rulings"][1]["assumed"] is False
+    out = decision("bhg-2011", [hand(0, signal("E"), exposed)])
+    assert out["result"]["assumed"] is True  # the result rests on the reading
+
+
+def wrong_count(seat: str) -> dict[str, Any]:
+    return {"kind": "wrong_card_count", "seat": seat, "phase": "after_bury"}
+
+
+def test_gansu_defenders_losing_give_the_printed_award_or_the_better_points() -> None:
+    # Gansu: defenders offend → the dealer side +2; at 60 the points give +1: the award stands
+    h = outcome("gansu-2018", 60, wrong_count("N"))
+    assert h["gains"] == {"NS": 0, "EW": 2} and h["keep_deal"] is True and h["assumed"] is False
+    assert h["lost_by"] == "NS" and h["decided_by"] == "hand_loss"
+    # at 0 the points give +3: the better outcome, a reading (assumed)
+    h = outcome("gansu-2018", 0, wrong_count("N"))
+    assert h["gains"] == {"NS": 0, "EW": 3} and h["assumed"] is True and h["rulings"][0]["assumed"] is True
+
+
+def test_gansu_the_dealer_side_losing_gives_the_defenders_the_award_or_the_better_points() -> None:
+    h = outcome("gansu-2018", 100, wrong_count("E"))
+    assert h["gains"] == {"NS": 1, "EW": 0} and h["keep_deal"] is False and h["assumed"] is False
+    assert h["next_dealer"] == "N"
+    h = outcome("gansu-2018", 160, wrong_count("E"))
+    assert h["gains"] == {"NS": 2, "EW": 0} and h["assumed"] is True
+    # below 80 the points would keep the deal: the award alone
+    assert outcome("gansu-2018", 20, wrong_count("E"))["gains"] == {"NS": 1, "EW": 0}
+
+
+def test_gansu_a_hand_ended_at_once_has_no_points_to_compare() -> None:
+    # the dealer side's illegal signal ends the hand: the printed 2, not the 3 its 200 would give
+    h = outcome("gansu-2018", 200, signal("E"))
+    assert h["gains"] == {"NS": 2, "EW": 0} and h["assumed"] is False
+
+
+def test_gansu_several_hand_losses_the_largest_award_stands_whatever_the_order() -> None:
+    for infs in ([wrong_count("N"), signal("S")], [signal("S"), wrong_count("N")]):
+        h = outcome("gansu-2018", 60, *infs)
+        assert h["gains"] == {"NS": 0, "EW": 3}  # illegal signal: 3 against the defenders
+        assert h["assumed"] is False
+
+
+def test_gansu_the_better_points_mark_only_the_ruling_with_the_largest_award() -> None:
+    hidden = {"kind": "hidden_card", "seat": "S", "trick": 2, "discovered": 4, "affects_result": True}
+    h = outcome("gansu-2018", 0, wrong_count("N"), hidden)  # both award 2; the points give 3
+    assert h["gains"]["EW"] == 3
+    assert [r["assumed"] for r in h["rulings"]] == [True, True]
+
+
+def test_hbue_the_dealer_side_losing_still_takes_the_j_rules_drop() -> None:
+    # HBUE: the dealer side (E, on J) loses the hand and the defenders took the bottom with a J
+    wrong = {"kind": "wrong_play", "seat": "E", "trick": 2, "discovered": 3}
+    out = decision(
+        "hbue-2018", [hand(40, wrong, bottom=captured(0, "single", j=1))], levels={"NS": "5", "EW": "J"}
+    )
+    h = out["hands"][0]
+    assert h["lost_by"] == "EW" and h["j_drop"] == "6" and h["gains"] == {"NS": 2, "EW": 0}
+    assert h["levels_after"] == {"NS": "7", "EW": "6"}
+
+
+def test_hbue_defenders_losing_with_a_j_capture_keep_the_hand_loss_not_the_j_rule() -> None:
+    wrong = {"kind": "wrong_play", "seat": "N", "trick": 2, "discovered": 3}
+    out = decision(
+        "hbue-2018", [hand(40, wrong, bottom=captured(0, "single", j=1))], levels={"NS": "5", "EW": "J"}
+    )
+    h = out["hands"][0]
+    assert h["j_drop"] is None and h["gains"] == {"NS": 0, "EW": 3} and h["keep_deal"] is True
+    assert h["assumed"] is True and h["rulings"][0]["assumed"] is True  # two clauses meet: a reading
+    plain = decision("hbue-2018", [hand(40, wrong)], levels={"NS": "5", "EW": "J"})["hands"][0]
+    assert plain["assumed"] is False
+
+
+def test_both_sides_losing_bhg_scores_the_points() -> None:
+    h = outcome("bhg-2011", 60, signal("N"), signal("E"))
+    assert h["lost_by"] == "both" and h["decided_by"] == "points" and h["defender_total"] == 60
+    assert h["gains"] == {"NS": 0, "EW": 1} and h["keep_deal"] is True
+    assert h["assumed"] is True and all(r["assumed"] for r in h["rulings"])
+    h = outcome("bhg-2011", 120, signal("N"), signal("E"))
+    assert h["gains"] == {"NS": 1, "EW": 0} and h["keep_deal"] is False
+
+
+def test_both_sides_losing_gansu_is_an_open_grab() -> None:
+    out = decision("gansu-2018", [hand(60, wrong_count("N"), wrong_count("E")), hand(40, dealer="S")])
+    h = out["hands"][0]
+    assert h["lost_by"] == "both" and h["decided_by"] == "hand_loss" and h["next_dealer"] is None
+    assert h["gains"] == {"NS": 0, "EW": 0} and h["levels_after"] == {"NS": "2", "EW": "2"}
+    assert h["defender_total"] == 60
+    assert out["hands"][1]["dealer"] == "S" and out["hands"][1]["levels_after"] == {"NS": "3", "EW": "2"}
+    with pytest.raises(
+        CaseError, match=r"hands\[1\]\.dealer: required: the previous hand left the deal open"
+    ):
+        decide(case("gansu-2018", [hand(60, wrong_count("N"), wrong_count("E")), hand(40)]))
+
+
+def test_both_sides_losing_hbue_is_printed_for_wrong_card_counts_only() -> None:
+    h = outcome("hbue-2018", 60, wrong_count("N"), wrong_count("E"))
+    assert h["lost_by"] == "both" and h["assumed"] is False
+    wrong = {"kind": "wrong_play", "seat": "E", "trick": 2, "discovered": 3}
+    h = outcome("hbue-2018", 60, wrong_count("N"), wrong)
+    assert h["lost_by"] == "both" and h["assumed"] is True and all(r["assumed"] for r in h["rulings"])
+
+
+# -- redeclarations (HBUE: +1 level each from the second hand) -----------------------------------
+
+
+def test_hbue_redeclaration_bonus_from_the_second_hand() -> None:
+    out = decision("hbue-2018", [hand(40, redeclarations=1), hand(40, redeclarations=2)])
+    first, second = out["hands"]
+    assert first["redeclaration_bonus"] == 0 and first["gains"] == {"NS": 0, "EW": 1}
+    assert second["redeclaration_bonus"] == 2 and second["gains"] == {"NS": 0, "EW": 3}
+    # the bonus goes to the side that gains the hand: here the defenders
+    out = decision("hbue-2018", [hand(40), hand(120, redeclarations=1)])
+    assert out["hands"][1]["gains"] == {"NS": 2, "EW": 0} and out["hands"][1]["assumed"] is False
+    # on top of a printed hand-loss award: a reading
+    wrong = {"kind": "wrong_play", "seat": "N", "trick": 2, "discovered": 3}
+    out = decision("hbue-2018", [hand(40), hand(40, wrong, redeclarations=1)])
+    assert out["hands"][1]["gains"] == {"NS": 0, "EW": 4} and out["hands"][1]["assumed"] is True
+    assert (
+        decision("bhg-2011", [hand(40), hand(40, redeclarations=2)])["hands"][1]["redeclaration_bonus"] == 0
+    )
+
+
+def test_no_redeclaration_bonus_in_an_open_grab() -> None:
+    out = decision("hbue-2018", [hand(40), hand(60, wrong_count("N"), wrong_count("E"), redeclarations=1)])
+    assert out["hands"][1]["redeclaration_bonus"] == 0 and out["hands"][1]["gains"] == {"NS": 0, "EW": 0}
+
+
+# -- levels -----------------------------------------------------------------------------------------
+
+
+def test_bhg_a_gain_stopped_at_a_is_an_assumed_reading() -> None:
+    out = decision("bhg-2011", [hand(0)], levels={"NS": "2", "EW": "K"})
+    h = out["hands"][0]
+    assert h["levels_after"] == {"NS": "2", "EW": "A"} and h["assumed"] is True and h["passed_a"] is False
+    assert out["result"]["assumed"] is True and out["result"]["winner"] == "EW"
+    # HBUE prints the stop (its level clause is not assumed)
+    out = decision("hbue-2018", [hand(0)], levels={"NS": "2", "EW": "10"})
+    assert out["hands"][0]["levels_after"]["EW"] == "J" and out["hands"][0]["assumed"] is False
+
+
+def test_a_rulings_level_change_is_applied_after_the_hand() -> None:
+    out = decision("bhg-2011", [hand(60, overridden({"levels": {"EW": -1}}))], levels={"NS": "2", "EW": "5"})
+    assert out["hands"][0]["levels_after"] == {"NS": "2", "EW": "5"}  # +1 for the hand, −1
