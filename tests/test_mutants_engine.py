@@ -723,3 +723,302 @@ def test_bhg_a_gain_stopped_at_a_is_an_assumed_reading() -> None:
 def test_a_rulings_level_change_is_applied_after_the_hand() -> None:
     out = decision("bhg-2011", [hand(60, overridden({"levels": {"EW": -1}}))], levels={"NS": "2", "EW": "5"})
     assert out["hands"][0]["levels_after"] == {"NS": "2", "EW": "5"}  # +1 for the hand, −1
+
+
+# -- the dealer ---------------------------------------------------------------------------------
+
+
+def test_the_first_hands_dealer_is_first_dealer() -> None:
+    assert decision("bhg-2011", [hand(40, dealer="E")])["hands"][0]["dealer"] == "E"
+    with pytest.raises(
+        CaseError, match=r"^hands\[0\]\.dealer: the first hand's dealer is first_dealer \(E\), got S$"
+    ):
+        decide(case("bhg-2011", [hand(40, dealer="S")]))
+
+
+def test_dealers_after_the_first_are_derived() -> None:
+    assert decision("bhg-2011", [hand(40), hand(40, dealer="W")])["hands"][1]["dealer"] == "W"
+    with pytest.raises(
+        CaseError,
+        match=r"^hands\[1\]\.dealer: dealers after the first are derived \(W deals this hand\), got N$",
+    ):
+        decide(case("bhg-2011", [hand(40), hand(40, dealer="N")]))
+
+
+# -- which rule holds (the rulebook's conditions) -------------------------------------------------
+
+
+def ruling_of(event: str, inf: dict[str, Any], points: int = 60, **extra: Any) -> dict[str, Any]:
+    return decision(event, [hand(points, inf)], **extra)["hands"][0]["rulings"][0]
+
+
+@pytest.mark.parametrize(
+    ("phase", "branch"),
+    [
+        ("drawing", "during_play"),
+        ("before_bottom", "during_play"),
+        ("after_bury", "during_play"),
+        ("end_of_hand", "end_of_hand"),
+    ],
+)
+def test_bhg_wrong_card_count_by_phase(phase: str, branch: str) -> None:
+    r = ruling_of("bhg-2011", {"kind": "wrong_card_count", "seat": "N", "phase": phase, "cards": 2})
+    assert r["branch"] == branch and r["hand_lost"] is (branch == "end_of_hand")
+    assert r["points"] == (20 if branch == "during_play" else 0)
+
+
+@pytest.mark.parametrize(
+    ("discovered", "branch", "points", "lost"),
+    [(5, "same_trick", 10, False), (6, "next_trick", 20, False), (7, "later", 0, True)],
+)
+def test_bhg_hidden_card_by_tricks_until_found(discovered: int, branch: str, points: int, lost: bool) -> None:
+    r = ruling_of("bhg-2011", {"kind": "hidden_card", "seat": "N", "trick": 5, "discovered": discovered})
+    assert (r["branch"], r["points"], r["hand_lost"]) == (branch, points, lost)
+
+
+def test_bhg_wrong_declaration_cites_its_clause_and_the_exposed_cards_one() -> None:
+    r = ruling_of("bhg-2011", {"kind": "wrong_declaration", "seat": "N", "trick": 1})
+    rules = BHG.data["infractions"]
+    outer = rules["wrong_declaration"]["rules"][0]["clause"]
+    inner = rules["exposed_card"]["rules"][0]["clause"]
+    assert r["citation"] == f"{outer['ref']} {outer['title']}（{inner['ref']} {inner['title']}）"
+    assert r["scope"] == "hand" and r["occurrence"] == 1 and r["branch"] == "as_exposed"
+    assert r["points"] == 10
+
+
+def test_bhg_hidden_card_in_the_same_trick_counts_as_a_wrong_play() -> None:
+    wrong = {"kind": "wrong_play", "seat": "N", "trick": 1}
+    h = outcome("bhg-2011", 60, wrong, wrong, {"kind": "hidden_card", "seat": "S", "trick": 5})
+    assert h["rulings"][2]["occurrence"] == 3 and h["rulings"][2]["hand_lost"] is True
+
+
+def test_bhg_wrong_declaration_counts_toward_the_exposed_cards() -> None:
+    # BHG: a wrong declaration is treated as exposed cards (same_as) and counted with them
+    exposed = {"kind": "exposed_card", "seat": "N", "trick": 1}
+    declared = {"kind": "wrong_declaration", "seat": "N", "trick": 3}
+    h = outcome("bhg-2011", 60, exposed, exposed, declared)
+    r = h["rulings"][2]
+    assert r["occurrence"] == 3 and r["escalated"] is True and r["hand_lost"] is True
+    assert r["instruction"] is not None
+
+
+@pytest.mark.parametrize(("severity", "points"), [("light", 10), ("heavy", 20)])
+def test_gansu_exposed_card_by_severity(severity: str, points: int) -> None:
+    assert (
+        ruling_of("gansu-2018", {"kind": "exposed_card", "seat": "N", "severity": severity})["points"]
+        == points
+    )
+
+
+@pytest.mark.parametrize(("affects", "points", "lost"), [(False, 40, False), (True, 0, True)])
+def test_gansu_hidden_card_established_by_whether_it_affects_the_result(
+    affects: bool, points: int, lost: bool
+) -> None:
+    r = ruling_of(
+        "gansu-2018",
+        {"kind": "hidden_card", "seat": "N", "trick": 2, "discovered": 3, "affects_result": affects},
+    )
+    assert (r["points"], r["hand_lost"]) == (points, lost)
+
+
+@pytest.mark.parametrize(
+    ("minutes", "at_draw", "branch"),
+    [
+        (4, False, "under_five"),
+        (5, False, "five_minutes"),
+        (5, True, "away_at_draw_short"),
+        (6, True, "away_at_draw"),
+    ],
+)
+def test_hbue_late_arrival_by_minutes_and_at_the_draw(minutes: int, at_draw: bool, branch: str) -> None:
+    inf = {"kind": "late_arrival", "side": "NS", "minutes": minutes, "at_draw": at_draw}
+    forfeits = branch in ("five_minutes", "away_at_draw")  # a forfeited round has no hands
+    out = decision("hbue-2018", [] if forfeits else [hand(40)], before_play=[inf])
+    assert out["before_play"][0]["branch"] == branch
+    assert out["before_play"][0]["round_forfeit"] is forfeits
+
+
+def test_bhg_misconduct_the_referees_choice_picks_the_rule() -> None:
+    assert ruling_of("bhg-2011", {"kind": "misconduct", "seat": "N"})["branch"] == "warning"
+    r = ruling_of("bhg-2011", {"kind": "misconduct", "seat": "N", "points": 30})
+    assert r["branch"] == "discretionary_points" and r["points"] == 30
+    r = ruling_of("bhg-2011", {"kind": "misconduct", "seat": "N", "suspension_rounds": 2})
+    assert r["branch"] == "suspension" and r["suspension_rounds"] == 2
+    out = decision("bhg-2011", [hand(60, {"kind": "misconduct", "seat": "N", "disqualified": True})])
+    assert out["hands"][0]["rulings"][0]["branch"] == "disqualification"
+
+
+@pytest.mark.parametrize(("points", "ok"), [(9, False), (10, True), (70, True), (71, False)])
+def test_discretionary_points_within_the_events_range(points: int, ok: bool) -> None:
+    inf = {"kind": "misconduct", "seat": "N", "points": points}
+    if ok:
+        assert ruling_of("bhg-2011", inf)["points"] == points
+    else:
+        with pytest.raises(
+            CaseError,
+            match=rf"hands\[0\]\.infractions\[0\]\.points: {points} is outside bhg-2011's range for misconduct, 10–70",
+        ):
+            decide(case("bhg-2011", [hand(60, inf)]))
+
+
+def test_points_on_a_fixed_penalty_need_an_override() -> None:
+    inf = {"kind": "unreasonable_play", "seat": "N", "points": 30}
+    with pytest.raises(
+        CaseError, match=r"points: unreasonable_play in bhg-2011 is not a discretionary penalty"
+    ):
+        decide(case("bhg-2011", [hand(60, inf)]))
+    inf["override"] = {"reason": "r", "sanctions": [{"points": 30}]}
+    assert ruling_of("bhg-2011", inf)["points"] == 30
+
+
+def test_bhg_failed_throw_charges_blocked_and_other_cards() -> None:
+    # BHG: 10 a blocked card, and the other thrown cards as exposed, 10 each
+    r = ruling_of("bhg-2011", {"kind": "failed_throw", "seat": "N", "cards": 2, "thrown": 5})
+    assert r["points"] == 50
+    assert ruling_of("bhg-2011", {"kind": "failed_throw", "seat": "N", "cards": 2})["points"] == 20
+    # HBUE: 40 a recalled card, nothing for the rest
+    assert (
+        ruling_of("hbue-2018", {"kind": "failed_throw", "seat": "N", "cards": 2, "thrown": 5})["points"] == 80
+    )
+
+
+def test_bhg_bottom_miscount_is_against_the_dealer_side_whoever_is_named() -> None:
+    r = ruling_of("bhg-2011", {"kind": "bottom_miscount", "seat": "N"})
+    assert r["against"] == "EW" and r["side"] == "NS" and r["points"] == 10
+    assert outcome("bhg-2011", 60, {"kind": "bottom_miscount", "seat": "N"})["defender_total"] == 70
+    assert (
+        r["instruction"] == BHG.data["infractions"]["bottom_miscount"]["rules"][0]["sanction"]["instruction"]
+    )
+
+
+# -- counting occurrences (escalation) --------------------------------------------------------------
+
+
+def delay(seat: str) -> dict[str, Any]:
+    return {"kind": "delay", "seat": seat}
+
+
+def test_bhg_delay_second_time_per_side_and_the_per_player_reading() -> None:
+    # BHG 二、10: a warning, then 10 points from the second time; counted per side (the
+    # per-side reading is assumed: counted per player, S's first would be a warning)
+    h = outcome("bhg-2011", 60, delay("N"), delay("S"))
+    first, second = h["rulings"]
+    assert (first["warning"], first["points"], first["escalated"]) == (True, 0, False)
+    assert (second["points"], second["escalated"], second["occurrence"]) == (10, True, 2)
+    assert first["assumed"] is False and second["assumed"] is True
+    h = outcome("bhg-2011", 60, delay("N"), delay("N"))
+    assert h["rulings"][1]["assumed"] is False and h["rulings"][1]["points"] == 10
+    # the other side's delay is its own first
+    h = outcome("bhg-2011", 60, delay("N"), delay("E"))
+    assert h["rulings"][1]["occurrence"] == 1 and h["rulings"][1]["warning"] is True
+
+
+def test_bhg_trick_handling_counted_per_hand_the_round_reading_marked() -> None:
+    th = {"kind": "trick_handling", "seat": "N"}
+    out = decision("bhg-2011", [hand(60, th), hand(60, th)])
+    second = out["hands"][1]["rulings"][0]
+    assert second["occurrence"] == 1 and second["warning"] is True and second["assumed"] is True
+    same_hand = outcome("bhg-2011", 60, th, th)["rulings"][1]
+    assert same_hand["occurrence"] == 2 and same_hand["points"] == 10 and same_hand["assumed"] is False
+    # delay has no scope reading: its next hand's first is not marked
+    out = decision("bhg-2011", [hand(60, delay("N")), hand(60, delay("N"))])
+    assert out["hands"][1]["rulings"][0]["assumed"] is False
+
+
+def test_a_voided_ruling_is_shown_with_its_count_but_does_not_count() -> None:
+    voided = {**delay("N"), "void": {"reason": "误记"}}
+    h = outcome("bhg-2011", 60, voided, delay("N"), delay("N"))
+    assert [r["occurrence"] for r in h["rulings"]] == [1, 1, 2]
+    assert [r["voided"] for r in h["rulings"]] == [True, False, False]
+
+
+def test_occurrences_are_counted_in_the_order_of_play() -> None:
+    # typed later but played earlier (trick 1 before trick 4): counted first
+    late_one = {"kind": "wrong_play", "seat": "N", "trick": 4}
+    early = {"kind": "wrong_play", "seat": "N", "trick": 1}
+    h = outcome("bhg-2011", 60, late_one, early)
+    assert [r["occurrence"] for r in h["rulings"]] == [2, 1]
+    # without a trick, by the phase: drawing (−3) before the bottom (−2) before a trick
+    drawing = {"kind": "exposed_card", "seat": "N", "phase": "drawing"}
+    bottom = {"kind": "exposed_card", "seat": "N", "phase": "before_bottom"}
+    trick1 = {"kind": "exposed_card", "seat": "N", "trick": 1}
+    h = outcome("bhg-2011", 60, trick1, bottom, drawing)
+    assert [r["occurrence"] for r in h["rulings"]] == [3, 2, 1]
+    end = {"kind": "exposed_card", "seat": "N", "phase": "end_of_hand"}
+    h = outcome("bhg-2011", 60, end, {"kind": "exposed_card", "seat": "N", "trick": 25})
+    assert [r["occurrence"] for r in h["rulings"]] == [2, 1]
+    # after the bury (0) comes after a burying delay (−1) and before trick 1
+    bury = {"kind": "delay", "seat": "N", "what": "bury"}
+    after_bury = {"kind": "delay", "seat": "N", "phase": "after_bury"}
+    h = outcome("bhg-2011", 60, after_bury, bury)
+    assert [r["occurrence"] for r in h["rulings"]] == [2, 1]
+    first_trick = {"kind": "delay", "seat": "N", "trick": 1}
+    lead = {"kind": "delay", "seat": "N", "what": "lead"}
+    h = outcome("bhg-2011", 60, first_trick, lead)
+    assert [r["occurrence"] for r in h["rulings"]] == [2, 1]
+
+
+def test_occurrences_before_play_are_counted_in_play_order_too() -> None:
+    # two late arrivals (BHG counts none): shown in the order given
+    out = decision("bhg-2011", [hand(40)], before_play=[late("NS", 3), late("EW", 4)])
+    assert [r["side"] for r in out["before_play"]] == ["NS", "EW"]
+    assert [r["infraction"] for r in out["before_play"]] == ["before_play[0]", "before_play[1]"]
+    assert [r["role"] for r in out["before_play"]] == [None, None]
+
+
+def test_a_ruling_in_a_hand_knows_its_role_and_infraction() -> None:
+    h = outcome("bhg-2011", 60, delay("N"), delay("E"))
+    assert [r["role"] for r in h["rulings"]] == ["defenders", "dealer_side"]
+    assert [r["infraction"] for r in h["rulings"]] == ["hands[0].infractions[0]", "hands[0].infractions[1]"]
+    r = outcome("bhg-2011", 60, overridden("warning"))["rulings"][0]
+    assert r["proposed"]["infraction"] == "hands[0].infractions[0]"
+
+
+def test_gansu_illegal_signals_count_over_the_event_with_the_history() -> None:
+    # Gansu 六、六: the third illegal signal in the event disqualifies; the history holds the
+    # side's earlier ones (of the kinds that feed the counter)
+    sig = signal("N")
+    out = decision("gansu-2018", [hand(60, sig)], history={"NS": {"illegal_signal": 2}})
+    r = out["hands"][0]["rulings"][0]
+    assert (
+        r["occurrence"] == 3
+        and r["escalated"] is True
+        and r["disqualified"] is True
+        and r["scope"] == "event"
+    )
+    assert out["forfeit"]["side"] == "NS"
+    once = decision(
+        "gansu-2018", [hand(60, sig)], history={"NS": {"illegal_signal": 1}, "EW": {"illegal_signal": 5}}
+    )
+    assert once["hands"][0]["rulings"][0]["occurrence"] == 2 and once["forfeit"] is None
+    other = decision("gansu-2018", [hand(60, sig)], history={"NS": {"delay": 4}})
+    assert other["hands"][0]["rulings"][0]["occurrence"] == 1
+    # the round's own count adds to it: hand 1 and hand 2
+    two = decision("gansu-2018", [hand(60, sig), hand(60, sig)], history={"NS": {"illegal_signal": 1}})
+    assert two["hands"][1]["rulings"][0]["occurrence"] == 3
+
+
+def test_bhg_a_failed_throws_other_cards_are_no_time_of_exposure_a_reading() -> None:
+    # BHG: the other cards of a failed throw are charged as exposed cards; whether that is a
+    # "time" of exposure (二、4 累积3次) is not printed: read as not, and marked where it matters
+    throw = {"kind": "failed_throw", "seat": "N", "cards": 1, "thrown": 3, "trick": 1}
+    exposed = {"kind": "exposed_card", "seat": "N", "trick": 2}
+    h = outcome("bhg-2011", 60, throw, exposed, {**exposed, "trick": 3})
+    assert [r["occurrence"] for r in h["rulings"][1:]] == [1, 2]
+    assert [r["assumed"] for r in h["rulings"]] == [False, False, True]
+    # the throw itself after two exposures: as a time it would be the third
+    h = outcome("bhg-2011", 60, {**exposed, "trick": 1}, exposed, {**throw, "trick": 3})
+    assert h["rulings"][2]["assumed"] is True
+    h = outcome("bhg-2011", 60, {**exposed, "trick": 1}, {**throw, "trick": 3})
+    assert h["rulings"][1]["assumed"] is False
+    # a throw of blocked cards only charges no exposure; a voided one counts nothing
+    h = outcome("bhg-2011", 60, {**throw, "thrown": 2, "cards": 2}, exposed, {**exposed, "trick": 3})
+    assert h["rulings"][2]["assumed"] is False
+    h = outcome("bhg-2011", 60, {**throw, "void": {"reason": "r"}}, exposed, {**exposed, "trick": 3})
+    assert h["rulings"][2]["assumed"] is False
+    # in the next hand the throw of this one is not counted (scope: hand)
+    out = decision("bhg-2011", [hand(60, throw), hand(60, exposed, {**exposed, "trick": 3})])
+    assert out["hands"][1]["rulings"][1]["assumed"] is False
+    # the other side's throw does not count for this one
+    h = outcome("bhg-2011", 60, {**throw, "seat": "E"}, exposed, {**exposed, "trick": 3})
+    assert h["rulings"][2]["assumed"] is False
