@@ -1022,3 +1022,76 @@ def test_bhg_a_failed_throws_other_cards_are_no_time_of_exposure_a_reading() -> 
     # the other side's throw does not count for this one
     h = outcome("bhg-2011", 60, {**throw, "seat": "E"}, exposed, {**exposed, "trick": 3})
     assert h["rulings"][2]["assumed"] is False
+
+
+# -- the decision as data and in words --------------------------------------------------------------
+
+
+def test_the_decision_names_its_event_and_rulebook() -> None:
+    out = decision("gansu-2018", [hand(40)])
+    assert out["event"] == "gansu-2018" and out["rulebook_sha256"] == GANSU.sha256
+    assert list(out) == ["event", "rulebook_sha256", "before_play", "forfeit", "hands", "result"]
+
+
+def test_a_hands_data_in_full() -> None:
+    h = decision("bhg-2011", [hand(40, delay("N"), bottom=captured(5, "pair"))])["hands"][0]
+    assert {k: v for k, v in h.items() if k != "rulings"} == {
+        "number": 1,
+        "dealer": "E",
+        "dealer_side": "EW",
+        "levels_before": {"NS": "2", "EW": "2"},
+        "in_progress": False,
+        "bottom_multiplier": 4,
+        "bottom_points": 20,
+        "penalty_points": 0,
+        "defender_total": 60,
+        "lost_by": None,
+        "decided_by": "points",
+        "gains": {"NS": 0, "EW": 1},
+        "redeclaration_bonus": 0,
+        "levels_after": {"NS": "2", "EW": "3"},
+        "next_dealer": "W",
+        "passed_a": False,
+        "passed_a_side": None,
+        "keep_deal": True,
+        "j_drop": None,
+        "assumed": True,  # BHG's dealer bands are an assumed reading
+    }
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        (
+            "zh",
+            [
+                "防守方得40分，东西方连庄，升1级，下一副西家坐庄。",
+                "防守方得120分，南北方上庄，升1级，下一副南家坐庄。",
+            ],
+        ),
+        (
+            "en",
+            [
+                "defenders' total 40; East-West keep the deal, +1; West deals next.",
+                "defenders' total 120; North-South take the deal, +1; South deals next.",
+            ],
+        ),
+    ],
+)
+def test_a_hand_in_words(lang: str, texts: list[str]) -> None:
+    out = judge(case("bhg-2011", [hand(40), hand(120)]), lang=lang)
+    assert [h["text"] for h in out["hands"]] == texts
+
+
+def test_a_hand_in_words_with_the_j_rule_passing_a_and_a_hand_loss() -> None:
+    j = judge(case("hbue-2018", [j_hand(40, 1)], levels={"NS": "2", "EW": "J"}), lang="en")
+    assert j["hands"][0]["text"] == (
+        "defenders' total 40; bottom captured with J: East-West drop to 6; North-South take the deal, +0; "
+        "North deals next."
+    )
+    a = judge(case("bhg-2011", [hand(40)], levels={"NS": "2", "EW": "A"}), lang="zh")
+    assert a["hands"][0]["text"] == "防守方得40分，东西方连庄，升1级，东西方过A，本轮获胜，下一副西家坐庄。"
+    lost = judge(case("bhg-2011", [hand(40, signal("N"))]), lang="en")
+    assert (
+        lost["hands"][0]["text"] == "North-South lose the hand; East-West keep the deal, +3; West deals next."
+    )
