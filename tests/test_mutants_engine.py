@@ -1095,3 +1095,62 @@ def test_a_hand_in_words_with_the_j_rule_passing_a_and_a_hand_loss() -> None:
     assert (
         lost["hands"][0]["text"] == "North-South lose the hand; East-West keep the deal, +3; West deals next."
     )
+
+
+def test_a_rulings_data_in_full_and_a_voided_one_shown_with_its_count() -> None:
+    """BHG 二、10: a delay is warned, the second time costs 10 points; a voided ruling is shown
+    (its count, why it was voided) and has no effect."""
+    voided = {**delay("S"), "void": {"reason": "误记"}}
+    rulings = outcome("bhg-2011", 40, delay("N"), voided)["rulings"]
+    common = {
+        "kind": "delay",
+        "side": "NS",
+        "against": "NS",
+        "hand_lost": False,
+        "award": None,
+        "ends_hand": False,
+        "round_forfeit": False,
+        "suspension_rounds": 0,
+        "disqualified": False,
+        "levels": {"NS": 0, "EW": 0},
+        "instruction": None,
+        "scope": "hand",
+        "rule": "bhg-2011/delay",
+        "branch": "first_warning",
+        "citation": "二、10 拖延比赛时间",
+        "role": "defenders",
+        "label": {"zh": "拖延比赛时间", "en": "Delay"},
+        "overridden": False,
+    }
+    assert rulings[0] == {
+        **common,
+        "infraction": "hands[0].infractions[0]",
+        "seat": "N",
+        "points": 0,
+        "warning": True,
+        "occurrence": 1,
+        "escalated": False,
+        "assumed": False,
+        "voided": False,
+    }
+    assert rulings[1] == {
+        **common,
+        "infraction": "hands[0].infractions[1]",
+        "seat": "S",
+        "points": 10,
+        "warning": False,
+        "occurrence": 2,
+        "escalated": True,
+        "assumed": True,
+        "voided": True,
+        "void_reason": "误记",
+    }
+
+
+def test_a_printed_award_is_kept_on_the_ruling() -> None:
+    r = ruling_of("gansu-2018", wrong_count("N"))
+    assert r["hand_lost"] is True and r["award"] == {"dealer_offends": 1, "defenders_offend": 2}
+    r = ruling_of("bhg-2011", signal("N"))
+    assert r["hand_lost"] is True and r["award"] is None and r["ends_hand"] is False
+    r = ruling_of("gansu-2018", signal("N"))
+    assert r["ends_hand"] is True and r["award"] == {"dealer_offends": 2, "defenders_offend": 3}
