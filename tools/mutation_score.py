@@ -127,11 +127,20 @@ def results(cwd: Path) -> dict[str, str]:
     return found
 
 
-def equivalents() -> set[str]:
-    """The mutant names tools/mutation-equivalents.md lists (``x_f__mutmut_3``, ``_4``–``_6``)."""
+def equivalents(text: str | None = None) -> set[str]:
+    """The mutants tools/mutation-equivalents.md lists, by full name: a ``## core/levels.py``
+    section names the module, its table rows the mutants (``x_f__mutmut_3``, ``_4``,
+    ``_5``–``_7``)."""
+    if text is None:
+        text = EQUIVALENTS.read_text(encoding="utf-8")
     names: set[str] = set()
-    for line in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("| `"):
+    module = ""
+    for line in text.splitlines():
+        section = re.fullmatch(r"##\s+(\S+)\.py\s*", line)
+        if section:
+            module = "referee_app." + section.group(1).replace("/", ".") + "."
+            continue
+        if not line.startswith("| `") or not module:
             continue
         cell = line.split("|")[1]
         base = None
@@ -139,18 +148,17 @@ def equivalents() -> set[str]:
             m = re.fullmatch(r"(.+__mutmut_)(\d+)", tok)
             if m:
                 base = m.group(1)
-                names.add(tok)
+                names.add(module + tok)
             elif base is not None and re.fullmatch(r"_\d+", tok):
-                names.add(base + tok[1:])
+                names.add(module + base + tok[1:])
         for lo, hi in re.findall(r"`_?(\d+)`\s*[–-]\s*`_(\d+)`", cell):
             if base is not None:
-                names.update(f"{base}{k}" for k in range(int(lo), int(hi) + 1))
+                names.update(f"{module}{base}{k}" for k in range(int(lo), int(hi) + 1))
     return names
 
 
 def _is_equivalent(name: str, listed: set[str]) -> bool:
-    short = name.rsplit(".", 1)[-1]
-    return short in listed or name in listed
+    return name in listed
 
 
 HEADS = ("killed", "survived", "no tests", "timeout", "not checked")
