@@ -1154,3 +1154,83 @@ def test_a_printed_award_is_kept_on_the_ruling() -> None:
     assert r["hand_lost"] is True and r["award"] is None and r["ends_hand"] is False
     r = ruling_of("gansu-2018", signal("N"))
     assert r["ends_hand"] is True and r["award"] == {"dealer_offends": 2, "defenders_offend": 3}
+
+
+# -- readings no bundled event prints, in a rulebook written for the test --------------------------
+
+
+def variant(tmp_path: Any, name: str, *edits: tuple[str, str]) -> Any:
+    """BHG 2011's rulebook with ``edits`` (old text → new text), as a file of its own."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "rules" / "bhg-2011.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_rulebook(str(path))
+
+
+def test_a_tie_to_the_side_that_dealt_last(tmp_path: Any) -> None:
+    rb = variant(tmp_path, "last-dealer", ('tie = "draw"', 'tie = "last_dealer_side"'))
+    # E deals 40: EW 3; W deals 80: NS take the deal; S deals 40: NS 3. S (NS) dealt last
+    out = decide(case("bhg-2011", [hand(40), hand(80), hand(40)]), rulebook=rb).to_json()
+    r = out["result"]
+    assert out["hands"][2]["levels_after"] == {"NS": "3", "EW": "3"}
+    assert r["winner"] == "NS" and r["decided_by"] == "tie_last_dealer_side"
+    assert r["match_points"] == {"NS": 2, "EW": 0}
+    assert r["citation"].startswith(rb.data["round"]["tie_clause"]["ref"])
+    out = decide(case("bhg-2011", [hand(80), hand(80)]), rulebook=rb).to_json()
+    assert out["result"]["winner"] == "NS"  # E deals, then N: NS dealt last
+    # no hand at all: no last dealer, a draw
+    out = decide(case("bhg-2011", []), rulebook=rb).to_json()
+    assert out["result"]["winner"] is None and out["result"]["decided_by"] == "tie_draw"
+
+
+def test_a_rule_for_one_role_in_the_hand(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "by-role",
+        (
+            '[[infractions.unreasonable_play.rules]]\nid = "fixed"',
+            '[[infractions.unreasonable_play.rules]]\nid = "dealer"\nwhen = { role = "dealer_side" }\n'
+            "sanction = { points = 30 }\n"
+            'clause = { ref = "二、8", title = "无道理牌", zh = "庄家", en = "dealer side" }\n\n'
+            '[[infractions.unreasonable_play.rules]]\nid = "fixed"',
+        ),
+    )
+    dealer = decide(
+        case("bhg-2011", [hand(60, {"kind": "unreasonable_play", "seat": "W"})]), rulebook=rb
+    ).to_json()
+    assert (
+        dealer["hands"][0]["rulings"][0]["branch"] == "dealer"
+        and dealer["hands"][0]["rulings"][0]["points"] == 30
+    )
+    defenders = decide(
+        case("bhg-2011", [hand(60, {"kind": "unreasonable_play", "seat": "S"})]), rulebook=rb
+    ).to_json()
+    assert defenders["hands"][0]["rulings"][0]["branch"] == "fixed"
+
+
+def test_a_rulebook_whose_kind_has_no_rule_for_the_facts_is_an_error(tmp_path: Any) -> None:
+    from referee_app.core.errors import RulebookError
+
+    rb = variant(
+        tmp_path,
+        "no-rule",
+        (
+            'id = "fixed"\nsanction = { points = 20 }',
+            'id = "fixed"\nwhen = { severity = "heavy" }\nsanction = { points = 20 }',
+        ),
+    )
+    with pytest.raises(
+        RulebookError,
+        match=r"infractions\.unreasonable_play: no rule applies to hands\[0\]\.infractions\[0\]",
+    ):
+        decide(case("bhg-2011", [hand(60, {"kind": "unreasonable_play", "seat": "S"})]), rulebook=rb)
+    heavy = {"kind": "unreasonable_play", "seat": "S", "severity": "heavy"}
+    assert (
+        decide(case("bhg-2011", [hand(60, heavy)]), rulebook=rb).to_json()["hands"][0]["rulings"][0]["points"]
+        == 20
+    )
