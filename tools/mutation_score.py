@@ -34,6 +34,7 @@ import argparse
 import fnmatch
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -264,11 +265,14 @@ def run_module(
     # the copy mutates this module only; named mutants are run again even with a result
     cmd += mutants
     started = time.monotonic()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"== {name}: {' '.join(cmd)} (in {dest})", flush=True)
     with open(dest / "mutmut.log", "w", encoding="utf-8") as log:  # progress: tail it
         done = subprocess.run(cmd, cwd=dest, stdout=log, stderr=subprocess.STDOUT)
     if done.returncode != 0:
         raise SystemExit(f"{name}: mutmut failed ({done.returncode}); see {dest / 'mutmut.log'}")
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     found = {n: s for n, s in results(dest).items() if any(_module(n) == _dotted(f) for f in mod.files)}
     counts = table(found, [])
     print_table(counts, found)
@@ -280,7 +284,8 @@ def run_module(
     survivors = sorted(n for n, st in found.items() if st in ("survived", "no tests"))
     other = [n for n in survivors if not _is_equivalent(n, listed)]
     print(
-        f"{name}: {s:.1f}% (goal {mod.goal}%) in {time.monotonic() - started:.0f} s; "
+        f"{name}: {s:.1f}% (goal {mod.goal}%) in {time.monotonic() - started:.0f} s "
+        f"({cpu:.0f} s of CPU); "
         f"{len(survivors) - len(other)} survivor(s) listed as equivalent"
         if s is not None
         else f"{name}: no mutants"
