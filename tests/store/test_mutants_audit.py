@@ -748,3 +748,32 @@ def test_without_the_signatures_table_the_chain_and_rows_are_still_verified(conn
     assert r.ok and r.entries == 3
     conn.execute(update(events).where(events.c.id == 1).values(name="改"))
     assert verify(conn).bad_seq == 1
+
+
+def test_an_entry_is_described_by_its_round_and_table_when_it_has_them() -> None:
+    base = {"seq": 4, "action": "match.record", "at": "T", "user_name": "李", "station": "t1"}
+    assert audit._describe(base) == "entry #4 (match.record, T, 李@t1)"
+    assert audit._describe({**base, "table_no": 5}) == "entry #4 (match.record table 5, T, 李@t1)"
+    assert audit._describe({**base, "round_no": 2}) == "entry #4 (match.record round 2, T, 李@t1)"
+    assert (
+        audit._describe({**base, "round_no": 2, "table_no": 5})
+        == "entry #4 (match.record round 2 table 5, T, 李@t1)"
+    )
+    assert (
+        audit._describe({**base, "round_no": 0, "table_no": 0})
+        == "entry #4 (match.record round 0 table 0, T, 李@t1)"
+    )
+
+
+def test_a_registered_row_whose_key_is_not_a_key_registers_nothing(conn: Connection) -> None:
+    ring, _root = signed_store(conn)
+    row = {"station": "table-1", "role": "table_referee", "public_key": "zz" * 32, "fingerprint": "f" * 64}
+    write(conn, keys.REGISTER_ACTION, {station_keys: [row]}, role=CHIEF)
+    assert verify(conn).ok
+    # the fingerprint is computed from the key, never read from the row
+    public, fpr = ring.add("table-2", "table_referee")
+    row = {"station": "table-2", "role": "table_referee", "public_key": public, "fingerprint": "e" * 64}
+    write(conn, keys.REGISTER_ACTION, {station_keys: [row]}, role=CHIEF)
+    write(conn, "match.record", station="table-2", role="table_referee")
+    r = verify(conn)
+    assert r.ok and r.signed == 4  # the root, both registrations and the record
