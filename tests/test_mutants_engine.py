@@ -1234,3 +1234,47 @@ def test_a_rulebook_whose_kind_has_no_rule_for_the_facts_is_an_error(tmp_path: A
         decide(case("bhg-2011", [hand(60, heavy)]), rulebook=rb).to_json()["hands"][0]["rulings"][0]["points"]
         == 20
     )
+
+
+def test_after_the_bury_comes_before_the_first_trick_and_a_burying_delay_after_the_bottom() -> None:
+    after_bury = {"kind": "delay", "seat": "N", "phase": "after_bury"}
+    trick1 = {"kind": "delay", "seat": "N", "trick": 1}
+    assert [r["occurrence"] for r in outcome("bhg-2011", 60, trick1, after_bury)["rulings"]] == [2, 1]
+    bottom = {"kind": "delay", "seat": "N", "phase": "before_bottom"}
+    bury = {"kind": "delay", "seat": "N", "what": "bury"}
+    assert [r["occurrence"] for r in outcome("bhg-2011", 60, bury, bottom)["rulings"]] == [2, 1]
+
+
+def test_the_result_cites_the_clause_that_decided_it() -> None:
+    by_levels = decision("bhg-2011", [hand(40)])["result"]
+    mp = BHG.data["match_points"]["clause"]
+    assert by_levels["decided_by"] == "levels" and by_levels["citation"] == f"{mp['ref']} {mp['title']}"
+    tie = decision("bhg-2011", [hand(80)])["result"]
+    tc = BHG.data["round"]["tie_clause"]
+    assert tie["citation"] == f"{tc['ref']} {tc['title']}"
+    # HBUE's match points clause is an assumed reading: a result decided by it is assumed
+    assert decision("hbue-2018", [hand(40)])["result"]["assumed"] is True
+
+
+def test_a_forfeit_cites_the_events_clause_and_its_reading() -> None:
+    cfg = GANSU.data["forfeit"]
+    out = decision("gansu-2018", [], before_play=[late("EW", 10)])
+    assert out["forfeit"]["citation"] == f"{cfg['clause']['ref']} {cfg['clause']['title']}"
+    assert out["forfeit"]["assumed"] is True and out["result"]["assumed"] is True  # Gansu: assumed
+    both = decision("gansu-2018", [], before_play=[late("EW", 10), late("NS", 12)])
+    assert both["forfeit"]["assumed"] is True and both["forfeit"]["citation"] == out["forfeit"]["citation"]
+    assert (
+        decision("bhg-2011", [], before_play=[late("EW", 10), late("NS", 12)])["forfeit"]["assumed"] is False
+    )
+
+
+def test_a_disqualification_before_play_forfeits_the_round() -> None:
+    dq = {**late("NS", 3), "override": {"reason": "r", "sanctions": ["disqualified"]}}
+    out = decision("bhg-2011", [], before_play=[dq])
+    assert out["forfeit"]["side"] == "NS" and out["result"]["winner"] == "EW"
+
+
+def test_bhg_wrong_declaration_carries_its_own_instruction() -> None:
+    r = ruling_of("bhg-2011", {"kind": "wrong_declaration", "seat": "N", "trick": 1})
+    own = BHG.data["infractions"]["wrong_declaration"]["rules"][0]["sanction"]["instruction"]
+    assert own and r["instruction"] == own
