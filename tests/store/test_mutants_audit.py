@@ -271,19 +271,38 @@ def test_insert_returns_the_new_id_and_records_the_row_under_its_entry(conn: Con
     assert [r["id"] for r in w.rows["events"]] == [1, 2] and {r["entry_seq"] for r in w.rows["events"]} == {1}
 
 
-def test_insert_many_returns_ids_in_order_and_one_row_goes_through_insert(conn: Connection) -> None:
+def test_insert_many_returns_ids_in_order_and_one_row_goes_through_insert(
+    conn: Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a cold statement cache, as in a new process: each table has its own statement
+    monkeypatch.setattr(audit, "_INSERTS", {})
     w = Writer(conn)
     assert w.insert_many(events, []) == []
-    assert w.insert_many(events, [event_row("solo")]) == [1]
     ids = w.insert_many(events, [event_row("x"), event_row("y"), event_row("z")])
-    assert ids == [2, 3, 4]
+    assert ids == [1, 2, 3]
+    pins = [{"event_id": 1, "role": r, "pin_hash": "scrypt$" + r} for r in ("a", "b")]
+    assert w.insert_many(role_pins, pins) == [1, 2]
+    assert w.insert_many(events, [event_row("solo")]) == [4]
     assert [(r["id"], r["name"], r["entry_seq"]) for r in w.rows["events"]] == [
-        (1, "solo", 1),
-        (2, "x", 1),
-        (3, "y", 1),
-        (4, "z", 1),
+        (1, "x", 1),
+        (2, "y", 1),
+        (3, "z", 1),
+        (4, "solo", 1),
     ]
+    assert [r["role"] for r in w.rows["role_pins"]] == ["a", "b"]
     w.commit_entry(user="u", station="s", action="pairs.import", info={})
+    assert verify(conn).ok
+    stored = conn.execute(role_pins.select().order_by(role_pins.c.id)).all()
+    assert [(r.id, r.role, r.entry_seq) for r in stored] == [(1, "a", 1), (2, "b", 1)]
+
+
+def test_insert_uses_each_tables_own_statement(conn: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(audit, "_INSERTS", {})
+    w = Writer(conn)
+    assert w.insert(events, event_row()) == 1
+    assert w.insert(role_pins, {"event_id": 1, "role": "a", "pin_hash": "h"}) == 1
+    assert w.insert(events, event_row("二")) == 2
+    w.commit_entry(user="u", station="s", action="x", info={})
     assert verify(conn).ok
 
 
