@@ -1278,3 +1278,18 @@ def test_bhg_wrong_declaration_carries_its_own_instruction() -> None:
     r = ruling_of("bhg-2011", {"kind": "wrong_declaration", "seat": "N", "trick": 1})
     own = BHG.data["infractions"]["wrong_declaration"]["rules"][0]["sanction"]["instruction"]
     assert own and r["instruction"] == own
+
+
+def test_a_hand_in_progress_dealt_by_north_south() -> None:
+    out = decision("bhg-2011", [{"in_progress": True}], finished="open", first_dealer="S")
+    h = out["hands"][0]
+    assert h["dealer"] == "S" and h["dealer_side"] == "NS" and h["in_progress"] is True
+
+
+def test_an_override_keeps_the_count_and_the_clause_of_the_computed_ruling() -> None:
+    exposed = {"kind": "exposed_card", "seat": "N", "trick": 1}
+    out = decide(case("bhg-2011", [hand(60, exposed, overridden("warning", trick=2))]))
+    r = out.hands[0].rulings[1]
+    assert r.occurrence == 2 and r.proposed is not None and r.proposed.occurrence == 2
+    assert r.clause == r.proposed.clause == BHG.data["infractions"]["exposed_card"]["rules"][0]["clause"]
+    assert r.to_json()["occurrence"] == 2

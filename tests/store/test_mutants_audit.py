@@ -796,3 +796,18 @@ def test_a_registered_row_whose_key_is_not_a_key_registers_nothing(conn: Connect
     write(conn, "match.record", station="table-2", role="table_referee")
     r = verify(conn)
     assert r.ok and r.signed == 4  # the root, both registrations and the record
+
+
+def test_a_pin_row_whose_event_is_not_a_number_enforces_nothing_and_is_reported(conn: Connection) -> None:
+    """A payload forged to say a PIN row's event is not a number: verify names the row
+    (it differs from the table's) and reads no enforced event from it."""
+    write(conn, "db.create")
+    e = write(
+        conn, "pin.set", {role_pins: [{"event_id": 1, "role": CHIEF, "pin_hash": "scrypt$h"}]}, event_id=1
+    )
+    payload = json.loads(e["payload"])
+    payload["rows"]["role_pins"][0]["event_id"] = "x"
+    text_ = canonical(payload)
+    forge(conn, e["seq"], payload=text_, hash=entry_hash(e["prev_hash"], e, text_))
+    r = verify(conn)
+    assert r.problems == (f"{audit._describe(e)}: role_pins id 1 changed: event_id is 1, the entry says 'x'",)
