@@ -1293,3 +1293,19 @@ def test_an_override_keeps_the_count_and_the_clause_of_the_computed_ruling() -> 
     assert r.occurrence == 2 and r.proposed is not None and r.proposed.occurrence == 2
     assert r.clause == r.proposed.clause == BHG.data["infractions"]["exposed_card"]["rules"][0]["clause"]
     assert r.to_json()["occurrence"] == 2
+
+
+def test_passing_a_cites_the_pass_a_clause_or_else_the_match_points_one(tmp_path: Any) -> None:
+    pa = BHG.data["levels"]["pass_a_clause"]
+    r = decision("bhg-2011", [hand(40)], levels={"NS": "2", "EW": "A"})["result"]
+    assert r["citation"] == f"{pa['ref']} {pa['title']}" == "比赛方法 先过A者为胜"
+    # Gansu's pass-A clause is an assumed reading; its match points clause is printed
+    assert decision("gansu-2018", [hand(40)], levels={"NS": "2", "EW": "A"})["result"]["assumed"] is True
+    assert decision("gansu-2018", [hand(40)])["result"]["assumed"] is False
+    # a rulebook that gives no pass-A clause: the match points clause
+    rb = variant(tmp_path, "no-pass-a", ("pass_a_clause = ", "# pass_a_clause = "))
+    assert rb.data["levels"].get("pass_a_clause") is None
+    out = decide(case("bhg-2011", [hand(40)], levels={"NS": "2", "EW": "A"}), rulebook=rb).to_json()
+    mp = rb.data["match_points"]["clause"]
+    assert out["result"]["decided_by"] == "passed_a"
+    assert out["result"]["citation"] == f"{mp['ref']} {mp['title']}" == "比赛方法 积分"

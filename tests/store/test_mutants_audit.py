@@ -811,3 +811,42 @@ def test_a_pin_row_whose_event_is_not_a_number_enforces_nothing_and_is_reported(
     forge(conn, e["seq"], payload=text_, hash=entry_hash(e["prev_hash"], e, text_))
     r = verify(conn)
     assert r.problems == (f"{audit._describe(e)}: role_pins id 1 changed: event_id is 1, the entry says 'x'",)
+
+
+def forge_payload(conn: Connection, e: dict[str, Any], payload: dict[str, Any]) -> None:
+    """Rewrite entry ``e``'s payload and its hash (the last entry: nothing links to it yet)."""
+    text_ = canonical(payload)
+    forge(conn, e["seq"], payload=text_, hash=entry_hash(e["prev_hash"], e, text_))
+
+
+def test_an_entrys_info_that_is_not_an_object_states_no_role(conn: Connection) -> None:
+    e = write(conn, "event.create")
+    forge_payload(conn, e, {"rows": {}, "info": ["role", CHIEF]})
+    assert verify(conn).ok
+
+
+def test_a_role_that_is_not_text_is_no_role(conn: Connection) -> None:
+    ring, _root = signed_store(conn)
+    ring.keys[("desk", 5)] = ring.keys[("desk", CHIEF)]  # type: ignore[index]
+    write(conn, "event.update", role=5)  # type: ignore[arg-type]
+    r = verify(conn)
+    assert r.ok and r.signed == 2
+
+
+def test_station_key_rows_register_a_key_only_in_a_registration(conn: Connection) -> None:
+    ring, _root = signed_store(conn)
+    public, fpr = ring.add("table-1", "table_referee")
+    row = {"station": "table-1", "role": "table_referee", "public_key": public, "fingerprint": fpr}
+    write(conn, "event.update", {station_keys: [row]}, role=CHIEF)  # not a key.register entry
+    e = write(conn, "match.record", station="table-1", role="table_referee")
+    assert verify(conn).problems == (f"{audit._describe(e)}: signed by an unregistered key {fpr[:16]}…",)
+
+
+def test_the_trust_root_must_be_signed_by_the_key_it_registers_by_fingerprint(conn: Connection) -> None:
+    ring = Ring()
+    conn.info[audit.KEYRING_KEY] = ring
+    register(conn, ring, "desk", CHIEF)
+    # the signature is the registered key's, but the entry names another key as its signer
+    conn.execute(update(entry_signatures).values(fingerprint="ab" * 32))
+    r = verify(conn)
+    assert r.problem is not None and r.problem.endswith("signed by itself") and r.root is None
