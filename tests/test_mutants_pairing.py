@@ -86,10 +86,13 @@ def test_a_pairing_read_back_from_json() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"table": 1}, "pairing: expected a JSON list of tables"),
-        ([[1, 2]], r"pairing\[0\]: expected an object"),
-        ([{"bye": "1"}, {"bye": "2"}], r"pairing\[1\]: a second bye"),
-        ([{"table": 1, "NS": "1"}], r"pairing\[0\]: expected table, NS and EW, got"),
+        ({"table": 1}, "^pairing: expected a JSON list of tables$"),
+        ([[1, 2]], r"^pairing\[0\]: expected an object$"),
+        ([{"bye": "1"}, {"bye": "2"}], r"^pairing\[1\]: a second bye$"),
+        (
+            [{"table": 1, "NS": "1"}],
+            r"^pairing\[0\]: expected table, NS and EW, got \{'table': 1, 'NS': '1'\}$",
+        ),
         ([{"table": "x", "NS": "1", "EW": "2"}], r"pairing\[0\]: expected table, NS and EW"),
         ([{"table": None, "NS": "1", "EW": "2"}], r"pairing\[0\]: expected table, NS and EW"),
     ],
@@ -718,3 +721,132 @@ def test_placings_prizes_by_count() -> None:
     assert [r["prize"] for r in rows] == [0, 0, None, None]
     rows = placings(rec, {"decided": 0, "split_by": []})
     assert [r["prize"] for r in rows] == [None] * 4
+
+
+# -- more of the same rules, from the survivors of a first run ------------------------------------
+
+
+def test_check_pairing_names_pairs_in_number_order() -> None:
+    rec = EventRecord(numbers(10))
+    pg = Pairing(1, "entered", None, [Table(1, "1", "2"), Table(2, "12", "3"), Table(3, "4", "11")], None)
+    errors, _ = check_pairing(rec, pg)
+    assert errors == [
+        "round 1: pair 11 is not in the round's field",
+        "round 1: pair 12 is not in the round's field",
+        "round 1: pair(s) 5, 6, 7, 8, 9, 10 of the field have no table and no bye",
+    ]
+
+
+def test_check_pairing_a_self_table_does_not_stop_the_rematch_check() -> None:
+    rec = EventRecord(numbers(4), results=(win(1, "3", "4"),))
+    pg = Pairing(2, "entered", None, [Table(1, "1", "1"), Table(2, "3", "4")], None)
+    _, warnings = check_pairing(rec, pg)
+    assert warnings == ["round 2 table 2: pairs 3 and 4 already met in round 1"]
+
+
+def test_a_draw_entered_names_the_pairs_not_drawn_in_number_order() -> None:
+    with pytest.raises(PairingError, match=r"^--drawn: pair\(s\) 9, 10, 11 of round 1's field not drawn$"):
+        pair_round(GANSU, EventRecord(numbers(11)), 1, drawn=[str(i) for i in range(1, 9)])
+
+
+def test_placings_lots_with_the_default_seed_of_0() -> None:
+    rec = EventRecord(
+        numbers(8),
+        results=(
+            win(1, "1", "2"),
+            win(1, "3", "4"),
+            win(1, "5", "6"),
+            win(1, "7", "8"),
+            win(2, "1", "3"),
+            win(2, "5", "7"),
+            win(3, "1", "5"),
+        ),
+    )
+    rows = placings(rec, {"decided": 8, "split_by": ["lots"]})
+    # the round-1 losers 2, 4, 6, 8 in the order of lot_digest(0, pair, "place:")
+    assert [r["pair"] for r in rows[4:]] == sorted(
+        ["2", "4", "6", "8"], key=lambda p: lot_digest(0, p, "place:")
+    )
+    assert [r["pair"] for r in rows[4:]] == ["4", "6", "8", "2"]
+    assert [r["won"] for r in rows] == [3, 2, 1, 1, 0, 0, 0, 0]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_placings_read_results_in_any_order() -> None:
+    # 1 won rounds 1 and 2 (listed round 2 first); 5 had byes in rounds 1 and 2 … and a win;
+    # both are still in, having reached round 2: they share 1st
+    rec = EventRecord(
+        numbers(5),
+        results=(win(2, "1", "3"), win(1, "1", "2"), win(1, "3", "4")),
+        byes=(Bye(2, "5"), Bye(1, "5")),
+    )
+    rows = placings(rec)
+    assert [(r["rank"], r["pair"]) for r in rows[:2]] == [(1, "1"), (1, "5")]
+
+
+def test_placings_a_pair_with_a_bye_then_a_win_reached_the_later_round() -> None:
+    # 5: bye in round 1, beat 1 in round 2; 3: won round 1, bye in round 2. Both still in after
+    # round 2, both reached round 2: they share 1st
+    rec = EventRecord(
+        numbers(5),
+        results=(win(1, "1", "2"), win(1, "3", "4"), win(2, "5", "1")),
+        byes=(Bye(1, "5"), Bye(2, "3")),
+    )
+    rows = placings(rec)
+    assert sorted((r["rank"], r["pair"]) for r in rows[:2]) == [(1, "3"), (1, "5")]
+
+
+def test_placings_an_undecided_tie_does_not_stop_the_count() -> None:
+    rec = EventRecord(numbers(4), results=(tie(1, "1", "2"), win(1, "3", "4")))
+    rows = {r["pair"]: r for r in placings(rec)}
+    assert rows["3"]["won"] == 1 and rows["4"]["out_in"] == 1
+    assert rows["1"]["out_in"] is None and rows["2"]["out_in"] is None
+
+
+def test_placings_ignore_pairs_outside_the_event() -> None:
+    rec = EventRecord(numbers(2), results=(win(1, "1", "2"), win(1, "9", "8")), byes=(Bye(1, "7"),))
+    assert [r["pair"] for r in placings(rec)] == ["1", "2"]
+
+
+def test_placings_a_readmitted_pair_is_not_out() -> None:
+    rec = EventRecord(
+        numbers(4),
+        results=(win(1, "1", "2"), win(1, "3", "4")),
+        withdrawals=(Withdrawal("1", 1, back_from=2),),
+    )
+    rows = {r["pair"]: r for r in placings(rec)}
+    assert rows["1"]["out_in"] is None and rows["1"]["rank"] == 1
+
+
+def test_placings_a_pair_that_withdrew_from_round_2_without_playing_is_out_in_round_2() -> None:
+    # 5 was suspended in round 1 (did not play) and withdrew from round 2: out in round 2
+    rec = EventRecord(
+        numbers(5),
+        results=(win(1, "1", "2"), win(1, "3", "4")),
+        suspensions=(Suspension("5", 1, 1),),
+        withdrawals=(Withdrawal("5", 2),),
+    )
+    rows = {r["pair"]: r for r in placings(rec)}
+    assert rows["5"]["out_in"] == 2 and rows["5"]["rank"] is not None
+
+
+def test_placings_split_a_disqualified_pair_with_no_match_lost_counts_level_difference_0() -> None:
+    rec = EventRecord(
+        numbers(4),
+        results=(win(1, "1", "2", 2), win(1, "3", "4", 1)),
+        disqualifications=(Disqualification("3", 1),),
+    )
+    rows = placings(rec, {"decided": 4, "split_by": ["level_difference", "lots"]}, seed=1)
+    # out in round 1: 3 (disqualified, no match lost: 0), 4 (lost by 1), 2 (lost by 2)
+    assert [r["pair"] for r in rows[1:]] == ["3", "4", "2"]
+    assert [r["split"] for r in rows[1:]] == ["level_difference", "level_difference", None]
+
+
+def test_placings_equal_keys_are_not_split() -> None:
+    rec = EventRecord(numbers(4), results=(win(1, "1", "2", 1), win(1, "3", "4", 1), win(2, "1", "3")))
+    rows = placings(rec, {"decided": 4, "split_by": ["level_difference"]})
+    assert [(r["rank"], r["pair"], r["split"], r["won"]) for r in rows[2:]] == [
+        (3, "2", None, 0),
+        (4, "4", None, 0),
+    ]
+    assert [(r["rank"], r["won"]) for r in rows[:2]] == [(1, 2), (2, 1)]
