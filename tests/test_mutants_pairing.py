@@ -850,3 +850,18 @@ def test_placings_equal_keys_are_not_split() -> None:
         (4, "4", None, 0),
     ]
     assert [(r["rank"], r["won"]) for r in rows[:2]] == [(1, 2), (2, 1)]
+
+
+def test_placings_pairs_still_in_rank_by_how_far_they_got() -> None:
+    # round 2 half played: 1 beat 3; 5 and 7 have not played it yet
+    rec = EventRecord(
+        numbers(8),
+        results=(win(1, "1", "2"), win(1, "3", "4"), win(1, "5", "6"), win(1, "7", "8"), win(2, "1", "3")),
+    )
+    rows = placings(rec)
+    assert [(r["rank"], r["pair"], r["out_in"]) for r in rows[:4]] == [
+        (1, "1", None),
+        (2, "5", None),
+        (2, "7", None),
+        (4, "3", 2),
+    ]
