@@ -1309,3 +1309,38 @@ def test_passing_a_cites_the_pass_a_clause_or_else_the_match_points_one(tmp_path
     mp = rb.data["match_points"]["clause"]
     assert out["result"]["decided_by"] == "passed_a"
     assert out["result"]["citation"] == f"{mp['ref']} {mp['title']}" == "比赛方法 积分"
+
+
+def test_the_proposal_under_an_override_is_worded_with_the_events_rules() -> None:
+    # BHG 二、9: the computed ruling (the hand lost, an 80-point shift) is shown under the override
+    plain = judge(case("bhg-2011", [hand(60, signal("N"))]), lang="en")["hands"][0]["rulings"][0]
+    sig = {**signal("N"), "override": {"reason": "r", "sanctions": ["warning"]}}
+    ruled = judge(case("bhg-2011", [hand(60, sig)]), lang="en")["hands"][0]["rulings"][0]
+    assert ruled["proposed"]["text"] == plain["text"] and "80" in plain["text"]
+
+
+def test_gansu_the_event_count_is_per_side() -> None:
+    # NS's illegal signal in hand 1 is not EW's: EW's in hand 2 is its first
+    out = decision("gansu-2018", [hand(60, signal("N")), hand(60, signal("E"))])
+    assert [h["rulings"][0]["occurrence"] for h in out["hands"]] == [1, 1]
+
+
+def test_the_highest_step_reached_holds(tmp_path: Any) -> None:
+    """A counter with two steps: from the 2nd time 10 points, from the 3rd the hand lost."""
+    rb = variant(
+        tmp_path,
+        "two-steps",
+        (
+            "[counters.trick_handling]",
+            "[[counters.delay.steps]]\nfrom_count = 3\nsanction = { hand_loss = true }\n"
+            'clause = { ref = "二、10", title = "拖延三次", zh = "三次", en = "third" }\n\n'
+            "[counters.trick_handling]",
+        ),
+    )
+    assert [s["from_count"] for s in rb.data["counters"]["delay"]["steps"]] == [2, 3]
+    out = decide(
+        case("bhg-2011", [hand(60, delay("N"), delay("N"), delay("N"), delay("N"))]), rulebook=rb
+    ).to_json()
+    rulings = out["hands"][0]["rulings"]
+    assert [(r["points"], r["hand_lost"]) for r in rulings] == [(0, False), (10, False), (0, True), (0, True)]
+    assert rulings[2]["citation"] == "二、10 拖延三次" and rulings[1]["citation"] == "二、10 拖延比赛时间"
