@@ -1344,3 +1344,44 @@ def test_the_highest_step_reached_holds(tmp_path: Any) -> None:
     rulings = out["hands"][0]["rulings"]
     assert [(r["points"], r["hand_lost"]) for r in rulings] == [(0, False), (10, False), (0, True), (0, True)]
     assert rulings[2]["citation"] == "二、10 拖延三次" and rulings[1]["citation"] == "二、10 拖延比赛时间"
+
+
+# -- a total below 0 counts as 0 in every way a hand is scored ------------------------------------
+
+
+def wrong_play(seat: str, cards: int) -> dict[str, Any]:
+    return {"kind": "wrong_play", "seat": seat, "cards": cards, "trick": 1}
+
+
+def test_a_negative_total_is_0_in_an_open_grab() -> None:
+    # Gansu: both sides lose the hand; the defenders' 3 wrong cards (30) take 20 below 0
+    h = outcome("gansu-2018", 10, wrong_count("N"), wrong_count("E"), wrong_play("N", 3))
+    assert h["lost_by"] == "both" and h["defender_total"] == 0
+
+
+def test_a_negative_total_is_0_when_both_sides_lose_and_the_points_decide() -> None:
+    # BHG: scored on the points: 10 − 30 → 0: the dealer side's +3
+    h = outcome(
+        "bhg-2011",
+        10,
+        signal("N"),
+        signal("E"),
+        {"kind": "exposed_card", "seat": "N", "cards": 3, "trick": 2},
+    )
+    assert h["defender_total"] == 0 and h["gains"] == {"NS": 0, "EW": 3}
+
+
+def test_a_negative_total_is_0_against_a_printed_award() -> None:
+    # Gansu: the defenders lose the hand (award 2) and their wrong cards take the total below
+    # 0: at 0 the points give 3, the better outcome
+    h = outcome("gansu-2018", 10, wrong_count("N"), wrong_play("N", 3))
+    assert h["defender_total"] == 0 and h["gains"] == {"NS": 0, "EW": 3}
+
+
+def test_the_defenders_taking_the_deal_stop_at_a_without_passing_it() -> None:
+    # BHG: NS (defending) on K take the deal with +2 (160): they stop at A (must be played);
+    # only the dealer side can pass A
+    out = decision("bhg-2011", [hand(160)], levels={"NS": "K", "EW": "2"})
+    h = out["hands"][0]
+    assert h["levels_after"] == {"NS": "A", "EW": "2"} and h["passed_a"] is False
+    assert out["result"]["decided_by"] == "levels"
