@@ -850,3 +850,19 @@ def test_the_trust_root_must_be_signed_by_the_key_it_registers_by_fingerprint(co
     conn.execute(update(entry_signatures).values(fingerprint="ab" * 32))
     r = verify(conn)
     assert r.problem is not None and r.problem.endswith("signed by itself") and r.root is None
+
+
+def test_each_unsigned_schema_entry_is_counted(conn: Connection) -> None:
+    signed_store(conn)
+    write(conn, "db.upgrade", station="nokey")
+    write(conn, "db.upgrade", station="nokey")
+    r = verify(conn)
+    assert r.ok and r.unsigned_schema == 2 and r.signed == 1
+
+
+def test_only_a_revocation_revokes_a_key(conn: Connection) -> None:
+    ring, _root = signed_store(conn)
+    fpr = register(conn, ring, "table-1", "table_referee")
+    write(conn, "event.update", info={"fingerprint": fpr}, role=CHIEF)  # names the key, revokes nothing
+    write(conn, "match.record", station="table-1", role="table_referee")
+    assert verify(conn).ok
