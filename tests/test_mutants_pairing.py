@@ -865,3 +865,108 @@ def test_placings_pairs_still_in_rank_by_how_far_they_got() -> None:
         (2, "7", None),
         (4, "3", 2),
     ]
+
+
+def test_pairing_cost_reads_a_missing_score_or_seat_as_0_on_either_side() -> None:
+    order = ["x", "c", "a", "b"]
+    assert pairing_cost([("x", "c")], order, {"c": 2}, {}) == (1, 2, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"b": 1}) == (0, 0, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"a": 1}) == (0, 0, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"a": -1}) == (0, 0, 0, 1)
+
+
+def test_an_even_field_by_lot_has_no_bye() -> None:
+    pg = pair_round(GANSU, EventRecord(numbers(4)), 1, seed=2)
+    assert pg.bye is None and pg.to_json()[-1] != {"bye": ""} and len(pg.tables) == 2
+
+
+def test_a_knockout_draw_entered_keeps_its_round() -> None:
+    pg = pair_round(HBUE, EventRecord(numbers(4)), 1, knockout=True, drawn=["1", "2", "3", "4"])
+    assert pg.round == 1
+    with pytest.raises(PairingError, match="^--drawn: pair 9 is not in round 1's field$"):
+        pair_round(HBUE, EventRecord(numbers(4)), 1, knockout=True, drawn=["1", "2", "3", "9"])
+    rec = EventRecord(numbers(4), results=(win(1, "1", "2"), win(1, "3", "4")))
+    pg = pair_round(HBUE, rec, 2, knockout=True, drawn=["3", "1"])
+    assert pg.round == 2 and tables(pg) == [("3", "1")]
+    with pytest.raises(PairingError, match="^--drawn: pair 2 is not in round 2's field$"):
+        pair_round(HBUE, rec, 2, knockout=True, drawn=["3", "2"])
+
+
+def test_a_knockout_round_paired_again_ignores_its_own_recorded_bye() -> None:
+    rec = EventRecord(numbers(6), results=(win(1, "1", "2"), win(1, "3", "4"), win(1, "5", "6")))
+    first = pair_round(HBUE, rec, 2, seed=1, knockout=True)
+    assert first.bye is not None
+    again = EventRecord(rec.pairs, rec.results, byes=(Bye(2, first.bye),))
+    assert pair_round(HBUE, again, 2, seed=1, knockout=True).bye == first.bye
+
+
+def test_the_knockout_field_in_number_order() -> None:
+    rec = EventRecord(
+        numbers(12),
+        results=tuple(win(1, str(i), str(i + 1)) for i in range(1, 12, 2)) + (ew_win(1, "9", "10"),),
+    )
+    assert field_of(EventRecord(numbers(12)), 1) == [str(i) for i in range(1, 13)]
+    rec = EventRecord(
+        numbers(12), results=(win(1, "1", "2"), ew_win(1, "9", "10"), win(1, "11", "12"), win(1, "3", "4"))
+    )
+    assert field_of(rec, 2) == ["1", "3", "10", "11"]
+
+
+@pytest.fixture
+def odd_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 4)
+    monkeypatch.setattr(pairing_mod, "BLOCK", 3)
+    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 4)
+    monkeypatch.setattr(pairing_mod, "NEAREST", 3)
+
+
+def test_an_odd_block_takes_the_next_pair_to_seat_every_table(odd_blocks: None) -> None:
+    order = [str(i) for i in range(1, 11)]
+    seen: list[tuple[int, int]] = []
+    found = best_matching(
+        order, set(), dict.fromkeys(order, 0), dict.fromkeys(order, 0), lambda d, t: seen.append((d, t))
+    )
+    assert found == [("1", "2"), ("3", "4"), ("5", "6"), ("7", "8"), ("9", "10")]
+    # blocks of 3 + 1: 1–4, 5–8, then 9–10
+    assert seen == [(4, 10), (8, 10), (10, 10)]
+
+
+def test_the_last_block_ending_the_field_exactly_is_matched_whole(small_blocks: None) -> None:
+    # 12 pairs in blocks of 4: the last block (9–12) ends the field; 12 has met 9, 10 and 11, so
+    # it cannot be seated alone: matched with the block above it
+    order = [str(i) for i in range(1, 13)]
+    met = {frozenset(("12", p)) for p in ("9", "10", "11")}
+    zeros = dict.fromkeys(order, 0)
+    found = best_matching(order, met, zeros, zeros)
+    assert found is not None and sorted(p for t in found for p in t) == sorted(order)
+    assert not any(frozenset(t) in met for t in found)
+    assert found[:2] == [("1", "2"), ("3", "4")]
+    # the two blocks matched again together are matched in rank order (8 before 10, as numbers)
+    tail = found[2:]
+    assert pairing_cost(tail, order[4:], zeros, zeros) == brute_best(order[4:], met, zeros, zeros)
+
+
+def test_two_blocks_the_second_matched_with_the_first(
+    small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 6)  # 8 pairs: two blocks of 4
+    order = [str(i) for i in range(1, 9)]
+    met = {frozenset(("8", p)) for p in ("5", "6", "7")}
+    found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
+    assert found is not None and sorted(p for t in found for p in t) == sorted(order)
+    assert not any(frozenset(t) in met for t in found)
+
+
+def test_a_block_is_matched_over_the_nearest_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a block (not the last) only the nearest ranks are candidates: a farther pair of
+    the same score is not reached (the price of large fields, see the module's docstring)."""
+    monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 6)
+    monkeypatch.setattr(pairing_mod, "BLOCK", 6)
+    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
+    order = [str(i) for i in range(1, 13)]
+    points = {"1": 4, "2": 2, "3": 2, "4": 2, "5": 2, "6": 4} | {p: 0 for p in order[6:]}
+    found = best_matching(order, set(), points, dict.fromkeys(order, 0))
+    assert found is not None
+    first_block = found[:3]
+    # dense, 1 would meet 6 (both 4): over the nearest two ranks it cannot
+    assert ("1", "6") not in first_block and sorted(p for t in first_block for p in t) == order[:6]
