@@ -7,6 +7,7 @@ tools/mutation-equivalents.md.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -1385,3 +1386,11 @@ def test_the_defenders_taking_the_deal_stop_at_a_without_passing_it() -> None:
     h = out["hands"][0]
     assert h["levels_after"] == {"NS": "A", "EW": "2"} and h["passed_a"] is False
     assert out["result"]["decided_by"] == "levels"
+
+
+def test_wording_a_decision_leaves_the_stored_one_in_no_language() -> None:
+    late_ = {"kind": "late_arrival", "side": "EW", "minutes": 3}
+    d = decision("bhg-2011", [hand(60, delay("N"))], before_play=[late_])
+    stored = copy.deepcopy(d)
+    word(d, "zh", BHG)
+    assert d == stored and is_language_free(d)
