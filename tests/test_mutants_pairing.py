@@ -966,3 +966,26 @@ def test_a_block_is_matched_over_the_nearest_candidates(monkeypatch: pytest.Monk
     first_block = found[:3]
     # dense, 1 would meet 6 (both 4): over the nearest two ranks it cannot
     assert ("1", "6") not in first_block and sorted(p for t in first_block for p in t) == order[:6]
+
+
+def test_swiss_ranks_by_the_standings_after_the_previous_round_only() -> None:
+    # after round 1: 3 (+3) above 1 (+1); a round-2 result already recorded (1 beat 3 by 5)
+    # would put 1 on top: round 2 is paired as if it were not there
+    rec = EventRecord(numbers(4), results=(win(1, "1", "2", 1), win(1, "3", "4", 3), ew_win(2, "3", "1", 5)))
+    pg = pair_round(GANSU, rec, 2)
+    assert [(t.table, t.ns, t.ew) for t in pg.tables] == [(1, "3", "1"), (2, "2", "4")]
+
+
+def test_swiss_seats_count_only_the_rounds_before() -> None:
+    # a recorded round-2 result where 3 sat NS does not count as a second NS for 3
+    rec = EventRecord(numbers(4), results=(win(1, "1", "2", 1), win(1, "3", "4", 3), win(2, "3", "1", 5)))
+    pg = pair_round(GANSU, rec, 2)
+    assert tables(pg)[0] == ("3", "1")
+
+
+def test_swiss_a_round_paired_again_ignores_its_own_recorded_bye() -> None:
+    rec = EventRecord(numbers(5), results=(win(1, "1", "2", 3), win(1, "3", "4", 1)), byes=(Bye(1, "5"),))
+    first = pair_round(GANSU, rec, 2)
+    assert first.bye == "2"
+    again = EventRecord(rec.pairs, rec.results, byes=(*rec.byes, Bye(2, "2")))
+    assert pair_round(GANSU, again, 2).bye == "2"
