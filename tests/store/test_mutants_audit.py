@@ -866,3 +866,12 @@ def test_only_a_revocation_revokes_a_key(conn: Connection) -> None:
     write(conn, "event.update", info={"fingerprint": fpr}, role=CHIEF)  # names the key, revokes nothing
     write(conn, "match.record", station="table-1", role="table_referee")
     assert verify(conn).ok
+
+
+def test_problems_past_the_limit_are_all_counted(conn: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(5):
+        write(conn, "event.create", {events: [event_row(f"e{i}")]})
+    conn.execute(update(events).values(name="改"))
+    monkeypatch.setattr(audit, "MAX_PROBLEMS", 2)
+    r = verify(conn)
+    assert len(r.problems) == 2 and r.more_problems == 3 and r.bad_seq == 1
