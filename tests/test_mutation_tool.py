@@ -37,6 +37,10 @@ def test_equivalents_are_read_per_module_section(tool: ModuleType) -> None:
 
 | `x_f__mutmut_31`, `_36`, `_41`–`_43` | a | b |
 | `xǁCǁm__mutmut_2` | a | b |
+
+## Not observable in a test here
+
+| `x_g__mutmut_1` | a |
 """
     assert tool.equivalents(text) == {
         "referee_app.core.levels.x_advance__mutmut_1",

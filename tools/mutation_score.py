@@ -140,9 +140,9 @@ def equivalents(text: str | None = None) -> set[str]:
     names: set[str] = set()
     module = ""
     for line in text.splitlines():
-        section = re.fullmatch(r"##\s+(\S+)\.py\s*", line)
-        if section:
-            module = "referee_app." + section.group(1).replace("/", ".") + "."
+        if line.startswith("## "):  # a module's section, or another (its rows are not equivalents)
+            section = re.fullmatch(r"##\s+(\S+)\.py\s*", line)
+            module = "referee_app." + section.group(1).replace("/", ".") + "." if section else ""
             continue
         if not line.startswith("| `") or not module:
             continue
