@@ -1394,3 +1394,55 @@ def test_wording_a_decision_leaves_the_stored_one_in_no_language() -> None:
     stored = copy.deepcopy(d)
     word(d, "zh", BHG)
     assert d == stored and is_language_free(d)
+
+
+# -- a kind handled as another (same_as: BHG 二、6 亮主错误 按暴露张处理) ---------------------------
+
+EXPOSED_RULE = 'id = "per_card"\ncounter = "exposed_card"\nsanction = { points_per_card = 10 }'
+DECLARATION_SANCTION = 'same_as = "exposed_card"\nsanction = { instruction = {'
+
+
+def test_a_kind_handled_as_another_takes_that_kinds_rule_for_the_same_hand_role(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "exposed-by-role",
+        (
+            EXPOSED_RULE,
+            'id = "dealer"\nwhen = { role = "dealer_side" }\ncounter = "exposed_card"\nsanction = { points_per_card = 20 }\n'
+            'clause = { ref = "二、4", title = "暴露张（庄家）", zh = "庄", en = "dealer" }\n\n'
+            "[[infractions.exposed_card.rules]]\n" + EXPOSED_RULE,
+        ),
+    )
+    declared = {"kind": "wrong_declaration", "seat": "E", "trick": 1}  # E deals
+    r = decide(case("bhg-2011", [hand(60, declared)]), rulebook=rb).to_json()["hands"][0]["rulings"][0]
+    assert r["points"] == 20 and r["citation"].endswith("（二、4 暴露张（庄家））")
+
+
+def test_a_kind_handled_as_another_is_assumed_when_that_kinds_rule_is(tmp_path: Any) -> None:
+    en = 'en = "A card shown when it should not be: 10 points per card." }'
+    rb = variant(tmp_path, "exposed-assumed", (en, en[:-2] + ", assumed = true }"))
+    declared = {"kind": "wrong_declaration", "seat": "N", "trick": 1}
+    r = decide(case("bhg-2011", [hand(60, declared)]), rulebook=rb).to_json()["hands"][0]["rulings"][0]
+    assert r["assumed"] is True
+    assert ruling_of("bhg-2011", declared)["assumed"] is False  # as printed: neither is assumed
+
+
+def test_a_kind_handled_as_another_without_an_instruction_takes_that_kinds(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "exposed-instruction",
+        (EXPOSED_RULE, EXPOSED_RULE[:-2] + ', instruction = { zh = "亮出", en = "shown" } }'),
+        (DECLARATION_SANCTION, 'same_as = "exposed_card"\nsanction = {}\n# { instruction = {'),
+    )
+    declared = {"kind": "wrong_declaration", "seat": "N", "trick": 1}
+    r = decide(case("bhg-2011", [hand(60, declared)]), rulebook=rb).to_json()["hands"][0]["rulings"][0]
+    assert r["instruction"] == {"zh": "亮出", "en": "shown"}
+
+
+def test_bhg_trick_handling_a_first_time_is_not_marked_and_the_other_sides_do_not_count() -> None:
+    th = {"kind": "trick_handling", "seat": "N"}
+    out = decision("bhg-2011", [hand(60, th), hand(60, th)])
+    assert out["hands"][0]["rulings"][0]["assumed"] is False
+    # EW's in hand 1 is not NS's: N's in hand 2 is its side's first in the round
+    out = decision("bhg-2011", [hand(60, {**th, "seat": "E"}), hand(60, th)])
+    assert out["hands"][1]["rulings"][0]["assumed"] is False
