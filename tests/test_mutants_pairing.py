@@ -989,3 +989,52 @@ def test_swiss_a_round_paired_again_ignores_its_own_recorded_bye() -> None:
     assert first.bye == "2"
     again = EventRecord(rec.pairs, rec.results, byes=(*rec.byes, Bye(2, "2")))
     assert pair_round(GANSU, again, 2).bye == "2"
+
+
+def test_swiss_an_odd_field_no_bye_can_seat_is_refused() -> None:
+    # 3 pairs that have all met: whoever has the bye, the other two have met
+    rec = EventRecord(numbers(3), results=(win(1, "1", "2"), win(2, "1", "3"), win(3, "2", "3")))
+    with pytest.raises(
+        PairingError, match="^round 4: 3 pairs cannot all be paired without two pairs meeting again$"
+    ):
+        pair_round(GANSU, rec, 4)
+
+
+def test_swiss_a_large_field_reports_its_progress(small_blocks: None) -> None:
+    for n in (12, 13):
+        rec = EventRecord(numbers(n), results=tuple(win(1, str(i), str(i + 1)) for i in range(1, n, 2)))
+        seen: list[tuple[int, int]] = []
+        pg = pair_round(GANSU, rec, 2, progress=lambda d, t: seen.append((d, t)))
+        assert len(pg.tables) == n // 2 and seen and seen[-1] == (n // 2 * 2, n // 2 * 2)
+
+
+def test_swiss_tables_are_numbered_by_their_better_ranked_pair() -> None:
+    # round 3 of 4 pairs: 1 has met 2 and 3, so the tables are 1–4 and 2–3; table 1 is 1's
+    rec = EventRecord(
+        numbers(4), results=(win(1, "1", "2"), win(1, "3", "4"), win(2, "1", "3"), win(2, "2", "4"))
+    )
+    pg = pair_round(GANSU, rec, 3)
+    assert {frozenset((t.ns, t.ew)) for t in pg.tables} == {frozenset(("1", "4")), frozenset(("2", "3"))}
+    assert "1" in (pg.tables[0].ns, pg.tables[0].ew)
+
+
+def nearest_case() -> tuple[list[str], dict[str, int]]:
+    """Six pairs where 1 and 6 share a score but are five ranks apart."""
+    order = [str(i) for i in range(1, 7)]
+    return order, {"1": 4, "2": 2, "3": 2, "4": 2, "5": 2, "6": 4}
+
+
+def test_up_to_dense_limit_every_table_is_considered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 6)
+    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
+    order, points = nearest_case()
+    found = best_matching(order, set(), points, dict.fromkeys(order, 0))
+    assert found is not None and ("1", "6") in found
+
+
+def test_over_dense_limit_only_the_nearest_ranks_are_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 5)
+    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
+    order, points = nearest_case()
+    found = best_matching(order, set(), points, dict.fromkeys(order, 0))
+    assert found is not None and ("1", "6") not in found and len(found) == 3
