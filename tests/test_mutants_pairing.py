@@ -1004,7 +1004,7 @@ def test_swiss_a_large_field_reports_its_progress(small_blocks: None) -> None:
     for n in (12, 13):
         rec = EventRecord(numbers(n), results=tuple(win(1, str(i), str(i + 1)) for i in range(1, n, 2)))
         seen: list[tuple[int, int]] = []
-        pg = pair_round(GANSU, rec, 2, progress=lambda d, t: seen.append((d, t)))
+        pg = pair_round(GANSU, rec, 2, progress=lambda d, t, seen=seen: seen.append((d, t)))
         assert len(pg.tables) == n // 2 and seen and seen[-1] == (n // 2 * 2, n // 2 * 2)
 
 
