@@ -1446,3 +1446,10 @@ def test_bhg_trick_handling_a_first_time_is_not_marked_and_the_other_sides_do_no
     # EW's in hand 1 is not NS's: N's in hand 2 is its side's first in the round
     out = decision("bhg-2011", [hand(60, {**th, "seat": "E"}), hand(60, th)])
     assert out["hands"][1]["rulings"][0]["assumed"] is False
+
+
+def test_a_disqualification_in_a_hand_still_being_played_forfeits_the_round() -> None:
+    dq = {"kind": "misconduct", "seat": "N", "disqualified": True}
+    out = decision("bhg-2011", [{"in_progress": True, "infractions": [dq]}], finished="open")
+    assert out["hands"][0]["in_progress"] is True
+    assert out["forfeit"]["side"] == "NS" and out["result"]["winner"] == "EW"
