@@ -654,6 +654,8 @@ def test_hbue_defenders_losing_with_a_j_capture_keep_the_hand_loss_not_the_j_rul
 
 
 def test_both_sides_losing_bhg_scores_the_points() -> None:
+    # the reading (both sides losing is not printed) marks the round's result too
+    assert decision("bhg-2011", [hand(60, signal("N"), signal("E"))])["result"]["assumed"] is True
     h = outcome("bhg-2011", 60, signal("N"), signal("E"))
     assert h["lost_by"] == "both" and h["decided_by"] == "points" and h["defender_total"] == 60
     assert h["gains"] == {"NS": 0, "EW": 1} and h["keep_deal"] is True
