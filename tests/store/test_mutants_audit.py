@@ -875,3 +875,56 @@ def test_problems_past_the_limit_are_all_counted(conn: Connection, monkeypatch: 
     monkeypatch.setattr(audit, "MAX_PROBLEMS", 2)
     r = verify(conn)
     assert len(r.problems) == 2 and r.more_problems == 3 and r.bad_seq == 1
+
+
+def test_every_row_an_entry_does_not_list_is_named(conn: Connection) -> None:
+    three(conn)
+    conn.execute(insert(events).values(id=7, entry_seq=3, **event_row("塞")))
+    conn.execute(insert(events).values(id=8, entry_seq=3, **event_row("又")))
+    r = verify(conn)
+    assert [p.split(": ", 1)[1] for p in r.problems] == [
+        "events id 7 is not in the entry",
+        "events id 8 is not in the entry",
+    ]
+
+
+def test_a_column_the_entry_does_not_have_is_named_as_changed(conn: Connection) -> None:
+    e = write(conn, "event.create", {events: [event_row()]})
+    payload = json.loads(e["payload"])
+    del payload["rows"]["events"][0]["date"]
+    forge_payload(conn, e, payload)
+    conn.execute(update(events).values(date="2026-05-01"))
+    assert verify(conn).problems == (
+        f"{audit._describe(e)}: events id 1 changed: date is '2026-05-01', the entry says None",
+    )
+
+
+def test_an_anchor_for_entry_1_of_an_empty_log_is_a_truncation(conn: Connection) -> None:
+    r = verify(conn, anchors=[Anchor(1, "d" * 64)])
+    assert r.problems == (
+        f"the log was truncated: it has 0 entries, but entry #1 (hash {'d' * 16}…) was noted outside the database",
+    )
+
+
+def test_a_long_noted_head_is_shown_by_its_first_16_digits(conn: Connection) -> None:
+    three(conn)
+    r = verify(conn, anchor="0123456789abcdef0123")
+    assert r.problems == (
+        "no entry has the noted hash 0123456789abcdef…: the log was rewritten or truncated after it was noted",
+    )
+
+
+def test_problems_are_ordered_by_entry_number_then_as_found(conn: Connection) -> None:
+    for i in range(10):
+        write(conn, "event.create", {events: [event_row(f"e{i}")]})
+    conn.execute(update(events).where(events.c.id.in_([2, 10])).values(name="改"))
+    r = verify(conn)
+    assert [p.split(" ", 2)[1] for p in r.problems] == ["#2", "#10"]
+    # two problems of one entry stay in the order found: its signature, then its rows
+    ring, _root = signed_store(conn)
+    _public, fpr = ring.add("table-1", "table_referee")
+    e = write(conn, "match.record", {events: [event_row("x")]}, station="table-1", role="table_referee")
+    conn.execute(update(events).where(events.c.entry_seq == e["seq"]).values(name="改"))
+    r = verify(conn)
+    mine = [p for p in r.problems if p.startswith(f"entry #{e['seq']} ")]
+    assert [m.split(": ", 1)[1][:9] for m in mine] == ["signed by", "events id"]
