@@ -307,6 +307,7 @@ def test_pairing_cost_counts_each_criterion() -> None:
 def test_best_matching_of_nothing_and_of_an_odd_field() -> None:
     assert best_matching([], set(), {}, {}) == []
     assert best_matching(["1", "2", "3"], set(), {}, {}) is None
+    assert best_matching(["1"], set(), {}, {}) is None
 
 
 def brute_best(
