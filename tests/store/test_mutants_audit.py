@@ -928,3 +928,23 @@ def test_problems_are_ordered_by_entry_number_then_as_found(conn: Connection) ->
     r = verify(conn)
     mine = [p for p in r.problems if p.startswith(f"entry #{e['seq']} ")]
     assert [m.split(": ", 1)[1][:9] for m in mine] == ["signed by", "events id"]
+
+
+@pytest.fixture
+def beijing_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This computer's clock set to Beijing time (UTC+8), as at the event."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_times_are_utc_whatever_this_computers_zone(beijing_time: None) -> None:
+    when = datetime(2026, 5, 1, 10, 0, 0, 5, tzinfo=timezone(timedelta(hours=8)))
+    assert audit.iso_z(when) == "2026-05-01T02:00:00.000005Z"
+    server = datetime(2026, 5, 1, 10, 0, tzinfo=timezone(timedelta(hours=8)))
+    now = audit.store_clock(FakePg(server))  # type: ignore[arg-type]
+    assert now.utcoffset() == timedelta(0) and now.tzinfo == UTC
