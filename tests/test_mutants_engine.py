@@ -1455,3 +1455,27 @@ def test_a_disqualification_in_a_hand_still_being_played_forfeits_the_round() ->
     out = decision("bhg-2011", [{"in_progress": True, "infractions": [dq]}], finished="open")
     assert out["hands"][0]["in_progress"] is True
     assert out["forfeit"]["side"] == "NS" and out["result"]["winner"] == "EW"
+
+
+def test_gansu_the_better_points_reading_is_for_the_non_offending_side_only() -> None:
+    # the defenders (N) lose the hand at 200: the dealer side gets the printed 2; the points
+    # (the defenders' +3) are not the dealer side's to take
+    h = outcome("gansu-2018", 200, wrong_count("N"))
+    assert h["gains"] == {"NS": 0, "EW": 2} and h["keep_deal"] is True
+
+
+def test_gansu_the_better_points_reading_marks_the_rounds_result() -> None:
+    out = decision("gansu-2018", [hand(0, wrong_count("N"))])
+    assert out["hands"][0]["gains"]["EW"] == 3 and out["result"]["assumed"] is True
+    assert decision("gansu-2018", [hand(60, wrong_count("N"))])["result"]["assumed"] is False
+
+
+def test_the_deal_without_a_gain_is_marked_only_where_the_event_does_not_print_it(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "no-gain-printed",
+        (', assumed = true, note = "The text gives the deal', ', note = "The text gives the deal'),
+    )
+    exposed = {"kind": "exposed_card", "seat": "N", "cards": 3, "trick": 2}
+    h = decide(case("bhg-2011", [hand(0, signal("E"), exposed)]), rulebook=rb).to_json()["hands"][0]
+    assert h["gains"] == {"NS": 0, "EW": 0} and h["rulings"][0]["assumed"] is False
