@@ -728,13 +728,18 @@ def test_placings_prizes_by_count() -> None:
 
 
 def test_check_pairing_names_pairs_in_number_order() -> None:
-    rec = EventRecord(numbers(10))
-    pg = Pairing(1, "entered", None, [Table(1, "1", "2"), Table(2, "12", "3"), Table(3, "4", "11")], None)
+    rec = EventRecord(numbers(8))
+    pg = Pairing(1, "entered", None, [Table(1, "1", "2"), Table(2, "10", "3"), Table(3, "4", "9")], None)
     errors, _ = check_pairing(rec, pg)
     assert errors == [
-        "round 1: pair 11 is not in the round's field",
-        "round 1: pair 12 is not in the round's field",
-        "round 1: pair(s) 5, 6, 7, 8, 9, 10 of the field have no table and no bye",
+        "round 1: pair 9 is not in the round's field",
+        "round 1: pair 10 is not in the round's field",
+        "round 1: pair(s) 5, 6, 7, 8 of the field have no table and no bye",
+    ]
+    rec = EventRecord(numbers(10))
+    pg = Pairing(1, "entered", None, [Table(1, "1", "2")], None)
+    assert check_pairing(rec, pg)[0] == [
+        "round 1: pair(s) 3, 4, 5, 6, 7, 8, 9, 10 of the field have no table and no bye"
     ]
 
 
