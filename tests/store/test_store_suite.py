@@ -374,11 +374,11 @@ def test_before_play_forfeit_and_a_voided_ruling_are_kept(event_db: str, tmp_pat
         (r,) = store.rulings_of(int(out))
     assert (r["decision"], r["reason"]) == ("voided", "裁判看错")
     rc, log, _ = cli(event_db, "log", "--round", "1", lang="zh")
-    assert "开赛前 late_arrival ：罚 0 分，计于 东西，判弃权；确认" in log
+    assert "开赛前 迟到：罚 0 分，计于 东西，判弃权；确认" in log
     assert "东西 弃权" in log
     assert "撤销，理由：裁判看错" in log
     rc, log, _ = cli(event_db, "log", "--round", "1")
-    assert "before play late_arrival : 0 points against EW, round forfeit; confirmed" in log
+    assert "before play Late arrival: 0 points against EW, round forfeit; confirmed" in log
     assert cli(event_db, "verify")[0] == 0
 
 
