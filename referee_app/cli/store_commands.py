@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..core.errors import cannot_read, cannot_write
 from ..core.errors import one_line as _one_line
 from .messages import current_language, error_line, lang_of, say_error, text
 
@@ -759,13 +760,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                 for m in matches:
                     fh.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")
         except OSError as err:
-            raise InputError(
-                f"{args.output}: cannot write ({err.strerror})",
-                code="file.cannot_write",
-                field="output",
-                target=args.output,
-                detail=err.strerror,
-            ) from None
+            line, data = cannot_write(args.output, err, "output")
+            raise InputError(line, **data) from None
     return 0
 
 
@@ -815,13 +811,8 @@ def cmd_anchor(args: argparse.Namespace) -> int:
             with open(args.output, "a", encoding="utf-8") as f:
                 f.write(a.text() + "\n")
         except OSError as err:
-            raise InputError(
-                f"--output {args.output}: cannot write ({err.strerror})",
-                code="file.cannot_write",
-                field="output",
-                target=args.output,
-                detail=err.strerror,
-            ) from None
+            line, data = cannot_write(args.output, err, "output")
+            raise InputError(line, **data) from None
     print(a.text())
     return 0
 
@@ -902,13 +893,8 @@ def cmd_sign(args: argparse.Namespace) -> int:
             with open(path, "rb") as fh:
                 sigs[k] = fh.read()
         except OSError as err:
-            raise InputError(
-                f"--{k} {path}: cannot read ({err.strerror})",
-                code="file.cannot_read",
-                field=k,
-                source=path,
-                detail=err.strerror,
-            ) from None
+            line, data = cannot_read(path, err, k)
+            raise InputError(line, **data) from None
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(

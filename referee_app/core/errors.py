@@ -77,12 +77,15 @@ def field_of(name: str) -> str:
     return name.strip().lstrip("-").replace("-", "_").replace(" ", "_").lower()
 
 
-def cannot_read(path: object, exc: OSError) -> tuple[str, dict[str, Any]]:
+def cannot_read(path: object, exc: OSError, field: str | None = None) -> tuple[str, dict[str, Any]]:
     """The English line and the data of a file that cannot be read, for any layer's error:
     ``line, data = cannot_read(name, exc)``, then ``raise SomeError(line, **data)`` (code
     ``file.cannot_read``)."""
     detail = exc.strerror or str(exc)
-    return f"{path}: cannot read: {detail}", {"code": "file.cannot_read", "source": path, "detail": detail}
+    data: dict[str, Any] = {"code": "file.cannot_read", "source": path, "detail": detail}
+    if field is not None:
+        data["field"] = field
+    return f"{path}: cannot read: {detail}", data
 
 
 def cannot_write(path: object, exc: OSError, field: str | None = None) -> tuple[str, dict[str, Any]]:
