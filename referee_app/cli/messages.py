@@ -238,10 +238,16 @@ _FLAG = re.compile(r"--[a-z][a-z0-9-]*")
 
 
 def words_for_flags(text: str) -> str:
-    """``text`` with each ``--flag`` named in Chinese words (an argparse error under zh)."""
+    """``text`` with each ``--flag`` named in Chinese words, the flag beside them (an argparse
+    error under zh): the referee reads what it is and sees what to type. Arguments argparse
+    did not recognise are quoted as the user typed them: a word put in their place would not
+    say which of the typed ones is wrong."""
+    prefix = ARGPARSE_ZH["unrecognized arguments: %s"].removesuffix("%s")
+    if text.startswith(prefix):
+        return text
 
     def one(m: re.Match[str]) -> str:
         field = m.group(0)[2:].replace("-", "_")
-        return f"“{field_words(field, 'zh')}”" if has_field(field) else "“选项”"
+        return f"“{field_words(field, 'zh')}”（{m.group(0)}）" if has_field(field) else m.group(0)
 
     return _FLAG.sub(one, text)

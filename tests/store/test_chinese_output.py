@@ -41,8 +41,12 @@ def english(text: str, *, also_allowed: set[str] = frozenset()) -> list[str]:  #
     return [w for w in words if w not in ALLOWED | CASE_WORDS | RULEBOOK_IDS | also_allowed]
 
 
-def assert_chinese(text: str, **kw: set[str]) -> None:
+def assert_chinese(text: str, *, flags: bool = False, **kw: set[str]) -> None:
+    """``text`` is Chinese; with ``flags``, an option as it is typed may stand beside its
+    words (an error about the command line itself: what to type)."""
     assert text.strip(), "nothing said"
+    if flags:
+        text = re.sub(r"--[a-z][a-z0-9-]*", "", text)
     assert not re.search(r"--[a-z]", text), text
     assert not english(text, **kw), (english(text, **kw), text)
     assert re.search(r"[\u4e00-\u9fff]", text), text
@@ -133,7 +137,18 @@ def test_argparse_errors_in_chinese() -> None:
         rc, out, err = cli(None, *argv, lang="zh")
         assert rc == 2 and out == "" and err.count("\n") == 1, err
         # the command the user typed is quoted back as typed, with the commands to choose from
-        assert_chinese(err, also_allowed=_vocabulary(build_parser()) | {"bogus", "frobnicate"})
+        assert_chinese(err, flags=True, also_allowed=_vocabulary(build_parser()) | {"bogus"})
+
+
+def test_argparse_names_an_option_in_words_and_as_typed() -> None:
+    # a missing option: what it is, in words, and the flag to type
+    rc, _, err = cli(None, "appeal", "file", "--by", "NS", lang="zh")
+    assert rc == 2 and "缺少必需的参数：“判罚”（--ruling）" in err, err
+    # an argument argparse does not know is quoted as typed: a word in its place would not
+    # say which of the typed ones is wrong
+    rc, _, err = cli(None, "judge", "c.json", "--round", "1", "--bogus", lang="zh")
+    assert rc == 2 and err.endswith("无法识别的参数：--round 1 --bogus\n"), err
+    assert "选项" not in err and "轮次" not in err
 
 
 def _vocabulary(parser: argparse.ArgumentParser) -> set[str]:
