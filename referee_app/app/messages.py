@@ -22,6 +22,7 @@ from __future__ import annotations
 import string
 import tomllib
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -201,8 +202,11 @@ def word_gap(gap: str, lang: str) -> str:
 
 def _shown(key: str, value: Any, lang: str) -> Any:
     """A value as a message shows it: a word of the ``[value]`` tables in ``lang``, a list
-    joined with the language's comma."""
+    joined with the language's comma, a moment in the station's local time (what the clock
+    on the hall's wall says: the store keeps UTC)."""
     table = _VALUE_TABLE.get(key)
+    if isinstance(value, datetime):
+        return value.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     if key == "gaps" and isinstance(value, list | tuple):
         return ("；" if lang == "zh" else "; ").join(word_gap(str(g), lang) for g in value)
     if isinstance(value, list | tuple | set | frozenset):

@@ -271,9 +271,9 @@ class AppealsMixin:
                     table=r["table"],
                     n=late,
                     window=window_minutes,
-                    start=iso(start),
-                    closed=iso(closed),
-                    filed=iso(filed),
+                    start=start,
+                    closed=closed,
+                    filed=filed,
                     window_from=window_from,
                 )
             as_role = self._authorize(conn, ev.id, "appeal.file", actor)

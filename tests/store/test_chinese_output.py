@@ -14,7 +14,8 @@ import argparse
 import json
 import re
 import sys
-from datetime import timedelta
+import time
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
@@ -66,14 +67,27 @@ def test_a_bad_case_file(tmp_path: Path) -> None:
     assert_chinese(err)
 
 
-def test_a_late_appeal_and_a_missing_reason(event_db: str, tmp_path: Path) -> None:
+def test_a_late_appeal_and_a_missing_reason(
+    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mid = record(event_db, tmp_path, flip_case())
     rid = ruling_ids(event_db, mid)[0]
-    late = (recorded_at(event_db, mid) + timedelta(minutes=17)).isoformat()
+    filed = recorded_at(event_db, mid) + timedelta(minutes=17)
+    late = filed.isoformat()
     appeal = ("appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "牌是掉出来的")
-    rc, out, err = cli(event_db, *appeal, "--filed-at", late, "--backdate-reason", "补录", lang="zh")
+    # the times are the hall's clock (a Beijing station), not the store's UTC
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    try:
+        rc, out, err = cli(event_db, *appeal, "--filed-at", late, "--backdate-reason", "补录", lang="zh")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
     assert rc == 1 and out == "", err
     assert "7 分钟" in err and "10 分钟申诉期" in err
+    beijing = (filed.astimezone(UTC) + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S")
+    assert f"提出：{beijing}" in err, err
+    assert not re.search(r"\d{2}:\d{2}:\d{2}Z|T\d{2}:", err), err
     assert_chinese(err)
     # the English line names the flags, as it always did
     rc, _, err = cli(event_db, *appeal, "--filed-at", late, "--backdate-reason", "补录", lang="en")
