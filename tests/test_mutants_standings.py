@@ -215,6 +215,39 @@ def test_errors_name_the_round_the_pair_and_the_field() -> None:
         compute_standings(only("coin"), EventRecord(("1", "2")))
 
 
+def test_errors_reach_the_chinese_desk_with_their_round_pair_and_field() -> None:
+    """The same refusals as the referee desk reads them in Chinese (issue 9: errors carry a
+    code, a field and values; the words come from the catalogue)."""
+    from referee_app.app.messages import describe
+
+    def zh(rulebook: Any, record: EventRecord, **kw: Any) -> str:
+        with pytest.raises(StandingsError) as caught:
+            compute_standings(rulebook, record, **kw)
+        return describe(caught.value, "zh")
+
+    assert zh(BHG, EventRecord(("3", "4"), (win(2, "3", "3"),))) == "第 2 轮：参赛对 3 与自己对阵。"
+    two = EventRecord(("1", "2"), (win(1, "1", "2"),), byes=(Bye(1, "2"),))
+    assert zh(BHG, two) == "第 1 轮：参赛对 2 有两个结果。"
+    assert zh(BHG, EventRecord(("1", "2")), through_round=-1) == "轮次：应为 0 或更大的轮次，收到 -1。"
+    assert zh(only("coin"), EventRecord(("1", "2"))) == "规则中有未知的同分排序办法“coin”。"
+
+
+def test_head_to_head_that_cannot_apply_to_one_group_still_ranks_the_groups_below() -> None:
+    """Head-to-head (相互间成绩, a tie-break a rulebook may name) applies only when every two of a
+    tied group have met; a group where it cannot apply stays tied, and the groups ranked
+    below it are still ranked — no pair drops out of the table."""
+    rec = EventRecord(
+        tuple("123456"),
+        (
+            win(1, "3", "5"), win(1, "1", "4"), win(1, "6", "2"),
+            win(2, "6", "4"), win(2, "3", "2"), win(2, "5", "1"),
+            win(3, "2", "1"), win(3, "5", "6"), win(3, "4", "3"),
+        ),
+    )  # fmt: skip
+    # 3, 5, 6 won twice but 3 never met 6; 1, 2, 4 won once but 2 never met 4
+    assert table(only("head_to_head"), rec) == [(1, "3"), (1, "5"), (1, "6"), (4, "1"), (4, "2"), (4, "4")]
+
+
 def test_round_zero_ranks_everyone_equal_by_lots() -> None:
     rec = EventRecord(pairs=("1", "2"), results=(win(1, "1", "2"),))
     t = compute_standings(BHG, rec, through_round=0, seed=3)
