@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -119,7 +120,7 @@ def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
     )
     path = tmp_path / "broken.toml"
     path.write_text(broken, encoding="utf-8")
-    run = referee_app("rules", "check", str(path))
+    run = referee_app("--lang", "en", "rules", "check", str(path))
     assert run.returncode == 1
     lines = run.stdout.strip().splitlines()
     assert len(lines) == 2, run.stdout
@@ -133,7 +134,7 @@ def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
 def test_rules_check_reports_toml_syntax_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "syntax.toml"
     path.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
-    run = referee_app("rules", "check", str(path))
+    run = referee_app("--lang", "en", "rules", "check", str(path))
     assert run.returncode == 1
     [line] = run.stdout.strip().splitlines()
     assert line.startswith(f"{path}: TOML syntax error:") and "line 3" in line
@@ -145,12 +146,68 @@ def test_rules_check_unknown_key_and_missing_kind(tmp_path: Path) -> None:
     text = text.replace("schema_version = 1", 'schema_version = 1\ncolour = "red"')
     path = tmp_path / "gansu.toml"
     path.write_text(text, encoding="utf-8")
-    run = referee_app("rules", "check", str(path))
+    run = referee_app("--lang", "en", "rules", "check", str(path))
     assert run.returncode == 1
     out = run.stdout
     colour_line = text.splitlines().index('colour = "red"') + 1
     assert f"{path}: colour: unknown key (line {colour_line})" in out
     assert f"{path}: infractions.delay_x: " in out
+
+
+def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
+    """A rulebook's author is a Chinese referee: under zh each problem is worded in Chinese
+    from its data (the kind of problem, the key path, the line, the value given), with the
+    file's own keys and values quoted as written; the English lines stay as they were."""
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
+        "window_minutes = 10", "window_minutes = -10"
+    )
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(path))
+    assert run.returncode == 1
+    lines = run.stdout.strip().splitlines()
+    # the checks on the whole rulebook (a counter's name) run once its keys are sound
+    counter = next(line for line in text.splitlines() if line.startswith('counter = "'))
+    unknown = tmp_path / "counter.toml"
+    unknown.write_text(text.replace(counter, 'counter = "no_such"', 1), encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(path), str(unknown))
+    assert run.returncode == 1
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 3, run.stdout
+    row = broken.splitlines().index('tractor = "cubic"') + 1
+    assert lines[0] == f'{path}：bottom.tractor：应为 power、linear 之一，收到 "cubic"（第 {row} 行）。'
+    assert (
+        lines[1]
+        == f"{path}：appeal.window_minutes：应大于 0，收到 -10（第 {broken.splitlines().index('window_minutes = -10') + 1} 行）。"
+    )
+    row = text.splitlines().index(counter) + 1
+    assert lines[2].startswith(f"{unknown}：infractions.") and lines[2].endswith(
+        f".counter：没有名为“no_such”的计数器（counters）（第 {row} 行）。"
+    ), lines[2]
+    for line in lines:  # nothing English but the file's own keys and values
+        rest = line.replace(str(path), "")
+        rest = re.sub(r"[a-z_]+(\.[a-z_\[\]0-9]+)*|\"[a-z_]+\"", "", rest)
+        assert not re.search(r"[A-Za-z]{3,}", rest), line
+    english = referee_app("--lang", "en", "rules", "check", str(path), str(unknown)).stdout.splitlines()
+    assert english[0].startswith(f"{path}: bottom.tractor: Input should be 'power' or 'linear'")
+    assert "no counter named 'no_such'" in english[2]
+
+    syntax = tmp_path / "syntax.toml"
+    syntax.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(syntax))
+    assert run.stdout.strip().startswith(f"{syntax}：第 3 行第 ") and run.stdout.strip().endswith(
+        "TOML 语法错误。"
+    )
+
+    # a case judged on the broken rulebook: the count and the first problem, in Chinese
+    case = {"event": str(path), "first_dealer": "E", "finished": "open", "hands": []}
+    run = referee_app("--lang", "zh", "judge", "-", stdin=json.dumps(case))
+    assert run.returncode == 2 and run.stdout == ""
+    assert (
+        f"规则文件 {path} 有 2 处问题，无法加载。第一处：{path}：bottom.tractor：应为 power、linear"
+        in run.stderr
+    )
 
 
 def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> None:
@@ -162,7 +219,9 @@ def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> Non
     line = one_line(run)
     assert line.startswith(f"event: {path}: schema_version")
     run = referee_app("--lang", "zh", "judge", "-", stdin=json.dumps(case))
-    assert run.returncode == 2 and one_line(run) == f"{path}：规则文件有 14 处问题，无法加载。"
+    assert run.returncode == 2 and one_line(run) == (
+        f"赛事：规则文件 {path} 有 14 处问题，无法加载。第一处：{path}：schema_version：应为 1 之一，收到 2（第 1 行）。"
+    )
 
 
 def test_judge_does_not_load_qt_reportlab_or_the_database(tmp_path: Path) -> None:

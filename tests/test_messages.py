@@ -33,6 +33,7 @@ ALLOWED = {
     "PKCS",
     "PEM",
     "Excel",
+    "TOML",
 }
 
 
@@ -49,6 +50,13 @@ def _case_words() -> set[str]:
                 and re.fullmatch(r"[a-z_]+", node.value)
             ):
                 words.add(node.value)
+    # a rulebook's keys and values, which a message to its author quotes as the file has them
+    schema = ast.parse((PACKAGE / "core" / "rulebook_schema.py").read_text(encoding="utf-8"))
+    for node in ast.walk(schema):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            words.add(node.target.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z_]+", node.value):
+            words.add(node.value)
     return words
 
 

@@ -204,7 +204,15 @@ def _shown(key: str, value: Any, lang: str) -> Any:
     """A value as a message shows it: a word of the ``[value]`` tables in ``lang``, a list
     joined with the language's comma, a moment in the station's local time (what the clock
     on the hall's wall says: the store keeps UTC)."""
+    from ..core.errors import Reported
+
     table = _VALUE_TABLE.get(key)
+    if key in ("at_line", "given"):  # a rulebook problem's optional parts (empty when unknown)
+        if value is None:
+            return ""
+        return message(f"value.rulebook.{key}", lang, n=value, got=value)
+    if isinstance(value, Reported):  # an error that stands for others (a rulebook's first problem)
+        return describe(value, lang)
     if isinstance(value, datetime):
         return value.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     if key == "gaps" and isinstance(value, list | tuple):

@@ -14,6 +14,7 @@ from ..app.language import default_lang
 from ..core.errors import one_line as _one_line
 from .messages import (
     current_language,
+    error_line,
     lang_in,
     lang_of,
     localize,
@@ -203,8 +204,8 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     from ..core.rulebook import check_files
 
     problems = check_files(args.files)
-    for line in problems:
-        print(_one_line(line))
+    for problem in problems:
+        print(error_line(problem, lang_of(args)))
     if not problems:
         print(text("cli.rules_ok", args, n=len(args.files)), file=sys.stderr)
     return 1 if problems else 0

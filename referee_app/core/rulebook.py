@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..locations import rules_dir
-from .errors import RulebookError
+from .errors import RulebookError, cannot_read
 from .validated import ValidatedCache, code_stamp, entry_check
 
 _CACHE_FORMAT = 1
@@ -117,22 +117,79 @@ def rulebook_from_text(text: str, origin: str, *, use_cache: bool = True) -> Rul
     problems, data = validate_text(text, origin)
     if problems:
         more = f" (and {len(problems) - 1} more; see `referee-app rules check`)" if len(problems) > 1 else ""
-        raise RulebookError(problems[0] + more, code="rulebook.problems", ref=origin, n=len(problems))
+        raise RulebookError(
+            f"{problems[0]}{more}", code="rulebook.problems", ref=origin, n=len(problems), first=problems[0]
+        )
     assert data is not None
     _cache_write(digest, data)
     return Rulebook(id=data["id"], data=data, sha256=digest, source_text=text, origin=origin)
 
 
-def validate_text(text: str, origin: str) -> tuple[list[str], dict[str, Any] | None]:
-    """Every problem of a rulebook text as one line each, or the normalised data."""
+#: pydantic's error types, as the kinds of problem the catalogue words
+#: (``rulebook.problem.<kind>``); the rulebook schema's own checks raise
+#: ``PydanticCustomError``s whose type is ``rulebook_<kind>``.
+_PYDANTIC_KINDS = {
+    "missing": "missing",
+    "extra_forbidden": "unknown_key",
+    "literal_error": "choice",
+    "enum": "choice",
+    "int_parsing": "integer",
+    "int_type": "integer",
+    "int_from_float": "integer",
+    "bool_type": "boolean",
+    "bool_parsing": "boolean",
+    "string_type": "text",
+    "float_type": "number",
+    "float_parsing": "number",
+    "list_type": "list",
+    "tuple_type": "list",
+    "dict_type": "table",
+    "model_type": "table",
+    "model_attributes_type": "table",
+    "greater_than_equal": "at_least",
+    "less_than_equal": "at_most",
+    "greater_than": "above",
+    "less_than": "below",
+    "too_short": "too_few",
+    "too_long": "too_many",
+    "string_pattern_mismatch": "pattern",
+}
+#: The pydantic context value that is the limit of a kind.
+_LIMIT = {
+    "at_least": "ge",
+    "at_most": "le",
+    "above": "gt",
+    "below": "lt",
+    "too_few": "min_length",
+    "too_many": "max_length",
+    "pattern": "pattern",
+}
+
+
+def problem(line: str, kind: str, file: str, **values: Any) -> RulebookError:
+    """One problem of a rulebook: its English ``line`` and its data, worded per language by
+    the catalogue's ``rulebook.problem.<kind>`` (``file`` is the rulebook's name)."""
+    return RulebookError(line, code=f"rulebook.problem.{kind}", file=file, **values)
+
+
+def _toml_problem(origin: str, exc: tomllib.TOMLDecodeError) -> RulebookError:
+    line = f"{origin}: TOML syntax error: {exc}"
+    at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+    if at is None:
+        return problem(line, "toml_end" if "end of document" in str(exc) else "toml", origin)
+    return problem(line, "toml_at", origin, row=int(at.group(1)), column=int(at.group(2)))
+
+
+def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str, Any] | None]:
+    """Every problem of a rulebook text (one line each as ``str``), or the normalised data."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return [f"{origin}: TOML syntax error: {exc}"], None
+        return [_toml_problem(origin, exc)], None
     except RecursionError:
-        return [f"{origin}: the rulebook is nested too deeply to be one"], None
+        return [problem(f"{origin}: the rulebook is nested too deeply to be one", "nested", origin)], None
     except ValueError as exc:  # a number of more than 4300 digits
-        return [f"{origin}: not a rulebook: {str(exc).split(';')[0]}"], None
+        return [problem(f"{origin}: not a rulebook: {str(exc).split(';')[0]}", "huge_number", origin)], None
     from pydantic import ValidationError
 
     from .rulebook_schema import RulebookModel
@@ -140,43 +197,72 @@ def validate_text(text: str, origin: str) -> tuple[list[str], dict[str, Any] | N
     try:
         model = RulebookModel.model_validate(raw)
     except RecursionError:
-        return [f"{origin}: the rulebook is nested too deeply to be one"], None
+        return [problem(f"{origin}: the rulebook is nested too deeply to be one", "nested", origin)], None
     except ValidationError as exc:
-        lines = []
-        for error in exc.errors(include_url=False):
-            path = _key_path(error["loc"])
-            message = error["msg"].removeprefix("Value error, ")
-            if error["type"] not in ("missing", "extra_forbidden") and "input" in error:
-                shown = json.dumps(error["input"], ensure_ascii=False, default=str)
-                if len(shown) <= 60 and not isinstance(error["input"], dict):
-                    message += f", got {shown}"
-            if error["type"] == "extra_forbidden":
-                message = "unknown key"
-            line = _line_of(text, error["loc"])
-            where = f" (line {line})" if line else ""
-            lines.append(f"{origin}: {path or '(top)'}: {message}{where}")
-        return lines, None
+        return [_validation_problem(text, origin, error) for error in exc.errors(include_url=False)], None
     return [], model.model_dump(mode="json")
 
 
-def check_files(paths: list[str]) -> list[str]:
-    """`referee-app rules check`: one line per problem, empty when every file is sound."""
-    problems: list[str] = []
+def _validation_problem(text: str, origin: str, error: Any) -> RulebookError:
+    path = _key_path(error["loc"]) or "(top)"
+    message = error["msg"].removeprefix("Value error, ")
+    given: str | None = None
+    if error["type"] not in ("missing", "extra_forbidden") and "input" in error:
+        shown = json.dumps(error["input"], ensure_ascii=False, default=str)
+        if len(shown) <= 60 and not isinstance(error["input"], dict):
+            given = shown
+            message += f", got {shown}"
+    if error["type"] == "extra_forbidden":
+        message = "unknown key"
+    loc = error["loc"]
+    ctx = error.get("ctx") or {}
+    if "where" in ctx:  # a check on the whole rulebook names the key it is about
+        keys = re.sub(r"\[\d+\]", "", f"{ctx['where']}.{ctx.get('key', 'same_as')}").split(".")
+        loc = (*loc, *keys)
+    at_line = _line_of(text, loc)
+    where = f" (line {at_line})" if at_line else ""
+    line = f"{origin}: {path}: {message}{where}"
+    kind = str(error["type"]).removeprefix("rulebook_")
+    values: dict[str, Any] = {"path": path, "at_line": at_line, "given": given}
+    if str(error["type"]).startswith("rulebook_"):  # the schema's own check: its context
+        values.update({k: v for k, v in ctx.items() if isinstance(v, str | int | list)})
+    elif error["type"] in _PYDANTIC_KINDS:
+        kind = _PYDANTIC_KINDS[error["type"]]
+        if kind == "choice":
+            # pydantic's own list: "'a', 'b' or 'c'" (texts quoted, numbers not)
+            found = re.findall(r"'([^']*)'|([^\s',]+)", str(ctx.get("expected", "")))
+            values["expected"] = [q or w for q, w in found if (q or w) != "or"]
+        elif kind in _LIMIT:
+            values["limit"] = ctx.get(_LIMIT[kind])
+    else:  # a check of pydantic's the catalogue has no words for: its English kept
+        kind = "other"
+        values["detail"] = message
+    return problem(line, kind, origin, **values)
+
+
+def check_files(paths: list[str]) -> list[RulebookError]:
+    """`referee-app rules check`: the problems (each one line as ``str``), empty when every
+    file is sound."""
+    problems: list[RulebookError] = []
     for name in paths:
         path = Path(name)
         try:
             text = path.read_bytes().decode("utf-8")
         except OSError as exc:
-            problems.append(f"{name}: cannot read: {exc.strerror or exc}")
+            line, data = cannot_read(name, exc)
+            problems.append(RulebookError(line, **data))
             continue
         except UnicodeDecodeError as exc:
-            problems.append(f"{name}: not UTF-8 (byte {exc.start})")
+            problems.append(
+                problem(f"{name}: not UTF-8 (byte {exc.start})", "not_utf8", name, byte=exc.start)
+            )
             continue
         found, data = validate_text(text, name)
         problems.extend(found)
         if data is not None and path.suffix == ".toml" and path.parent == rules_dir():
             if data["id"] != path.stem:
-                problems.append(f"{name}: id: {data['id']!r} differs from the file name {path.stem!r}")
+                line = f"{name}: id: {data['id']!r} differs from the file name {path.stem!r}"
+                problems.append(problem(line, "id_not_file", name, id=data["id"], stem=path.stem))
     return problems
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
 
@@ -88,12 +89,17 @@ class Scoring(Strict):
         previous = -1
         for i, band in enumerate(self.dealer_bands):
             if band.upto <= previous:
-                raise ValueError(f"dealer_bands[{i}].upto: bands must rise, {band.upto} <= {previous}")
+                raise PydanticCustomError(
+                    "rulebook_bands_rise",
+                    "dealer_bands[{i}].upto: bands must rise, {upto} <= {previous}",
+                    {"i": i, "upto": band.upto, "previous": previous},
+                )
             previous = band.upto
         if previous >= self.deal_changes_at:
-            raise ValueError(
-                f"dealer_bands: the last band ends at {previous}, at or past deal_changes_at "
-                f"{self.deal_changes_at}"
+            raise PydanticCustomError(
+                "rulebook_bands_past_threshold",
+                "dealer_bands: the last band ends at {upto}, at or past deal_changes_at {threshold}",
+                {"upto": previous, "threshold": self.deal_changes_at},
             )
         return self
 
@@ -161,9 +167,17 @@ class HandLoss(Strict):
     @model_validator(mode="after")
     def _mode_fields(self) -> HandLoss:
         if self.mode == "shift" and self.shift is None:
-            raise ValueError('shift: required when mode = "shift"')
+            raise PydanticCustomError(
+                "rulebook_mode_needs",
+                'shift: required when mode = "shift"',
+                {"key": "shift", "mode": "shift"},
+            )
         if self.mode == "levels" and self.award is None:
-            raise ValueError('award: required when mode = "levels"')
+            raise PydanticCustomError(
+                "rulebook_mode_needs",
+                'award: required when mode = "levels"',
+                {"key": "award", "mode": "levels"},
+            )
         return self
 
 
@@ -263,7 +277,11 @@ class Range(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Range:
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min {self.min} is greater than max {self.max}")
+            raise PydanticCustomError(
+                "rulebook_min_over_max",
+                "min {min} is greater than max {max}",
+                {"min": self.min, "max": self.max},
+            )
         return self
 
 
@@ -313,7 +331,11 @@ class Sanction(Strict):
     @classmethod
     def _range(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
         if value is not None and not (0 <= value[0] <= value[1]):
-            raise ValueError(f"expected [low, high] with 0 <= low <= high, got {list(value)}")
+            raise PydanticCustomError(
+                "rulebook_range",
+                "expected [low, high] with 0 <= low <= high, got {got}",
+                {"got": str(list(value))},
+            )
         return value
 
     @model_validator(mode="after")
@@ -324,9 +346,15 @@ class Sanction(Strict):
             if getattr(self, name) is not None
         ]
         if len(forms) > 1:
-            raise ValueError(f"give one way of counting points, not {', '.join(forms)}")
+            raise PydanticCustomError(
+                "rulebook_points_forms",
+                "give one way of counting points, not {shown}",
+                {"shown": ", ".join(forms), "forms": forms},
+            )
         if self.rest_points_per_card is not None and self.points_per_card is None:
-            raise ValueError("rest_points_per_card: only with points_per_card")
+            raise PydanticCustomError(
+                "rulebook_rest_points", "rest_points_per_card: only with points_per_card"
+            )
         return self
 
 
@@ -403,24 +431,48 @@ class RulebookModel(Strict):
     def _references(self) -> RulebookModel:
         missing = [kind for kind in KINDS if kind not in self.infractions]
         if missing:
-            raise ValueError(f"infractions: every kind needs rules; missing {', '.join(missing)}")
+            raise PydanticCustomError(
+                "rulebook_kinds_missing",
+                "infractions: every kind needs rules; missing {shown}",
+                {"shown": ", ".join(missing), "kinds": missing},
+            )
         for kind, infraction in self.infractions.items():
             for i, rule in enumerate(infraction.rules):
                 where = f"infractions.{kind}.rules[{i}]"
                 if rule.counter is not None and rule.counter not in self.counters:
-                    raise ValueError(f"{where}.counter: no counter named {rule.counter!r}")
+                    raise PydanticCustomError(
+                        "rulebook_no_counter",
+                        "{where}.counter: no counter named '{name}'",
+                        {"where": where, "key": "counter", "name": rule.counter},
+                    )
                 if rule.rest_counter is not None and rule.rest_counter not in self.counters:
-                    raise ValueError(f"{where}.rest_counter: no counter named {rule.rest_counter!r}")
+                    raise PydanticCustomError(
+                        "rulebook_no_counter",
+                        "{where}.rest_counter: no counter named '{name}'",
+                        {"where": where, "key": "rest_counter", "name": rule.rest_counter},
+                    )
                 if rule.same_as == kind:
-                    raise ValueError(f"{where}.same_as: a kind cannot refer to itself")
+                    raise PydanticCustomError(
+                        "rulebook_same_as_itself",
+                        "{where}.same_as: a kind cannot refer to itself",
+                        {"where": where},
+                    )
                 if rule.same_as is not None and any(
                     r.same_as is not None for r in self.infractions[rule.same_as].rules
                 ):
-                    raise ValueError(f"{where}.same_as: {rule.same_as} itself refers on")
+                    raise PydanticCustomError(
+                        "rulebook_same_as_chain",
+                        "{where}.same_as: {kind} itself refers on",
+                        {"where": where, "kind": rule.same_as},
+                    )
                 if (
                     rule.sanction.hand_loss is True
                     and self.hand_loss.mode == "levels"
                     and self.hand_loss.award is None
                 ):
-                    raise ValueError(f"{where}.sanction.hand_loss: the event has no default award")
+                    raise PydanticCustomError(
+                        "rulebook_no_award",
+                        "{where}.sanction.hand_loss: the event has no default award",
+                        {"where": where},
+                    )
         return self
