@@ -55,7 +55,11 @@ def _case_words() -> set[str]:
     for node in ast.walk(schema):
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             words.add(node.target.id)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z_]+", node.value):
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and re.fullmatch(r"[a-z_]+", node.value)
+        ):
             words.add(node.value)
     return words
 
@@ -213,3 +217,30 @@ def test_raises_carry_codes() -> None:
             ):
                 uncoded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert len(uncoded) <= UNCODED_AT_MOST, "\n".join(uncoded)
+
+
+def test_every_kind_of_rulebook_problem_has_its_words() -> None:
+    """A rulebook problem's code is built from its kind (``rulebook.problem.<kind>``): every
+    kind pydantic's errors map to, and every check of the schema's own, has an entry."""
+    from referee_app.core import rulebook
+
+    schema = (PACKAGE / "core" / "rulebook_schema.py").read_text(encoding="utf-8")
+    own = set(re.findall(r'"rulebook_([a-z_]+)"', schema))
+    assert len(own) >= 10
+    source = (PACKAGE / "core" / "rulebook.py").read_text(encoding="utf-8")
+    fixed = set(
+        re.findall(r'"(toml|toml_at|toml_end|nested|huge_number|not_utf8|id_not_file|other)"', source)
+    )
+    assert fixed == {
+        "toml",
+        "toml_at",
+        "toml_end",
+        "nested",
+        "huge_number",
+        "not_utf8",
+        "id_not_file",
+        "other",
+    }
+    kinds = own | fixed | set(rulebook._PYDANTIC_KINDS.values())
+    missing = sorted(k for k in kinds if not messages.has(f"rulebook.problem.{k}"))
+    assert not missing, missing
