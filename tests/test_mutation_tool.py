@@ -86,3 +86,37 @@ def test_every_measured_module_and_test_file_exists_and_is_in_pyproject(tool: Mo
         assert set(mod.files) <= set(cfg["only_mutate"]), name
         assert set(mod.tests) <= set(cfg["pytest_add_cli_args_test_selection"]), name
     assert set(tool.GATED) <= set(tool.MODULES)
+
+
+def test_the_gate_runs_only_modules_changed_since_their_passing_measurement(
+    tool: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI's selection (``gate --measured .ci/mutation-measured.json``): a module whose source
+    or tests differ from the digest recorded with its last passing score is run; no git
+    history is needed, so a shallow clone selects the same."""
+    checkout = tmp_path / "checkout"
+    for name in tool.GATED:
+        mod = tool.MODULES[name]
+        for rel in (*mod.files, *mod.tests):
+            (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+            (checkout / rel).write_text(f"# {rel}\n", encoding="utf-8")
+    monkeypatch.setattr(tool, "ROOT", checkout)
+    monkeypatch.setattr(tool, "WORK", checkout / ".mutation")
+    measured = tmp_path / "measured.json"
+    assert tool.unmeasured(measured) == list(tool.GATED)  # nothing recorded yet
+    # a passing run is recorded with the digest of the copy it ran in (here: the same files)
+    for name in tool.GATED:
+        copy = checkout / ".mutation" / name.replace("/", "-")
+        for rel in (*tool.MODULES[name].files, *tool.MODULES[name].tests):
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_bytes((checkout / rel).read_bytes())
+        tool.record(measured, name, 93.25)
+    assert tool.unmeasured(measured) == []
+    entry = tool.read_measured(measured)["core/engine"]
+    assert entry["score"] == 93.2 and entry["goal"] == 90
+    # a test of the engine changes: the engine is measured again, nothing else
+    (checkout / "tests/test_mutants_engine.py").write_text("# a new test\n", encoding="utf-8")
+    assert tool.unmeasured(measured) == ["core/engine"]
+    # and a change to the pairing's source
+    (checkout / "referee_app/core/knockout.py").write_text("# changed\n", encoding="utf-8")
+    assert tool.unmeasured(measured) == ["core/engine", "core/pairing"]

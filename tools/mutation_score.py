@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
+import json
 import os
 import re
 import resource
@@ -251,6 +253,17 @@ def _narrow(pyproject: Path, mod: Module) -> None:
     pyproject.write_text(text[:start] + section + text[end:], encoding="utf-8")
 
 
+def module_results(dest: Path, mod: Module) -> tuple[dict[str, str], dict[str, Counter[str]], Counter[str]]:
+    """The results mutmut recorded in the copy ``dest`` for ``mod``'s files: by mutant, by
+    source module, and in all."""
+    found = {n: st for n, st in results(dest).items() if any(_module(n) == _dotted(f) for f in mod.files)}
+    counts = table(found, [])
+    total: Counter[str] = Counter()
+    for c in counts.values():
+        total.update(c)
+    return found, counts, total
+
+
 def run_module(
     name: str, max_children: int, mutants: list[str], fresh: bool = False, again: bool = False
 ) -> float | None:
@@ -276,12 +289,8 @@ def run_module(
         raise SystemExit(f"{name}: mutmut failed ({done.returncode}); see {dest / 'mutmut.log'}")
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
-    found = {n: s for n, s in results(dest).items() if any(_module(n) == _dotted(f) for f in mod.files)}
-    counts = table(found, [])
+    found, counts, total = module_results(dest, mod)
     print_table(counts, found)
-    total: Counter[str] = Counter()
-    for c in counts.values():
-        total.update(c)
     s = score(total)
     listed = equivalents()
     survivors = sorted(n for n, st in found.items() if st in ("survived", "no tests"))
@@ -311,8 +320,48 @@ def changed_modules(base: str) -> list[str]:
     return hit
 
 
+def digest(name: str, root: Path | None = None) -> str:
+    """What a module's score depends on: its source and its tests (in the checkout at
+    ``root``), as one SHA-256."""
+    mod = MODULES[name]
+    root = ROOT if root is None else root
+    h = hashlib.sha256()
+    for rel in (*mod.files, *mod.tests, *mod.extra):
+        h.update(rel.encode("utf-8") + b"\0")
+        path = root / rel
+        h.update(path.read_bytes() if path.is_file() else b"(none)")
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def read_measured(path: Path) -> dict[str, dict[str, object]]:
+    """The modules measured at or above their goal, by the digest they were measured at."""
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def unmeasured(path: Path) -> list[str]:
+    """The gated modules whose source or tests changed since their last passing measurement
+    (or that have none): what the gate has to run."""
+    measured = read_measured(path)
+    return [n for n in GATED if measured.get(n, {}).get("sha256") != digest(n)]
+
+
+def record(path: Path, name: str, score_: float) -> None:
+    """Keep ``name``'s passing score with the digest of the copy it was measured in."""
+    measured = read_measured(path)
+    measured[name] = {
+        "sha256": digest(name, WORK / name.replace("/", "-")),
+        "score": round(score_, 1),
+        "goal": MODULES[name].goal,
+        "measured": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    path.write_text(json.dumps(dict(sorted(measured.items())), indent=2) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("run", "gate", "score"):
+    if not argv or argv[0] not in ("run", "gate", "score", "record"):
         argv = ["score", *argv]
     ap = argparse.ArgumentParser(prog="mutation_score.py")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -326,8 +375,19 @@ def main(argv: list[str]) -> int:
     p_run.add_argument(
         "--again", action="store_true", help="run every mutant not killed again (after new tests)"
     )
+    p_record = sub.add_parser("record")
+    p_record.add_argument("module", choices=sorted(GATED))
+    p_record.add_argument("--measured", metavar="FILE", type=Path, required=True)
     p_gate = sub.add_parser("gate")
     p_gate.add_argument("--changed", metavar="BASE")
+    p_gate.add_argument(
+        "--measured",
+        metavar="FILE",
+        type=Path,
+        help="run only the modules whose source or tests differ from their last passing "
+        "measurement recorded in FILE (no git history needed: a shallow clone will do)",
+    )
+    p_gate.add_argument("--record", action="store_true", help="write each module that passes into --measured")
     p_gate.add_argument("--max-children", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
 
@@ -335,10 +395,30 @@ def main(argv: list[str]) -> int:
         found = results(Path.cwd())
         print_table(table(found, args.prefixes), found)
         return 0
+    if args.cmd == "record":  # a finished `run` of the module, kept if at or above its goal
+        mod = MODULES[args.module]
+        _, _, total = module_results(WORK / args.module.replace("/", "-"), mod)
+        s = score(total)
+        if s is None or s < mod.goal or total["not checked"]:
+            print(f"{args.module}: {s}% with {total['not checked']} not checked: not recorded")
+            return 1
+        record(args.measured, args.module, s)
+        print(f"{args.module}: {s:.1f}% recorded in {args.measured}")
+        return 0
     if args.cmd == "run":
         run_module(args.module, args.max_children, args.mutants, args.fresh, args.again)
         return 0
-    names = changed_modules(args.changed) if args.changed else list(GATED)
+    if args.record and args.measured is None:
+        ap.error("--record needs --measured FILE")
+    if args.measured is not None:
+        names = unmeasured(args.measured)
+        kept = [n for n in GATED if n not in names]
+        if kept:
+            print(f"mutation gate: unchanged since measured at or above the goal: {', '.join(kept)}")
+    elif args.changed:
+        names = changed_modules(args.changed)
+    else:
+        names = list(GATED)
     if not names:
         print("mutation gate: no gated module changed")
         return 0
@@ -347,6 +427,8 @@ def main(argv: list[str]) -> int:
         s = run_module(name, args.max_children, [], fresh=True)
         if s is None or s < MODULES[name].goal:
             below.append(f"{name} {s if s is None else round(s, 1)}% < {MODULES[name].goal}%")
+        elif args.record:
+            record(args.measured, name, s)
     if below:
         print("mutation gate: below the goal: " + "; ".join(below))
         return 1
