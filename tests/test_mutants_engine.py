@@ -1479,3 +1479,200 @@ def test_the_deal_without_a_gain_is_marked_only_where_the_event_does_not_print_i
     exposed = {"kind": "exposed_card", "seat": "N", "cards": 3, "trick": 2}
     h = decide(case("bhg-2011", [hand(0, signal("E"), exposed)]), rulebook=rb).to_json()["hands"][0]
     assert h["gains"] == {"NS": 0, "EW": 0} and h["rulings"][0]["assumed"] is False
+
+
+# -- refusals: the clause's range enforced, and each refusal's code, field and values (issue 9:
+#    the desk words them in Chinese from these, and the window focuses the field) ------------
+
+
+def refusal(event: str, hands: list[dict[str, Any]], rulebook: Any = None, **extra: Any) -> CaseError:
+    with pytest.raises(CaseError) as caught:
+        decide(case(event, hands, **extra), rulebook=rulebook)
+    return caught.value
+
+
+def said(err: CaseError) -> tuple[str, str, str | None, dict[str, Any]]:
+    return str(err), err.code, err.field, err.values
+
+
+def test_bhg_discretionary_points_are_10_to_70_both_ends_included() -> None:
+    # BHG 二 罚分: 根据情况罚10—70分不等
+    for points in (10, 70):
+        misconduct = {"kind": "misconduct", "seat": "N", "trick": 3, "points": points}
+        ruling = decision("bhg-2011", [hand(60, misconduct)])["hands"][0]["rulings"][0]
+        assert (ruling["points"], ruling["branch"]) == (points, "discretionary_points")
+    for points in (5, 75):
+        misconduct = {"kind": "misconduct", "seat": "N", "trick": 3, "points": points}
+        assert said(refusal("bhg-2011", [hand(60, misconduct)])) == (
+            f"hands[0].infractions[0].points: {points} is outside bhg-2011's range for misconduct, 10–70",
+            "case.points_range",
+            "hands[0].infractions[0].points",
+            {"got": points, "low": 10, "high": 70, "kind": "misconduct", "rulebook": "bhg-2011"},
+        )
+
+
+def test_points_on_a_fixed_penalty_are_refused_on_their_field() -> None:
+    exposed = {"kind": "exposed_card", "seat": "N", "trick": 3, "points": 20}
+    assert said(refusal("bhg-2011", [hand(60, exposed)])) == (
+        "hands[0].infractions[0].points: exposed_card in bhg-2011 is not a discretionary penalty; "
+        "to rule otherwise, give an override with a reason",
+        "case.points_not_discretionary",
+        "hands[0].infractions[0].points",
+        {"kind": "exposed_card", "rulebook": "bhg-2011"},
+    )
+
+
+def test_discretionary_points_the_referee_did_not_choose(tmp_path: Any) -> None:
+    # a rulebook whose discretionary rule has no condition: the referee must give the points
+    rb = variant(
+        tmp_path,
+        "points-unchosen",
+        (
+            "when = { referee_points = true }\nsanction = { points_range = [10, 70] }",
+            "sanction = { points_range = [10, 70] }",
+        ),
+    )
+    misconduct = {"kind": "misconduct", "seat": "N", "trick": 3}
+    assert said(refusal("bhg-2011", [hand(60, misconduct)], rulebook=rb)) == (
+        "hands[0].infractions[0].points: required: the referee chooses the points for misconduct "
+        "in bhg-2011 (10–70)",
+        "case.points_choose",
+        "hands[0].infractions[0].points",
+        {"low": 10, "high": 70, "kind": "misconduct", "rulebook": "bhg-2011"},
+    )
+
+
+def test_a_suspension_inside_the_rulebooks_range_both_ends_included(tmp_path: Any) -> None:
+    # BHG 二 停赛 "一轮至N轮", here a rulebook whose range is 2–5 rounds
+    rb = variant(tmp_path, "suspension-2-5", ("suspension_range = [1, 99]", "suspension_range = [2, 5]"))
+    for rounds in (2, 5):
+        misconduct = {"kind": "misconduct", "seat": "N", "trick": 3, "suspension_rounds": rounds}
+        out = decide(case("bhg-2011", [hand(60, misconduct)]), rulebook=rb).to_json()
+        assert out["hands"][0]["rulings"][0]["suspension_rounds"] == rounds
+    for rounds in (1, 6):
+        misconduct = {"kind": "misconduct", "seat": "N", "trick": 3, "suspension_rounds": rounds}
+        assert said(refusal("bhg-2011", [hand(60, misconduct)], rulebook=rb)) == (
+            "hands[0].infractions[0].suspension_rounds: the referee chooses 2–5 rounds for "
+            f"misconduct in bhg-2011, got {rounds}",
+            "case.suspension_range",
+            "hands[0].infractions[0].suspension_rounds",
+            {"low": 2, "high": 5, "kind": "misconduct", "rulebook": "bhg-2011"},
+        )
+
+
+def test_a_suspension_the_referee_did_not_choose(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "suspension-unchosen",
+        (
+            "when = { referee_suspension = true }\nsanction = { suspension_range",
+            "sanction = { suspension_range",
+        ),
+    )
+    misconduct = {"kind": "misconduct", "seat": "N", "trick": 3}
+    err = refusal("bhg-2011", [hand(60, misconduct)], rulebook=rb)
+    assert str(err).endswith("the referee chooses 1–99 rounds for misconduct in bhg-2011, got none")
+    assert err.code == "case.suspension_range"
+
+
+def test_the_dealers_of_a_round_refused_with_what_was_expected() -> None:
+    assert said(refusal("bhg-2011", [hand(60, dealer="S")])) == (
+        "hands[0].dealer: the first hand's dealer is first_dealer (E), got S",
+        "case.first_dealer",
+        "hands[0].dealer",
+        {"first": "E", "got": "S"},
+    )
+    assert said(refusal("bhg-2011", [hand(60), hand(60, dealer="E")])) == (
+        "hands[1].dealer: dealers after the first are derived (W deals this hand), got E",
+        "case.dealer_derived",
+        "hands[1].dealer",
+        {"derived": "W", "got": "E"},
+    )
+    # the same dealer given as derived is accepted
+    assert decision("bhg-2011", [hand(60), hand(60, dealer="W")])["hands"][1]["dealer"] == "W"
+
+
+def test_a_deal_left_open_needs_the_grab_winner_as_dealer() -> None:
+    # HBUE 四、(一): both sides miscounted after the bury: 下副牌实行一次性抢庄
+    both = [
+        {"kind": "wrong_card_count", "seat": "N", "phase": "after_bury"},
+        {"kind": "wrong_card_count", "seat": "E", "phase": "after_bury"},
+    ]
+    err = refusal("hbue-2018", [hand(60, *both), hand(60)])
+    assert said(err) == (
+        "hands[1].dealer: required: the previous hand left the deal open (一次性抢庄); give the "
+        "seat that won the grab",
+        "case.dealer_grab",
+        "hands[1].dealer",
+        {},
+    )
+    assert decision("hbue-2018", [hand(60, *both), hand(60, dealer="S")])["hands"][1]["dealer"] == "S"
+
+
+def test_a_bad_event_is_refused_on_the_event_field_with_the_rulebooks_own_code() -> None:
+    from referee_app.core.engine import judge as judge_case
+
+    for run in (lambda c: decide(c), lambda c: judge_case(c)):
+        with pytest.raises(CaseError) as caught:
+            run(case("x-1", [hand(60)]))
+        assert said(caught.value) == (
+            "event: x-1: no bundled rulebook with this id (bundled: bhg-2011, gansu-2018, hbue-2018)",
+            "rulebook.unknown",
+            "event",
+            {"ref": "x-1", "known": "bhg-2011, gansu-2018, hbue-2018"},
+        )
+
+
+def test_refusals_of_a_rounds_shape_carry_their_code_and_field() -> None:
+    err = refusal("bhg-2011", [hand(40)], before_play=[late("NS")])
+    assert (err.code, err.field) == ("case.forfeit_no_hands", "hands")
+    err = refusal("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"})
+    assert (err.code, err.field, err.values) == ("case.hand_after_end", "hands[1]", {"n": 1})
+    late_ = {**late("EW", 3), "override": {"reason": "r", "sanctions": ["hand_loss"]}}
+    err = refusal("bhg-2011", [hand(60)], before_play=[late_])
+    assert (err.code, err.field) == ("case.hand_loss_needs_hand", "before_play[0].override")
+
+
+def test_a_failed_throw_counted_by_the_cards_thrown_needs_them(tmp_path: Any) -> None:
+    rb = variant(
+        tmp_path,
+        "thrown-less-one",
+        (
+            "sanction = { points_per_card = 10, rest_points_per_card = 10, ",
+            "sanction = { points_thrown_less_one = 10, ",
+        ),
+    )
+    failed = {"kind": "failed_throw", "seat": "N", "trick": 3, "cards": 1}
+    assert said(refusal("bhg-2011", [hand(60, failed)], rulebook=rb)) == (
+        "hands[0].infractions[0].thrown: required: bhg-2011 counts a failed throw by the cards "
+        "thrown, (thrown − 1) × 10",
+        "case.thrown_required",
+        "hands[0].infractions[0].thrown",
+        {"rulebook": "bhg-2011"},
+    )
+    out = decide(case("bhg-2011", [hand(60, {**failed, "thrown": 4})]), rulebook=rb).to_json()
+    assert out["hands"][0]["rulings"][0]["points"] == 30
+
+
+def test_two_offences_are_counted_in_the_order_of_play_however_they_are_listed() -> None:
+    """CASE-FORMAT.md: escalation counts occurrences by the trick of the offence, then of its
+    discovery, then the facts; the same facts in any order give the same decision (BHG 二、4:
+    the 3rd exposure in a hand loses it)."""
+    # (S's offence found at once comes before N's in the same trick found two tricks later,
+    # although N sorts first by its facts)
+    first = {"kind": "exposed_card", "seat": "S", "trick": 2, "discovered": 2}
+    found_later = {"kind": "exposed_card", "seat": "N", "trick": 2, "discovered": 4}
+    third = {"kind": "exposed_card", "seat": "N", "trick": 5}
+    for listed in ([first, found_later, third], [found_later, third, first], [third, found_later, first]):
+        rulings = decision("bhg-2011", [hand(60, *listed)])["hands"][0]["rulings"]
+        assert {(r["seat"], r["occurrence"]) for r in rulings} == {("S", 1), ("N", 2), ("N", 3)}, listed
+        assert next(r for r in rulings if r["seat"] == "S")["occurrence"] == 1
+        assert rulings[listed.index(third)]["occurrence"] == 3 and rulings[listed.index(third)]["hand_lost"]
+    # the same trick and discovery: the facts themselves decide (here the seat), not the listing
+    north = {"kind": "exposed_card", "seat": "N", "trick": 2, "cards": 1}
+    south = {"kind": "exposed_card", "seat": "S", "trick": 2, "cards": 1}
+    orders = [
+        {(r["seat"], r["occurrence"]) for r in decision("bhg-2011", [hand(60, *pair)])["hands"][0]["rulings"]}
+        for pair in ([north, south], [south, north])
+    ]
+    assert orders[0] == orders[1]
