@@ -60,7 +60,9 @@ class Driver:
                         cur = self.raw.cursor()
                         cur.execute(sql, params)
                         cursors.append(cur)
-                    out = [cur.fetchall() for cur in cursors]
+                # read after the pipeline's end: its one Sync brought every result (a
+                # fetch inside it would wait for a Flush first, one more round trip)
+                out = [cur.fetchall() for cur in cursors]
             else:
                 out = []
                 cur = self.raw.cursor()
