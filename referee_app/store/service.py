@@ -1511,7 +1511,8 @@ _SQL_ROUND_AND_CURRENT = (
     "ORDER BY m.version DESC LIMIT 1"
 )
 #: the current, unvoided matches of the round at other tables that seat one of the pairs,
-#: found through the indexes of a match by pair and round (schema 9)
+#: found through the indexes of a match by pair and round (schema 9), one lookup per side
+#: (an OR of the two lets SQLite scan every match of the round instead)
 #: the same before schema 4 (no signatures table: nothing is signed)
 _SQL_ROUND_AND_CURRENT_UNSIGNED = _SQL_ROUND_AND_CURRENT.replace(
     "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id)", "1 = 0"
@@ -1519,12 +1520,15 @@ _SQL_ROUND_AND_CURRENT_UNSIGNED = _SQL_ROUND_AND_CURRENT.replace(
 _SQL_SEATED_ELSEWHERE = (
     "SELECT m.table_no, m.ns_pair_id, m.ew_pair_id FROM matches m "
     "LEFT OUTER JOIN voidings v ON v.match_id = m.id "
-    "WHERE m.round_id = (SELECT id FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s) "
-    "AND m.table_no != %(table_no)s "
-    "AND (m.ns_pair_id IN (SELECT id FROM pairs WHERE event_id = %(event_id)s "
-    "AND number IN (%(ns)s, %(ew)s)) OR m.ew_pair_id IN (SELECT id FROM pairs "
-    "WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s))) "
-    "AND v.id IS NULL "
+    "WHERE m.id IN ("
+    "SELECT id FROM matches WHERE ns_pair_id IN "
+    "(SELECT id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)) "
+    "AND round_id = (SELECT id FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s) "
+    "UNION ALL "
+    "SELECT id FROM matches WHERE ew_pair_id IN "
+    "(SELECT id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)) "
+    "AND round_id = (SELECT id FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s)) "
+    "AND m.table_no != %(table_no)s AND v.id IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM matches later WHERE later.round_id = m.round_id "
     "AND later.table_no = m.table_no AND later.version > m.version) "
     "ORDER BY m.table_no"
