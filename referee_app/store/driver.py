@@ -26,6 +26,14 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 _SQLITE_TEXT: dict[str, str] = {}
 
 
+def sqlite_text(text: str) -> str:
+    """``text`` with SQLite's ``:name`` placeholders for psycopg's ``%(name)s``."""
+    found = _SQLITE_TEXT.get(text)
+    if found is None:
+        found = _SQLITE_TEXT[text] = _PLACEHOLDER.sub(r":\1", text)
+    return found
+
+
 class Driver:
     """The driver connection of ``conn`` (inside its transaction)."""
 
@@ -35,12 +43,7 @@ class Driver:
         self._error: type[Exception] = conn.dialect.loaded_dbapi.Error
 
     def sql(self, text: str) -> str:
-        if self.postgresql:
-            return text
-        found = _SQLITE_TEXT.get(text)
-        if found is None:
-            found = _SQLITE_TEXT[text] = _PLACEHOLDER.sub(r":\1", text)
-        return found
+        return text if self.postgresql else sqlite_text(text)
 
     @contextmanager
     def _errors(self, statement: str, params: Any) -> Iterator[None]:

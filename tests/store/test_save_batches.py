@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from store_helpers import make_case
 
 from referee_app.store import audit
-from referee_app.store.driver import Driver
+from referee_app.store.driver import Driver, sqlite_text
 from referee_app.store.errors import ConflictError, InputError
 from referee_app.store.models import audit_log, hands, infractions, matches, rounds, rulings
 from referee_app.store.service import Actor, Store
@@ -134,3 +134,25 @@ def test_a_constraint_refused_in_a_batch_is_sqlalchemys_integrity_error(event_db
             Driver(conn).write([(sql, [row])])
         assert store.anchor() == head
         assert store.verify().ok
+
+
+def test_the_seated_elsewhere_lookup_uses_the_pair_indexes_on_sqlite(tmp_path: Any) -> None:
+    """Each save checks the two pairs through the indexes of schema 9, not by reading every
+    match of the round (a 1000-table round would cost a million rows read to fill)."""
+    import sqlite3
+
+    from referee_app.store.service import _SQL_SEATED_ELSEWHERE
+
+    db = str(tmp_path / "event.db")
+    Store.open(db, create=True, actor=ACTOR).close()
+    con = sqlite3.connect(db)
+    try:
+        params = {"event_id": 1, "round_no": 1, "table_no": 1, "ns": "1", "ew": "2"}
+        plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + sqlite_text(_SQL_SEATED_ELSEWHERE), params)]
+    finally:
+        con.close()
+    assert any("ix_matches_ns_pair_round" in step for step in plan), plan
+    assert any("ix_matches_ew_pair_round" in step for step in plan), plan
+    assert not any(
+        step.startswith(("SCAN m", "SEARCH m USING INDEX sqlite_autoindex_matches_1")) for step in plan
+    ), plan
