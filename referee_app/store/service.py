@@ -566,8 +566,7 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             return _write_match(
                 conn,
                 authorize=lambda pins: self._authorize_with(pins, ev.id, action, actor),
-                read_pins=self._has_table(conn, role_pins.name),
-                read_signed=self._has_table(conn, signatures_t.name),
+                missing=self._missing_tables(conn),
                 commit=True,
                 ev=ev,
                 rnd=rnd,
@@ -1004,6 +1003,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
     def _pins(self, conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
         return roles.current_pins(conn, event_id) if self._has_table(conn, role_pins.name) else {}
 
+    def _missing_tables(self, conn: Connection) -> frozenset[str]:
+        """The tables a save reads that this store lacks (see ``_has_table``)."""
+        return frozenset(
+            t.name for t in (role_pins, signatures_t, voidings) if not self._has_table(conn, t.name)
+        )
+
     def _has_table(self, conn: Connection, name: str) -> bool:
         """Whether the store has the table. Only a store made on an engine that open_engine
         did not upgrade (tests that write as an older version did) lacks one: no PINs or
@@ -1265,17 +1270,16 @@ def _write_match(
     correction: Mapping[str, Any] | None,
     role: str | None = None,
     authorize: Callable[[Mapping[str, tuple[str, int]]], str | None] | None = None,
-    read_pins: bool = False,
-    read_signed: bool = True,
+    missing: frozenset[str] = frozenset(),
     commit: bool = False,
 ) -> Recorded:
     """Insert a new version of a match (rows and audit entry) inside a write transaction.
 
     ``correction``: ``{"reason": …}`` (and ``"appeal_id"`` for an appeal decision) lets a
     signed version be superseded; the entry's action is then ``match.correct``.
-    ``authorize``: the role check, given the event's current PINs (read with the rest when
-    ``read_pins``); it returns the role kept in the entry, else ``role`` is kept.
-    ``read_signed``: False on a store older than signatures (nothing there is signed).
+    ``authorize``: the role check, given the event's current PINs (read with the rest); it
+    returns the role kept in the entry, else ``role`` is kept. ``missing``: the tables of
+    PINs, signatures or voidings an older store lacks (none there: nothing to read).
     ``commit``: nothing else is written in this transaction; on PostgreSQL the COMMIT goes
     with the rows (one round trip less).
 
@@ -1302,10 +1306,10 @@ def _write_match(
         batch.append(("SELECT pg_advisory_xact_lock(%(lock)s)", params))
     batch += [
         (_SQL_TOKEN if token is not None else _NOTHING, params),
-        (_SQL_PINS if read_pins else _NOTHING, params),
+        (_NOTHING if authorize is None or role_pins.name in missing else _SQL_PINS, params),
         (_SQL_PAIRS, params),
-        (_SQL_ROUND_AND_CURRENT if read_signed else _SQL_ROUND_AND_CURRENT_UNSIGNED, params),
-        (_SQL_SEATED_ELSEWHERE, params),
+        (_SQL_ROUND_AND_CURRENT_UNSIGNED if signatures_t.name in missing else _SQL_ROUND_AND_CURRENT, params),
+        (_SQL_SEATED_ELSEWHERE_NO_VOIDINGS if voidings.name in missing else _SQL_SEATED_ELSEWHERE, params),
         (_SQL_HEAD, params),
         (_SQL_PG_IDS if drv.postgresql else _SQL_SQLITE_IDS, params),
     ]
@@ -1533,6 +1537,10 @@ _SQL_SEATED_ELSEWHERE = (
     "AND later.table_no = m.table_no AND later.version > m.version) "
     "ORDER BY m.table_no"
 )
+#: the same before schema 2 (no voidings table: nothing is void)
+_SQL_SEATED_ELSEWHERE_NO_VOIDINGS = _SQL_SEATED_ELSEWHERE.replace(
+    "LEFT OUTER JOIN voidings v ON v.match_id = m.id ", ""
+).replace("AND v.id IS NULL ", "")
 _SQL_HEAD = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
 _SQL_SQLITE_IDS = (
     "SELECT (SELECT coalesce(max(id), 0) FROM rounds), (SELECT coalesce(max(id), 0) FROM matches), "
