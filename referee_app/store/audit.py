@@ -304,7 +304,10 @@ class PlannedWriter(Writer):
 
     def insert_many(self, table: Table, values: list[Mapping[str, Any]]) -> list[int]:
         ids = self._ids[table.name]
-        rows = [{**v, "entry_seq": self.seq, "id": next(ids)} for v in values]
+        try:
+            rows = [{**v, "entry_seq": self.seq, "id": next(ids)} for v in values]
+        except StopIteration:
+            raise RuntimeError(f"{table.name}: more rows than ids taken for them") from None
         self._queued.append((table, rows))
         out = self.rows.setdefault(table.name, [])
         out += [row_dict(table, r) for r in rows]

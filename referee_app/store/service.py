@@ -1462,24 +1462,23 @@ class _Current:
     entry_seq: int
 
 
-class _Counter:
-    """Stands in for the writer to count the rows a match version writes per table."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-
-    def insert_many(self, table: Any, values: list[Mapping[str, Any]]) -> list[int]:
-        start = self.counts.get(table.name, 0)
-        self.counts[table.name] = start + len(values)
-        return list(range(start + 1, start + len(values) + 1))
-
-
 def _row_counts(case: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[str, int]:
-    """How many hands, infractions and rulings the save writes (ids are taken for them
-    before the rows are built)."""
-    counter = _Counter()
-    _insert_hands(counter, 0, case, decision)  # type: ignore[arg-type]
-    return {f"n_{t}": counter.counts.get(t, 0) for t in ("hands", "infractions", "rulings")}
+    """How many hands, infractions and rulings ``_insert_hands`` writes for this match
+    version (their ids are taken before the rows are built): a hand per decided hand, the
+    infractions given before play and in those hands, a ruling per ruling found."""
+    case_hands = case.get("hands") or []
+    dec_hands = decision.get("hands") or []
+    given = [
+        case_hands[i] if i < len(case_hands) and isinstance(case_hands[i], dict) else {}
+        for i in range(len(dec_hands))
+    ]
+    return {
+        "n_hands": len(dec_hands),
+        "n_infractions": len(list(case.get("before_play") or []))
+        + sum(len(list(ch.get("infractions") or [])) for ch in given),
+        "n_rulings": len(list(decision.get("before_play") or []))
+        + sum(len(list(dh.get("rulings") or [])) for dh in dec_hands),
+    }
 
 
 def _allocated_ids(

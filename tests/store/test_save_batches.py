@@ -156,3 +156,31 @@ def test_the_seated_elsewhere_lookup_uses_the_pair_indexes_on_sqlite(tmp_path: A
     assert not any(
         step.startswith(("SCAN m", "SEARCH m USING INDEX sqlite_autoindex_matches_1")) for step in plan
     ), plan
+
+
+def test_ids_are_taken_for_exactly_the_rows_a_save_writes(event_db: str) -> None:
+    """The count behind the ids taken beforehand matches the rows written: too few would
+    refuse the save, too many would spend PostgreSQL sequence values for nothing."""
+    import json
+
+    from referee_app.store.service import _row_counts, strip_case
+
+    cases = [
+        make_case(1, 1, "1", "2"),
+        _many_hands_case(1, 2, "3", "4"),
+        make_case(1, 3, "5", "6", exposed=3),
+    ]
+    with Store.open(event_db) as store:
+        for case in cases:
+            rec = store.record(1, case, actor=ACTOR, lang="en")
+            with store.engine.connect() as conn:
+                entry = conn.execute(select(audit_log).where(audit_log.c.seq == rec.entry_seq)).one()
+                decision = json.loads(
+                    conn.execute(
+                        select(matches.c.decision_json).where(matches.c.id == rec.match_id)
+                    ).scalar_one()
+                )
+            rows = json.loads(entry.payload)["rows"]
+            written = {f"n_{t}": len(rows.get(t, [])) for t in ("hands", "infractions", "rulings")}
+            assert _row_counts(strip_case(case), decision) == written
+            assert written["n_hands"] >= 2
