@@ -19,10 +19,10 @@ import secrets
 import socket
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, exists, func, or_, select
+from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
@@ -31,6 +31,7 @@ from . import audit, keys, roles
 from .appeals import AppealsMixin
 from .db import READ_ONLY, database_error, display_url, open_engine, wal_identity
 from .desk import DeskMixin
+from .driver import Driver
 from .errors import (
     ConflictError,
     DatabaseError,
@@ -164,7 +165,9 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         # ticket -> (event id, role, the PIN hash it was checked against, the name given)
         self._logins: dict[str, tuple[int, str, str, str]] = {}
         self._open_noted: set[int] = set()
-        self._has_roles: bool | None = None
+        # table name -> whether this store has it (tests write as older schemas, on engines
+        # open_engine did not upgrade; a real store is always at SCHEMA_VERSION)
+        self._has: dict[str, bool] = {}
         # event id -> EventInfo: events are append-only (the database refuses UPDATE and
         # DELETE), so one read per store serves every save
         self._events: dict[int, EventInfo] = {}
@@ -191,13 +194,16 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
     def where(self) -> str:
         return display_url(self.engine.url)
 
-    def _write(self, fn: Callable[[Connection], Any]) -> Any:
+    def _write(self, fn: Callable[[Connection], Any], *, lock: bool = True) -> Any:
+        """Run ``fn`` in one write transaction. ``lock=False``: ``fn`` takes the writers'
+        lock itself before it reads anything (on SQLite, BEGIN IMMEDIATE has taken it)."""
         try:
             if self.engine.dialect.name == "sqlite":
                 return self._write_sqlite(fn)
             with self.engine.begin() as conn:
                 conn.info[audit.KEYRING_KEY] = self.keyring
-                audit.lock_for_write(conn)
+                if lock:
+                    audit.lock_for_write(conn)
                 return fn(conn)
         except IntegrityError as err:
             raise ConflictError(
@@ -554,12 +560,14 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             ) from None
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}
 
+        action = "match.record" if correction is None else "match.correct"
+
         def run(conn: Connection) -> Recorded:
-            action = "match.record" if correction is None else "match.correct"
-            as_role = self._authorize(conn, ev.id, action, actor)
             return _write_match(
                 conn,
-                role=as_role,
+                authorize=lambda pins: self._authorize_with(pins, ev.id, action, actor),
+                missing=self._missing_tables(conn),
+                commit=True,
                 ev=ev,
                 rnd=rnd,
                 tbl=tbl,
@@ -575,7 +583,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 correction=correction,
             )
 
-        return self._write(run)  # type: ignore[no-any-return]
+        # the writers' lock is the first statement of the save's first batch (see _write_match)
+        return self._write(run, lock=False)  # type: ignore[no-any-return]
 
     def void(
         self,
@@ -969,7 +978,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
 
         Inside the write's transaction. Returns the role the actor logged in as (kept in the
         audit entry), or None on an event without PINs, where everything is allowed."""
-        pins = self._pins(conn, event_id)
+        return self._authorize_with(self._pins(conn, event_id), event_id, action, actor)
+
+    def _authorize_with(
+        self, pins: Mapping[str, tuple[str, int]], event_id: int, action: str, actor: Actor
+    ) -> str | None:
+        """:meth:`_authorize` with the event's current PINs already read."""
         role = self._login_role(actor, event_id, pins)
         if not pins:
             if event_id not in self._open_noted:
@@ -987,13 +1001,24 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         )
 
     def _pins(self, conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
-        if self._has_roles is None:
-            # Only a store made on an engine that open_engine did not upgrade (tests that
-            # write as an older version did) lacks the table: no PINs there.
+        return roles.current_pins(conn, event_id) if self._has_table(conn, role_pins.name) else {}
+
+    def _missing_tables(self, conn: Connection) -> frozenset[str]:
+        """The tables a save reads that this store lacks (see ``_has_table``)."""
+        return frozenset(
+            t.name for t in (role_pins, signatures_t, voidings) if not self._has_table(conn, t.name)
+        )
+
+    def _has_table(self, conn: Connection, name: str) -> bool:
+        """Whether the store has the table. Only a store made on an engine that open_engine
+        did not upgrade (tests that write as an older version did) lacks one: no PINs or
+        signatures there."""
+        found = self._has.get(name)
+        if found is None:
             from sqlalchemy import inspect
 
-            self._has_roles = inspect(conn).has_table(role_pins.name)
-        return roles.current_pins(conn, event_id) if self._has_roles else {}
+            found = self._has[name] = inspect(conn).has_table(name)
+        return found
 
     def _login_role(self, actor: Actor, event_id: int, pins: Mapping[str, tuple[str, int]]) -> str | None:
         """The role ``actor`` logged in as on this event through this store, if the PIN it
@@ -1227,41 +1252,6 @@ def audit_first_line(err: BaseException) -> str:
 
 
 # The save path's lookups, built once (values are bound at each save).
-_PAIRS_BY_NUMBER = select(pairs.c.number, pairs.c.id).where(
-    pairs.c.event_id == bindparam("event_id"), pairs.c.number.in_(bindparam("numbers", expanding=True))
-)
-#: the round's id and the table's current version (null columns when none yet), one row
-_ROUND_AND_CURRENT = (
-    select(rounds.c.id.label("at_round_id"), *matches.c)
-    .select_from(rounds)
-    .outerjoin(matches, and_(matches.c.round_id == rounds.c.id, matches.c.table_no == bindparam("table_no")))
-    .where(rounds.c.event_id == bindparam("event_id"), rounds.c.number == bindparam("round_no"))
-    .order_by(matches.c.version.desc())
-    .limit(1)
-)
-_later = matches.alias("later")
-#: the current, unvoided matches of the round at other tables that seat one of the pairs
-_SEATED_ELSEWHERE = (
-    select(matches.c.table_no, matches.c.ns_pair_id, matches.c.ew_pair_id)
-    .outerjoin(voidings, voidings.c.match_id == matches.c.id)
-    .where(
-        matches.c.round_id == bindparam("round_id"),
-        matches.c.table_no != bindparam("table_no"),
-        or_(
-            matches.c.ns_pair_id.in_(bindparam("pair_ids", expanding=True)),
-            matches.c.ew_pair_id.in_(bindparam("pair_ids", expanding=True)),
-        ),
-        voidings.c.id.is_(None),
-        ~exists().where(
-            _later.c.round_id == matches.c.round_id,
-            _later.c.table_no == matches.c.table_no,
-            _later.c.version > matches.c.version,
-        ),
-    )
-    .order_by(matches.c.table_no)
-)
-
-
 def _write_match(
     conn: Connection,
     *,
@@ -1279,42 +1269,90 @@ def _write_match(
     source: str,
     correction: Mapping[str, Any] | None,
     role: str | None = None,
+    authorize: Callable[[Mapping[str, tuple[str, int]]], str | None] | None = None,
+    missing: frozenset[str] = frozenset(),
+    commit: bool = False,
 ) -> Recorded:
     """Insert a new version of a match (rows and audit entry) inside a write transaction.
 
     ``correction``: ``{"reason": …}`` (and ``"appeal_id"`` for an appeal decision) lets a
     signed version be superseded; the entry's action is then ``match.correct``.
+    ``authorize``: the role check, given the event's current PINs (read with the rest); it
+    returns the role kept in the entry, else ``role`` is kept. ``missing``: the tables of
+    PINs, signatures or voidings an older store lacks (none there: nothing to read).
+    ``commit``: nothing else is written in this transaction; on PostgreSQL the COMMIT goes
+    with the rows (one round trip less).
+
+    Two batches of fixed SQL through the driver (see ``driver``): first the writers' lock
+    and everything the save checks — the token, the PINs, the two pairs, the round and the
+    table's current version (and whether it is signed), the pairs seated at other tables of
+    the round, the chain's head, the store's clock and the new rows' ids; then, once every
+    check passed, the rows and the entry in one go.
     """
-    if token is not None:
-        prior = conn.execute(select(audit_log).where(audit_log.c.token == token)).first()
-        if prior is not None:
-            payload = json.loads(prior.payload)
-            info = payload["info"]
-            before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
-            if before != [audit.canonical(stored_case)]:
-                raise InputError(
-                    f"--token {token}: already used for a different record (entry #{prior.seq}, "
-                    f"{prior.action} round {prior.round_no} table {prior.table_no}); nothing "
-                    "saved: give each new record its own token",
-                    code="match.token_reused",
-                    field="token",
-                    token=token,
-                    seq=prior.seq,
-                )
-            return Recorded(
-                info["match_id"],
-                info["version"],
-                info["round"],
-                info["table"],
-                info.get("supersedes_id"),
-                prior.seq,
-                True,
+    drv = Driver(conn)
+    counts = _row_counts(to_judge, decision)
+    params = {
+        "event_id": ev.id,
+        "round_no": rnd,
+        "table_no": tbl,
+        "ns": nums["NS"],
+        "ew": nums["EW"],
+        "token": token,
+        "lock": audit.PG_WRITE_LOCK,
+        **counts,
+    }
+    batch: list[tuple[str, Mapping[str, Any]]] = []
+    if drv.postgresql:
+        batch.append(("SELECT pg_advisory_xact_lock(%(lock)s)", params))
+    batch += [
+        (_SQL_TOKEN if token is not None else _NOTHING, params),
+        (_NOTHING if authorize is None or role_pins.name in missing else _SQL_PINS, params),
+        (_SQL_PAIRS, params),
+        (_SQL_ROUND_AND_CURRENT_UNSIGNED if signatures_t.name in missing else _SQL_ROUND_AND_CURRENT, params),
+        (_SQL_SEATED_ELSEWHERE_NO_VOIDINGS if voidings.name in missing else _SQL_SEATED_ELSEWHERE, params),
+        (_SQL_HEAD, params),
+        (_SQL_PG_IDS if drv.postgresql else _SQL_SQLITE_IDS, params),
+    ]
+    if drv.postgresql:
+        batch.append(("SELECT clock_timestamp()", params))
+    found = drv.query(batch)
+    if drv.postgresql:
+        found = found[1:]
+    prior_rows, pin_rows, pair_rows, here_rows, seated, head_rows, id_rows = found[:7]
+    at = found[7][0][0].astimezone(UTC) if drv.postgresql else None
+
+    if authorize is not None:
+        # role -> (current hash, entry that set it): the latest row of each role (id order)
+        pins = {str(r): (str(h), int(q)) for r, h, q in pin_rows}
+        role = authorize(pins)
+    if token is not None and prior_rows:
+        seq, action, round_no, table_no, payload_text = prior_rows[0]
+        payload = json.loads(payload_text)
+        info = payload["info"]
+        before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
+        if before != [audit.canonical(stored_case)]:
+            raise InputError(
+                f"--token {token}: already used for a different record (entry #{seq}, "
+                f"{action} round {round_no} table {table_no}); nothing "
+                "saved: give each new record its own token",
+                code="match.token_reused",
+                field="token",
+                token=token,
+                seq=seq,
             )
-    wanted = {"event_id": ev.id, "numbers": [nums[s] for s in SIDES]}
-    found = dict(conn.execute(_PAIRS_BY_NUMBER, wanted).all())
+        return Recorded(
+            info["match_id"],
+            info["version"],
+            info["round"],
+            info["table"],
+            info.get("supersedes_id"),
+            seq,
+            True,
+        )
+    by_number = {str(n): int(i) for n, i in pair_rows}
     pair_ids: dict[str, int] = {}
     for side in SIDES:
-        pid = found.get(nums[side])
+        pid = by_number.get(nums[side])
         if pid is None:
             raise InputError(
                 f"{source}: pairs.{side}: no pair {nums[side]} in event {ev.id} "
@@ -1327,13 +1365,23 @@ def _write_match(
                 name=ev.name,
             )
         pair_ids[side] = int(pid)
-    # the round and the table's current version in one statement
-    here = conn.execute(_ROUND_AND_CURRENT, {"event_id": ev.id, "round_no": rnd, "table_no": tbl}).first()
-    round_id = None if here is None else here.at_round_id
-    current = None if here is None or here.id is None else here
-    if round_id is not None:
-        _check_pairs_free(conn, ev.id, int(round_id), tbl, pair_ids, nums, source)
-    cur_version = 0 if current is None else int(current.version)
+    here = here_rows[0] if here_rows else None  # (round id, match id, version, entry seq, signed)
+    round_id = None if here is None else int(here[0])
+    current = None if here is None or here[1] is None else _Current(int(here[1]), int(here[2]), int(here[3]))
+    # A pair plays once per round: refuse a case that seats it at a second table (only
+    # the current, unvoided versions of these two pairs' matches in the round were read).
+    for table_no, ns_id, ew_id in seated:
+        for side in SIDES:
+            if pair_ids[side] in (ns_id, ew_id):
+                raise InputError(
+                    f"{source}: pairs.{side}: pair {nums[side]} already plays this round at table {table_no}",
+                    code="case.pair_plays",
+                    field=f"pairs.{side}",
+                    source=source,
+                    pair=nums[side],
+                    table=table_no,
+                )
+    cur_version = 0 if current is None else current.version
     if expected_version is not None and expected_version != cur_version:
         raise ConflictError(
             _conflict_message(conn, rnd, tbl, expected_version, current),
@@ -1342,7 +1390,7 @@ def _write_match(
             table=tbl,
             expected=expected_version,
         )
-    signed = current is not None and _signed(conn, int(current.id))
+    signed = current is not None and bool(here[4])  # type: ignore[index]
     if signed and correction is None:
         raise LockedError(
             _locked_message(rnd, tbl, cur_version),
@@ -1351,7 +1399,12 @@ def _write_match(
             table=tbl,
             version=cur_version,
         )
-    w = audit.Writer(conn)
+    w = audit.PlannedWriter(
+        conn,
+        (int(head_rows[0][0]), str(head_rows[0][1])) if head_rows else (0, audit.GENESIS),
+        _allocated_ids(id_rows[0], counts, postgresql=drv.postgresql),
+        at,
+    )
     if round_id is None:
         round_id = w.insert(rounds, {"event_id": ev.id, "number": rnd})
     mid = w.insert(
@@ -1370,17 +1423,17 @@ def _write_match(
             "decision_json": audit.canonical(decision),
         },
     )
-    counts = _insert_hands(w, mid, to_judge, decision)
+    written = _insert_hands(w, mid, to_judge, decision)
     info: dict[str, Any] = {
         "match_id": mid,
         "round": rnd,
         "table": tbl,
         "version": cur_version + 1,
-        "supersedes_id": None if current is None else int(current.id),
+        "supersedes_id": None if current is None else current.id,
         "pairs": dict(nums),
         "winner": (decision.get("result") or {}).get("winner"),
         "forfeit": (decision.get("forfeit") or {}).get("side"),
-        **counts,
+        **written,
     }
     if correction is not None:
         info["correction"] = {**correction, "replaces_signed": signed}
@@ -1391,12 +1444,117 @@ def _write_match(
         event_id=ev.id,
         round_no=rnd,
         table_no=tbl,
-        supersedes=None if current is None else int(current.entry_seq),
+        supersedes=None if current is None else current.entry_seq,
         token=token,
         info=info,
         role=role,
     )
-    return Recorded(mid, cur_version + 1, rnd, tbl, None if current is None else int(current.id), w.seq)
+    drv.write(w.statements(drv.postgresql), commit=commit)
+    return Recorded(mid, cur_version + 1, rnd, tbl, None if current is None else current.id, w.seq)
+
+
+@dataclass(frozen=True)
+class _Current:
+    """The table's current version of a match: its id, version and entry."""
+
+    id: int
+    version: int
+    entry_seq: int
+
+
+def _row_counts(case: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[str, int]:
+    """How many hands, infractions and rulings ``_insert_hands`` writes for this match
+    version (their ids are taken before the rows are built): a hand per decided hand, the
+    infractions given before play and in those hands, a ruling per ruling found."""
+    case_hands = case.get("hands") or []
+    dec_hands = decision.get("hands") or []
+    given = [
+        case_hands[i] if i < len(case_hands) and isinstance(case_hands[i], dict) else {}
+        for i in range(len(dec_hands))
+    ]
+    return {
+        "n_hands": len(dec_hands),
+        "n_infractions": len(list(case.get("before_play") or []))
+        + sum(len(list(ch.get("infractions") or [])) for ch in given),
+        "n_rulings": len(list(decision.get("before_play") or []))
+        + sum(len(list(dh.get("rulings") or [])) for dh in dec_hands),
+    }
+
+
+def _allocated_ids(
+    row: tuple[Any, ...], counts: Mapping[str, int], *, postgresql: bool
+) -> dict[str, Iterator[int]]:
+    """The new rows' ids per table, from the first batch's last query: on PostgreSQL values
+    drawn from each table's sequence (the round's only when the round is new), on SQLite the
+    next ids after the largest (the transaction holds the write lock since BEGIN)."""
+    if postgresql:
+        round_id, match_id, hand_ids, inf_ids, ruling_ids = row
+        return {
+            "rounds": iter([] if round_id is None else [int(round_id)]),
+            "matches": iter([int(match_id)]),
+            "hands": iter(int(i) for i in hand_ids),
+            "infractions": iter(int(i) for i in inf_ids),
+            "rulings": iter(int(i) for i in ruling_ids),
+        }
+    tops = dict(zip(("rounds", "matches", "hands", "infractions", "rulings"), row, strict=True))
+    return {t: iter(range(int(top) + 1, int(top) + 1 + counts.get(f"n_{t}", 1))) for t, top in tops.items()}
+
+
+#: The first batch of a save (``_write_match``): fixed SQL, ``%(name)s`` placeholders.
+_NOTHING = "SELECT 1 WHERE 1 = 0"
+_SQL_TOKEN = "SELECT seq, action, round_no, table_no, payload FROM audit_log WHERE token = %(token)s"
+_SQL_PINS = "SELECT role, pin_hash, entry_seq FROM role_pins WHERE event_id = %(event_id)s ORDER BY id"
+_SQL_PAIRS = "SELECT number, id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)"
+#: the round's id and the table's current version (null columns when none yet), one row
+_SQL_ROUND_AND_CURRENT = (
+    "SELECT r.id, m.id, m.version, m.entry_seq, "
+    "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id) "
+    "FROM rounds r LEFT OUTER JOIN matches m ON m.round_id = r.id AND m.table_no = %(table_no)s "
+    "WHERE r.event_id = %(event_id)s AND r.number = %(round_no)s "
+    "ORDER BY m.version DESC LIMIT 1"
+)
+#: the current, unvoided matches of the round at other tables that seat one of the pairs,
+#: found through the indexes of a match by pair and round (schema 9), one lookup per side
+#: (an OR of the two lets SQLite scan every match of the round instead)
+#: the same before schema 4 (no signatures table: nothing is signed)
+_SQL_ROUND_AND_CURRENT_UNSIGNED = _SQL_ROUND_AND_CURRENT.replace(
+    "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id)", "1 = 0"
+)
+_SQL_SEATED_ELSEWHERE = (
+    "SELECT m.table_no, m.ns_pair_id, m.ew_pair_id FROM matches m "
+    "LEFT OUTER JOIN voidings v ON v.match_id = m.id "
+    "WHERE m.id IN ("
+    "SELECT id FROM matches WHERE ns_pair_id IN "
+    "(SELECT id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)) "
+    "AND round_id = (SELECT id FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s) "
+    "UNION ALL "
+    "SELECT id FROM matches WHERE ew_pair_id IN "
+    "(SELECT id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)) "
+    "AND round_id = (SELECT id FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s)) "
+    "AND m.table_no != %(table_no)s AND v.id IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM matches later WHERE later.round_id = m.round_id "
+    "AND later.table_no = m.table_no AND later.version > m.version) "
+    "ORDER BY m.table_no"
+)
+#: the same before schema 2 (no voidings table: nothing is void)
+_SQL_SEATED_ELSEWHERE_NO_VOIDINGS = _SQL_SEATED_ELSEWHERE.replace(
+    "LEFT OUTER JOIN voidings v ON v.match_id = m.id ", ""
+).replace("AND v.id IS NULL ", "")
+_SQL_HEAD = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+_SQL_SQLITE_IDS = (
+    "SELECT (SELECT coalesce(max(id), 0) FROM rounds), (SELECT coalesce(max(id), 0) FROM matches), "
+    "(SELECT coalesce(max(id), 0) FROM hands), (SELECT coalesce(max(id), 0) FROM infractions), "
+    "(SELECT coalesce(max(id), 0) FROM rulings)"
+)
+_SQL_PG_IDS = (
+    "SELECT CASE WHEN EXISTS (SELECT 1 FROM rounds WHERE event_id = %(event_id)s AND number = %(round_no)s) "
+    "THEN NULL ELSE nextval(pg_get_serial_sequence('rounds', 'id')) END, "
+    "nextval(pg_get_serial_sequence('matches', 'id')), "
+    "ARRAY(SELECT nextval(pg_get_serial_sequence('hands', 'id')) FROM generate_series(1, %(n_hands)s)), "
+    "ARRAY(SELECT nextval(pg_get_serial_sequence('infractions', 'id')) "
+    "FROM generate_series(1, %(n_infractions)s)), "
+    "ARRAY(SELECT nextval(pg_get_serial_sequence('rulings', 'id')) FROM generate_series(1, %(n_rulings)s))"
+)
 
 
 def _check_png(value: Any, field: str) -> None:
@@ -1455,34 +1613,6 @@ def _current_at(conn: Connection, round_id: int, table_no: int) -> Any:
 def _voided(conn: Connection, match_id: int) -> bool:
     found = conn.execute(select(voidings.c.id).where(voidings.c.match_id == match_id)).first()
     return found is not None
-
-
-def _check_pairs_free(
-    conn: Connection,
-    event_id: int,
-    round_id: int,
-    table_no: int,
-    pair_ids: Mapping[str, int],
-    nums: Mapping[str, str],
-    source: str,
-) -> None:
-    """A pair plays once per round: refuse a case that seats it at a second table.
-
-    Looks up only the matches of these two pairs in the round (indexed by pair and round,
-    schema 9), each kept if it is its table's latest version and not void."""
-    params = {"round_id": round_id, "table_no": table_no, "pair_ids": [pair_ids[s] for s in SIDES]}
-    for r in conn.execute(_SEATED_ELSEWHERE, params):
-        for side in SIDES:
-            if pair_ids[side] in (r.ns_pair_id, r.ew_pair_id):
-                raise InputError(
-                    f"{source}: pairs.{side}: pair {nums[side]} already plays this round "
-                    f"at table {r.table_no}",
-                    code="case.pair_plays",
-                    field=f"pairs.{side}",
-                    source=source,
-                    pair=nums[side],
-                    table=r.table_no,
-                )
 
 
 def _conflict_message(conn: Connection, rnd: int, tbl: int, expected: int, current: Any) -> str:
