@@ -318,6 +318,7 @@ def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = F
         return kept[1]
     style = styles().label_c if center else styles().label
     made = _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    made.fixed = True  # the form's own words: a grid may share its row between sheets
     _LABELS[cache_key] = (form, made)  # the form kept with it: its id names no other form
     return made
 

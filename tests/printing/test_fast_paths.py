@@ -154,3 +154,30 @@ def test_a_round_reads_the_same_sheet_by_sheet(tmp_path) -> None:  # noqa: ANN00
         flat = "".join(page.split())
         assert sheet.digest in flat and qr_payload(sheet) in flat
         assert f"1东E2/20{sheet.case['hands'][0]['defender_points']}" in flat  # its first hand's row
+
+
+@requires_poppler
+def test_a_round_keeps_the_labelled_rows_once(tmp_path) -> None:  # noqa: ANN001
+    """A round's labelled rows (a table's head, a label column with its background) are
+    form XObjects drawn on every sheet; a sheet alone draws them inline, and each sheet of
+    the round reads as it does alone."""
+    from referee_app.printing.data import scoresheet_from_case
+    from referee_app.printing.render import render_round
+
+    sheets = []
+    for table in range(1, 4):
+        case = json.loads(CASE.read_text("utf-8"))
+        case["table"] = table
+        case["hands"][0]["defender_points"] = 40 + 5 * table
+        sheets.append(scoresheet_from_case(case, "zh", date="2024-05-18"))
+    three = tmp_path / "three.pdf"
+    render_round(sheets, three)
+    assert three.read_bytes().count(b"/Subtype /Form") >= 8  # header, pairs, hands, result rows…
+    pages = pdftotext(three, layout=True).split("\f")
+    for i, data in enumerate(sheets):
+        alone = tmp_path / f"alone{i}.pdf"
+        render_round([data], alone)
+        assert b"/Subtype /Form" not in alone.read_bytes()
+        assert pages[i] == pdftotext(alone, layout=True).split("\f")[0]  # one page a sheet
+        for label in ("打前级数", "Before NS/EW", "胜方", "Winner", "主办单位", "Organiser", "违例方"):
+            assert label in pages[i]
