@@ -857,15 +857,20 @@ class QRFlowable(Flowable):
         c.saveState()
         c.setFillColor(colors.black)
         boxes = []  # one filled path of the rows' dark runs, written as the operators
+        # the numbers as fp_str writes them, each once: a run's start and length are a few
+        # dozen values, and formatting four numbers a run was most of the drawing
+        size = fp_str(unit)
+        starts = [fp_str((k + self.quiet) * unit) for k in range(self.modules)]
+        lengths = [""] + [fp_str(k * unit) for k in range(1, self.modules + 1)]
         for r, row in enumerate(self.dark):
-            y = self.height - (r + self.quiet + 1) * unit
+            y = fp_str(self.height - (r + self.quiet + 1) * unit)
             col = 0
             while col < self.modules:
                 if row[col]:
                     start = col
                     while col < self.modules and row[col]:
                         col += 1
-                    boxes.append(f"{fp_str((start + self.quiet) * unit, y, (col - start) * unit, unit)} re")
+                    boxes.append(f"{starts[start]} {y} {lengths[col - start]} {size} re")
                 else:
                     col += 1
         c._code.append(" ".join(boxes) + " f")
