@@ -205,9 +205,10 @@ class Grid(Flowable):
         tops = [self.height]
         for h in heights:
             tops.append(tops[-1] - h)
-        shared = _shared_rows(c)
+        shared = shared_parts(c)
         fills: dict[int, tuple[Any, list[str]]] = {}  # by colour: its cells' rectangles
         uses: list[str] = []  # the shared rows this grid shows
+        place: list[float] = []  # at these heights
         inline = [True] * len(self.rows)  # the row's fixed part drawn here, not a shared form's
         for r, row in enumerate(self.rows):
             bottom, height = tops[r + 1], heights[r]
@@ -215,8 +216,8 @@ class Grid(Flowable):
             if key is not None:
                 name = shared.use(c, key, lambda row=row, height=height: self._fixed_part(row, height))
                 if name is not None:
-                    uses.append(f"q 1 0 0 1 0 {fp_str(bottom)} cm /{c._doc.getXObjectName(name)} Do Q")
-                    c._formsinuse.append(name)
+                    uses.append(name)
+                    place.append(bottom)
                     inline[r] = False
                     continue
             for col, fill in enumerate(row.fills):
@@ -227,7 +228,8 @@ class Grid(Flowable):
         for fill, boxes in fills.values():
             c.setFillColor(fill)
             c._code.append(" ".join(boxes) + " f")
-        c._code.extend(uses)
+        for name, bottom in zip(uses, place, strict=True):
+            shared.place(c, name, 0, bottom)
         runs: list[Run] = []
         for r, row in enumerate(self.rows):
             self._cells(row, tops[r + 1], heights[r], runs, None if inline[r] else False)
@@ -404,19 +406,20 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     state.update(color=color_now, subset=subset_now, font=font_now)
 
 
-class _SharedRows:
-    """The rows a document shows more than once, each a form XObject: a round's PDF has a
-    hundred scoresheets whose labelled rows (a table's head, a label column) are the same
-    on every sheet. A row seen once is drawn inline (a one-sheet PDF is as before); seen a
-    second time, its fixed part becomes a form that every later sheet refers to."""
+class SharedParts:
+    """The parts a document draws more than once the same, each a form XObject: a round's
+    PDF has a hundred scoresheets whose labelled rows (a table's head, a label column) and
+    signature boxes are the same on every sheet. A part seen once is drawn inline (a
+    one-sheet PDF is as before); seen a second time, it becomes a form that every later
+    sheet refers to."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple[Any, ...], str | None] = {}
         self.keep: list[tuple[Any, ...]] = []  # the keys' objects, so no id in a key names another
 
     def use(self, canv: Any, key: tuple[Any, ...], draw: Any) -> str | None:
-        """The form's name for the row of ``key`` (``draw()`` makes its content), or None
-        to draw the row inline."""
+        """The form's name for the part of ``key`` (``draw()`` draws it from the origin
+        into the form), or None to draw the part inline."""
         try:
             name = self.seen.get(key, False)
         except TypeError:  # a cell or colour that cannot be a key: drawn inline
@@ -426,18 +429,29 @@ class _SharedRows:
             self.keep.append(key)
             return None
         if name is None:
-            name = f"GridRow{len(self.keep)}"
+            name = f"Shared{len(self.keep)}"
             self.keep.append(key)
-            canv.beginForm(name)
+            canv.beginForm(name, lowerx=-MARGIN, lowery=-MARGIN)  # a stroke at 0 is half below 0
             draw()
             canv.endForm()
             self.seen[key] = name
         return name
 
+    @staticmethod
+    def place(canv: Any, name: str, x: float, y: float) -> None:
+        """Draw the form ``name`` with its origin at (x, y)."""
+        canv._code.append(f"q 1 0 0 1 {fp_str(x, y)} cm /{canv._doc.getXObjectName(name)} Do Q")
+        canv._formsinuse.append(name)
 
-def _shared_rows(canv: Any) -> _SharedRows:
+
+#: How far a shared part may reach left of and below its origin (its form clips the rest).
+MARGIN = 20
+
+
+def shared_parts(canv: Any) -> SharedParts:
+    """The document's :class:`SharedParts`."""
     doc = canv._doc
-    shared = doc.__dict__.get("_shared_grid_rows")
+    shared = doc.__dict__.get("_shared_parts")
     if shared is None:
-        shared = doc.__dict__["_shared_grid_rows"] = _SharedRows()
+        shared = doc.__dict__["_shared_parts"] = SharedParts()
     return shared

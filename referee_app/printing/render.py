@@ -66,7 +66,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, Run, supports, write_runs
+from .grid import Grid, Run, shared_parts, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -540,29 +540,22 @@ class SignatureGrid(Flowable):
         inner = self.box_w - 8
         writer = TextWriter(c)
         put = writer.put
+        shared = shared_parts(c)
         for i, (zh, en, name, png, when) in enumerate(self.boxes):
             row, col = divmod(i, self.columns)
             x = col * (self.box_w + self.gap)
             y = self.height - (row + 1) * self.box_h - row * self.gap
-            c.setStrokeColor(RULE)
-            c.setLineWidth(0.8)
-            c.rect(x, y, self.box_w, self.box_h)
+            key = ("signature box", zh, en, self.box_w, self.box_h, bool(when))
+            form = shared.use(c, key, lambda zh=zh, en=en, when=when: self._box(0, 0, zh, en, when, None))
+            if form is None:
+                self._box(x, y, zh, en, when, writer)
+            else:  # the same box on every sheet of a round: drawn once
+                shared.place(c, form, x, y)
             top = y + self.box_h - 9
-            zh_fit = _fit(c, zh, FONT, 7.5, inner)
-            put(x + 4, top, zh_fit, 7.5, INK)
-            zw = c.stringWidth(zh_fit, FONT, 7.5)
-            room = inner - zw - 4
-            if room > 20:
-                put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
             if name:
                 put(x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), 8.5, INK)
-            # signing line and time
-            c.setLineWidth(0.4)
-            c.setStrokeColor(GREY)
-            c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
-            put(x + 4, y + 4, "签字 Signature", 6, GREY)
-            stamp = f"时间 Time {when}" if when else "时间 Time ____:____"
-            put(x + self.box_w - 4, y + 4, stamp, 6, INK if when else GREY, right=True)
+            if when:
+                put(x + self.box_w - 4, y + 4, f"时间 Time {when}", 6, INK, right=True)
             if png:
                 low = y + 14
                 area_h = max(8.0, (top - 13 if name else top - 3) - low)
@@ -581,6 +574,33 @@ class SignatureGrid(Flowable):
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
                     put(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", 7, MARK)
         writer.done()
+
+    def _box(self, x: float, y: float, zh: str, en: str, when: Any, writer: TextWriter | None) -> None:
+        """A box's part that is the same wherever it is signed: its frame, role, signing
+        line and captions (the blank time when not signed), its text into ``writer`` (or
+        its own text object)."""
+        c = self.canv
+        own = writer is None
+        out = TextWriter(c) if writer is None else writer
+        inner = self.box_w - 8
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.8)
+        c.rect(x, y, self.box_w, self.box_h)
+        top = y + self.box_h - 9
+        zh_fit = _fit(c, zh, FONT, 7.5, inner)
+        out.put(x + 4, top, zh_fit, 7.5, INK)
+        zw = c.stringWidth(zh_fit, FONT, 7.5)
+        room = inner - zw - 4
+        if room > 20:
+            out.put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
+        c.setLineWidth(0.4)
+        c.setStrokeColor(GREY)
+        c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
+        out.put(x + 4, y + 4, "签字 Signature", 6, GREY)
+        if not when:
+            out.put(x + self.box_w - 4, y + 4, "时间 Time ____:____", 6, GREY, right=True)
+        if own:
+            out.done()
 
 
 class TextWriter:
