@@ -333,16 +333,16 @@ def _heading(form: FormTemplate, key: str) -> Any:
 def _plain(text: str, style: ParagraphStyle) -> Any:
     """One style of plain text (newlines become spaces), broken by Chinese rules. A text
     drawn as plain runs is one flowable per text and style (values repeat across a round)."""
+    kept = _PLAIN.get((text, id(style)))  # first: a text seen before needs no checking again
+    if kept is not None and kept[0] is style:
+        return kept[1]
     flat = " ".join(text.split())
     if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
         return cjk_paragraph(text, style)
-    kept = _PLAIN.get((flat, id(style)))
-    if kept is not None and kept[0] is style:
-        return kept[1]
     made = _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
     if len(_PLAIN) >= LAYOUTS_KEPT:
         _PLAIN.clear()
-    _PLAIN[(flat, id(style))] = (style, made)  # the style kept with it: its id names no other
+    _PLAIN[(text, id(style))] = (style, made)  # the style kept with it: its id names no other
     return made
 
 
