@@ -5,3 +5,7 @@ imported by the modules that need them (``render``, ``signing``), so ``referee-a
 never loads them. The render functions take plain data (:mod:`.data`), so the event store
 and the GUI can fill them.
 """
+
+from .quick_import import install as _install_quick_import
+
+_install_quick_import()  # before any reportlab import: see quick_import

@@ -271,11 +271,17 @@ RENDERED_KEYS = frozenset({"text", "instruction"})
 def language_free(value: Any) -> Any:
     """``value`` without its rendered wording (:data:`RENDERED_KEYS`), at any depth: what
     is hashed into the printed digest, so a sheet printed in zh and in en carry one digest."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _LEAVES:  # most of a decision: asking Mapping's ABC about each was the slow part
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return {k: language_free(v) for k, v in value.items() if k not in RENDERED_KEYS}
     if isinstance(value, list):
         return [language_free(v) for v in value]
     return value
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 def record_digest(

@@ -12,11 +12,13 @@ one, Latin words and numbers are not cut, and no line is wider than the column.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 import os
 import threading
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +95,7 @@ def register_fonts() -> str:
 #: Parsing a face of the 5 MB TTC (cmap, widths, glyph offsets) in reportlab's pure Python
 #: costs about half a second at every start; its result is kept in the user's cache folder
 #: (``fonts/``), tied to the font file's size and time, the face and reportlab's version.
-_FACE_CACHE_FORMAT = 1
+_FACE_CACHE_FORMAT = 2
 _NAME_FIELDS = ("name", "familyName", "styleName", "fullName", "uniqueFontID")
 _face_lock = threading.Lock()
 
@@ -124,13 +126,146 @@ def _face_cache_read(path: Path, index: int) -> dict[str, Any] | None:
         return None
     if stamp != _face_stamp(path, index) or not isinstance(fields, dict):
         return None
+    gc.disable()  # some 150,000 numbers and pairs made at once: no collection can free any
+    try:
+        return _unpack_tables(fields)
+    except (KeyError, TypeError, ValueError):
+        return None  # not what this version wrote: parse the font again
+    finally:
+        gc.enable()
+
+
+#: The face's large tables (a few tens of thousands of entries each) as typed arrays in the
+#: cache: marshal rebuilds a dict or list of Python numbers entry by entry (some 80 ms a
+#: face, and a scoresheet loads two faces), an array's bytes come back at once.
+_PACKED = "_packed_tables"
+
+
+def _array(kind: str, values: Any) -> bytes:
+    from array import array
+
+    return array(kind, values).tobytes()
+
+
+def _numbers(kind: str, raw: bytes) -> list[Any]:
+    from array import array
+
+    out = array(kind)
+    out.frombytes(raw)
+    return out.tolist()
+
+
+def _kind(values: list[Any]) -> str | None:
+    """The array type that holds ``values`` exactly (ints, or floats), or None."""
+    if all(type(v) is int for v in values):
+        return "q"
+    if all(type(v) is float for v in values):
+        return "d"
+    return None
+
+
+def _pack_tables(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with charToGlyph, charWidths, glyphPos, hmetrics and glyphToChar as
+    arrays where their values allow it (any other shape is kept as it is)."""
+    out = dict(fields)
+    packed: dict[str, Any] = {}
+    for name in ("charToGlyph", "charWidths"):
+        table = out.get(name)
+        if isinstance(table, dict):
+            keys, values = list(table), list(table.values())
+            k, v = _kind(keys), _kind(values)
+            if k == "q" and v is not None:
+                packed[name] = ("map", _array(k, keys), v, _array(v, values))
+                del out[name]
+    positions = out.get("glyphPos")
+    if isinstance(positions, list) and _kind(positions) == "q":
+        packed["glyphPos"] = ("list", _array("q", positions))
+        del out["glyphPos"]
+    metrics = out.get("hmetrics")
+    if isinstance(metrics, list) and all(type(m) is tuple and len(m) == 2 for m in metrics):
+        widths, bearings = [m[0] for m in metrics], [m[1] for m in metrics]
+        # reportlab keeps the advance widths it read as ints, then repeats the last one
+        # scaled, as a float: kept as the two runs, they come back as they were
+        ints = next((i for i, w in enumerate(widths) if type(w) is not int), len(widths))
+        if _kind(bearings) == "q" and all(type(w) is float for w in widths[ints:]):
+            packed["hmetrics"] = (
+                "pairs",
+                _array("q", widths[:ints]),
+                _array("d", widths[ints:]),
+                _array("q", bearings),
+            )
+            del out["hmetrics"]
+    chars = out.get("glyphToChar")
+    if isinstance(chars, dict) and _kind(list(chars)) == "q":
+        lists = list(chars.values())
+        if all(type(v) is list and _kind(v) == "q" for v in lists):
+            flat = [c for v in lists for c in v]
+            counts = [len(v) for v in lists]
+            packed["glyphToChar"] = (
+                "lists",
+                _array("q", list(chars)),
+                _array("q", counts),
+                _array("q", flat),
+            )
+            del out["glyphToChar"]
+    out[_PACKED] = packed
+    return out
+
+
+def _unpack_tables(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields as reportlab's face holds them; glyphToChar (used only when text is
+    shaped) is left packed for :class:`~.fonts` faces to unpack when first asked."""
+    packed = fields.pop(_PACKED)
+    for name, entry in packed.items():
+        if entry[0] == "map":
+            _tag, keys, kind, values = entry
+            fields[name] = dict(zip(_numbers("q", keys), _numbers(kind, values), strict=True))
+        elif entry[0] == "list":
+            fields[name] = _numbers("q", entry[1])
+        elif entry[0] == "pairs":
+            widths = _numbers("q", entry[1]) + _numbers("d", entry[2])
+            fields[name] = list(zip(widths, _numbers("q", entry[3]), strict=True))
+        elif entry[0] == "lists":
+            fields["_packed_glyph_to_char"] = entry
+        else:
+            raise ValueError(entry[0])
     return fields
+
+
+def _glyph_to_char(entry: tuple[Any, ...]) -> dict[int, list[int]]:
+    _tag, glyphs, counts, flat = entry
+    chars = _numbers("q", flat)
+    out: dict[int, list[int]] = {}
+    at = 0
+    for glyph, n in zip(_numbers("q", glyphs), _numbers("q", counts), strict=True):
+        out[glyph] = chars[at : at + n]
+        at += n
+    return out
+
+
+@cache
+def _face_class() -> type:
+    """reportlab's face whose ``glyphToChar`` is unpacked from the cache when first read
+    (only shaping reads it; rebuilding its lists costs as much as the rest of the face)."""
+    from reportlab.pdfbase import ttfonts
+
+    class CachedFace(ttfonts.TTFontFace):  # type: ignore[misc]
+        def __getattr__(self, name: str) -> Any:
+            entry = self.__dict__.get("_packed_glyph_to_char")
+            if name != "glyphToChar" or entry is None:
+                raise AttributeError(name)
+            value = _glyph_to_char(entry)
+            self.__dict__["glyphToChar"] = value
+            return value
+
+    return CachedFace
 
 
 def _face_cache_write(path: Path, index: int, face: Any) -> None:
     if os.environ.get("REFEREE_APP_NO_CACHE"):
         return
     fields = {k: v for k, v in face.__dict__.items() if k not in ("_ttf_data", "_pdfScale")}
+    fields = _pack_tables(fields)
     for k in _NAME_FIELDS:
         if isinstance(fields.get(k), bytes):
             fields[k] = bytes(fields[k])
@@ -155,7 +290,7 @@ def load_face(name: str, path: Path, index: int) -> Any:
         font = ttfonts.TTFont(name, str(path), subfontIndex=index)
         _face_cache_write(path, index, font.face)
         return font
-    face = ttfonts.TTFontFace.__new__(ttfonts.TTFontFace)
+    face = _face_class().__new__(_face_class())
     face.__dict__.update(fields)
     for k in _NAME_FIELDS:
         if isinstance(fields.get(k), bytes):

@@ -205,60 +205,127 @@ class Grid(Flowable):
         tops = [self.height]
         for h in heights:
             tops.append(tops[-1] - h)
+        shared = shared_parts(c)
         fills: dict[int, tuple[Any, list[str]]] = {}  # by colour: its cells' rectangles
+        uses: list[str] = []  # the shared rows this grid shows
+        place: list[float] = []  # at these heights
+        inline = [True] * len(self.rows)  # the row's fixed part drawn here, not a shared form's
         for r, row in enumerate(self.rows):
+            bottom, height = tops[r + 1], heights[r]
+            key = self._fixed_key(row, height)
+            if key is not None:
+                name = shared.use(c, key, lambda row=row, height=height: self._fixed_part(row, height))
+                if name is not None:
+                    uses.append(name)
+                    place.append(bottom)
+                    inline[r] = False
+                    continue
             for col, fill in enumerate(row.fills):
                 end = row.ends[col]
                 if fill is not None and end is not None:
-                    box = fp_str(edges[col], tops[r + 1], edges[end + 1] - edges[col], heights[r])
+                    box = fp_str(edges[col], bottom, edges[end + 1] - edges[col], height)
                     fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
             c._code.append(" ".join(boxes) + " f")
+        for name, bottom in zip(uses, place, strict=True):
+            shared.place(c, name, 0, bottom)
         runs: list[Run] = []
-        add = runs.append
         for r, row in enumerate(self.rows):
-            bottom, height = tops[r + 1], heights[r]
-            for col, cell in enumerate(row.cells):
-                end = row.ends[col]
-                if end is None or cell is None or cell == "":
-                    continue
-                left, right, top_pad, bottom_pad = row.pads[col]
-                if type(cell) in (str, int, float):
-                    lines = str(cell).split("\n")
-                    y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
-                    y -= STRING_SIZE
-                    for s in lines:
-                        add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
-                        y -= STRING_SIZE * 1.2
-                    continue
-                parts = cell if isinstance(cell, list | tuple) else (cell,)
-                if not parts:
-                    continue
-                sizes = row.sizes[col]
-                if self.valign == "TOP":
-                    y = bottom + height - top_pad
-                elif self.valign == "BOTTOM":
-                    y = bottom + bottom_pad + row.inner[col]
-                else:
-                    y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
-                y += sizes[0][1]
-                x = edges[col] + left
-                avail = edges[end + 1] - edges[col] - left - right
-                for v, (h, before, after) in zip(parts, sizes, strict=True):
-                    y -= before + h
-                    placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
-                    if placed is not None:
-                        for t, z, color, dx, dy, face in placed:
-                            add((t, z, color, x + dx, y + dy, face))
-                    else:  # laid out again at this cell's width: a flowable may stand in several
-                        v.wrapOn(c, avail, 72000 - top_pad - bottom_pad)
-                        v.drawOn(c, x, y)
-                    y -= after
+            self._cells(row, tops[r + 1], heights[r], runs, None if inline[r] else False)
         self._lines(tops)
         text = c.beginText()
         write_runs(text, {}, runs)
         c.drawText(text)
+
+    def _fixed_key(self, row: _Row, height: float) -> tuple[Any, ...] | None:
+        """What a row's fixed part (its backgrounds and its form's labels, the cells marked
+        ``fixed``) depends on, or None when it has none: the same key draws the same."""
+        edges = self.edges
+        parts: list[Any] = []
+        for col, cell in enumerate(row.cells):
+            end = row.ends[col]
+            if end is None:
+                continue
+            fill = row.fills[col]
+            fixed = getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
+            if fill is None and not fixed:
+                continue
+            width = edges[end + 1] - edges[col]
+            parts.append((col, edges[col], width, fill, cell if fixed else None, tuple(row.pads[col])))
+            if fixed:
+                parts.append(row.inner[col])
+        if not parts:
+            return None
+        return (self.valign, height, *parts)
+
+    def _fixed_part(self, row: _Row, height: float) -> None:
+        """Draw a row's backgrounds and fixed cells from its bottom left corner (into the
+        form the canvas is making)."""
+        c = self.canv
+        edges = self.edges
+        fills: dict[int, tuple[Any, list[str]]] = {}  # one path a colour, as draw() fills them
+        for col, fill in enumerate(row.fills):
+            end = row.ends[col]
+            if fill is not None and end is not None:
+                box = fp_str(edges[col], 0, edges[end + 1] - edges[col], height)
+                fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
+        for fill, boxes in fills.values():
+            c.setFillColor(fill)
+            c._code.append(" ".join(boxes) + " f")
+        runs: list[Run] = []
+        self._cells(row, 0.0, height, runs, True)
+        if runs:
+            text = c.beginText()
+            write_runs(text, {}, runs)
+            c.drawText(text)
+
+    def _cells(self, row: _Row, bottom: float, height: float, runs: list[Run], fixed: bool | None) -> None:
+        """Add the row's cells' runs to ``runs`` (drawing at once the cells that draw
+        themselves): only its fixed cells (``fixed`` True), only the others (False) or all."""
+        c = self.canv
+        edges = self.edges
+        add = runs.append
+        for col, cell in enumerate(row.cells):
+            end = row.ends[col]
+            if end is None or cell is None or cell == "":
+                continue
+            if fixed is not None and fixed != bool(
+                getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
+            ):
+                continue
+            left, right, top_pad, bottom_pad = row.pads[col]
+            if type(cell) in (str, int, float):
+                lines = str(cell).split("\n")
+                y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
+                y -= STRING_SIZE
+                for s in lines:
+                    add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
+                    y -= STRING_SIZE * 1.2
+                continue
+            parts = cell if isinstance(cell, list | tuple) else (cell,)
+            if not parts:
+                continue
+            sizes = row.sizes[col]
+            if self.valign == "TOP":
+                y = bottom + height - top_pad
+            elif self.valign == "BOTTOM":
+                y = bottom + bottom_pad + row.inner[col]
+            else:
+                y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
+            y += sizes[0][1]
+            x = edges[col] + left
+            avail = edges[end + 1] - edges[col] - left - right
+            for v, (h, before, after) in zip(parts, sizes, strict=True):
+                y -= before + h
+                placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
+                if placed is not None:
+                    for t, z, color, dx, dy, face in placed:
+                        add((t, z, color, x + dx, y + dy, face))
+                else:  # laid out again at this cell's width: a flowable may stand in several
+                    v.wrapOn(c, avail, 72000 - top_pad - bottom_pad)
+                    v.drawOn(c, x, y)
+                y -= after
 
     def _lines(self, tops: list[float]) -> None:
         if self.rule is None:  # a layout grid: no lines
@@ -337,3 +404,54 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
                 font_now = None
             code.append(shown)
     state.update(color=color_now, subset=subset_now, font=font_now)
+
+
+class SharedParts:
+    """The parts a document draws more than once the same, each a form XObject: a round's
+    PDF has a hundred scoresheets whose labelled rows (a table's head, a label column) and
+    signature boxes are the same on every sheet. A part seen once is drawn inline (a
+    one-sheet PDF is as before); seen a second time, it becomes a form that every later
+    sheet refers to."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[Any, ...], str | None] = {}
+        self.keep: list[tuple[Any, ...]] = []  # the keys' objects, so no id in a key names another
+
+    def use(self, canv: Any, key: tuple[Any, ...], draw: Any) -> str | None:
+        """The form's name for the part of ``key`` (``draw()`` draws it from the origin
+        into the form), or None to draw the part inline."""
+        try:
+            name = self.seen.get(key, False)
+        except TypeError:  # a cell or colour that cannot be a key: drawn inline
+            return None
+        if name is False:
+            self.seen[key] = None
+            self.keep.append(key)
+            return None
+        if name is None:
+            name = f"Shared{len(self.keep)}"
+            self.keep.append(key)
+            canv.beginForm(name, lowerx=-MARGIN, lowery=-MARGIN)  # a stroke at 0 is half below 0
+            draw()
+            canv.endForm()
+            self.seen[key] = name
+        return name
+
+    @staticmethod
+    def place(canv: Any, name: str, x: float, y: float) -> None:
+        """Draw the form ``name`` with its origin at (x, y)."""
+        canv._code.append(f"q 1 0 0 1 {fp_str(x, y)} cm /{canv._doc.getXObjectName(name)} Do Q")
+        canv._formsinuse.append(name)
+
+
+#: How far a shared part may reach left of and below its origin (its form clips the rest).
+MARGIN = 20
+
+
+def shared_parts(canv: Any) -> SharedParts:
+    """The document's :class:`SharedParts`."""
+    doc = canv._doc
+    shared = doc.__dict__.get("_shared_parts")
+    if shared is None:
+        shared = doc.__dict__["_shared_parts"] = SharedParts()
+    return shared

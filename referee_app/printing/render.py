@@ -66,7 +66,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, Run, supports, write_runs
+from .grid import Grid, Run, shared_parts, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -318,6 +318,7 @@ def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = F
         return kept[1]
     style = styles().label_c if center else styles().label
     made = _bilingual(form.zh(key, **fields), form.en(key, **fields), style, inline=inline, sep="  ")
+    made.fixed = True  # the form's own words: a grid may share its row between sheets
     _LABELS[cache_key] = (form, made)  # the form kept with it: its id names no other form
     return made
 
@@ -332,16 +333,16 @@ def _heading(form: FormTemplate, key: str) -> Any:
 def _plain(text: str, style: ParagraphStyle) -> Any:
     """One style of plain text (newlines become spaces), broken by Chinese rules. A text
     drawn as plain runs is one flowable per text and style (values repeat across a round)."""
+    kept = _PLAIN.get((text, id(style)))  # first: a text seen before needs no checking again
+    if kept is not None and kept[0] is style:
+        return kept[1]
     flat = " ".join(text.split())
     if style.firstLineIndent or style.leftIndent or style.rightIndent or needs_fallback(flat):
         return cjk_paragraph(text, style)
-    kept = _PLAIN.get((flat, id(style)))
-    if kept is not None and kept[0] is style:
-        return kept[1]
     made = _cell([[(flat, style.fontSize, style.textColor)]], style, lambda: markup(flat))
     if len(_PLAIN) >= LAYOUTS_KEPT:
         _PLAIN.clear()
-    _PLAIN[(flat, id(style))] = (style, made)  # the style kept with it: its id names no other
+    _PLAIN[(text, id(style))] = (style, made)  # the style kept with it: its id names no other
     return made
 
 
@@ -539,29 +540,22 @@ class SignatureGrid(Flowable):
         inner = self.box_w - 8
         writer = TextWriter(c)
         put = writer.put
+        shared = shared_parts(c)
         for i, (zh, en, name, png, when) in enumerate(self.boxes):
             row, col = divmod(i, self.columns)
             x = col * (self.box_w + self.gap)
             y = self.height - (row + 1) * self.box_h - row * self.gap
-            c.setStrokeColor(RULE)
-            c.setLineWidth(0.8)
-            c.rect(x, y, self.box_w, self.box_h)
+            key = ("signature box", zh, en, self.box_w, self.box_h, bool(when))
+            form = shared.use(c, key, lambda zh=zh, en=en, when=when: self._box(0, 0, zh, en, when, None))
+            if form is None:
+                self._box(x, y, zh, en, when, writer)
+            else:  # the same box on every sheet of a round: drawn once
+                shared.place(c, form, x, y)
             top = y + self.box_h - 9
-            zh_fit = _fit(c, zh, FONT, 7.5, inner)
-            put(x + 4, top, zh_fit, 7.5, INK)
-            zw = c.stringWidth(zh_fit, FONT, 7.5)
-            room = inner - zw - 4
-            if room > 20:
-                put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
             if name:
                 put(x + 4, top - 10, _fit(c, str(name), FONT, 8.5, inner), 8.5, INK)
-            # signing line and time
-            c.setLineWidth(0.4)
-            c.setStrokeColor(GREY)
-            c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
-            put(x + 4, y + 4, "签字 Signature", 6, GREY)
-            stamp = f"时间 Time {when}" if when else "时间 Time ____:____"
-            put(x + self.box_w - 4, y + 4, stamp, 6, INK if when else GREY, right=True)
+            if when:
+                put(x + self.box_w - 4, y + 4, f"时间 Time {when}", 6, INK, right=True)
             if png:
                 low = y + 14
                 area_h = max(8.0, (top - 13 if name else top - 3) - low)
@@ -580,6 +574,33 @@ class SignatureGrid(Flowable):
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
                     put(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", 7, MARK)
         writer.done()
+
+    def _box(self, x: float, y: float, zh: str, en: str, when: Any, writer: TextWriter | None) -> None:
+        """A box's part that is the same wherever it is signed: its frame, role, signing
+        line and captions (the blank time when not signed), its text into ``writer`` (or
+        its own text object)."""
+        c = self.canv
+        own = writer is None
+        out = TextWriter(c) if writer is None else writer
+        inner = self.box_w - 8
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.8)
+        c.rect(x, y, self.box_w, self.box_h)
+        top = y + self.box_h - 9
+        zh_fit = _fit(c, zh, FONT, 7.5, inner)
+        out.put(x + 4, top, zh_fit, 7.5, INK)
+        zw = c.stringWidth(zh_fit, FONT, 7.5)
+        room = inner - zw - 4
+        if room > 20:
+            out.put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
+        c.setLineWidth(0.4)
+        c.setStrokeColor(GREY)
+        c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
+        out.put(x + 4, y + 4, "签字 Signature", 6, GREY)
+        if not when:
+            out.put(x + self.box_w - 4, y + 4, "时间 Time ____:____", 6, GREY, right=True)
+        if own:
+            out.done()
 
 
 class TextWriter:
@@ -856,15 +877,20 @@ class QRFlowable(Flowable):
         c.saveState()
         c.setFillColor(colors.black)
         boxes = []  # one filled path of the rows' dark runs, written as the operators
+        # the numbers as fp_str writes them, each once: a run's start and length are a few
+        # dozen values, and formatting four numbers a run was most of the drawing
+        size = fp_str(unit)
+        starts = [fp_str((k + self.quiet) * unit) for k in range(self.modules)]
+        lengths = [""] + [fp_str(k * unit) for k in range(1, self.modules + 1)]
         for r, row in enumerate(self.dark):
-            y = self.height - (r + self.quiet + 1) * unit
+            y = fp_str(self.height - (r + self.quiet + 1) * unit)
             col = 0
             while col < self.modules:
                 if row[col]:
                     start = col
                     while col < self.modules and row[col]:
                         col += 1
-                    boxes.append(f"{fp_str((start + self.quiet) * unit, y, (col - start) * unit, unit)} re")
+                    boxes.append(f"{starts[start]} {y} {lengths[col - start]} {size} re")
                 else:
                     col += 1
         c._code.append(" ".join(boxes) + " f")

@@ -154,3 +154,56 @@ def test_a_round_reads_the_same_sheet_by_sheet(tmp_path) -> None:  # noqa: ANN00
         flat = "".join(page.split())
         assert sheet.digest in flat and qr_payload(sheet) in flat
         assert f"1东E2/20{sheet.case['hands'][0]['defender_points']}" in flat  # its first hand's row
+
+
+@requires_poppler
+def test_a_round_keeps_the_labelled_rows_once(tmp_path) -> None:  # noqa: ANN001
+    """A round's labelled rows (a table's head, a label column with its background) are
+    form XObjects drawn on every sheet; a sheet alone draws them inline, and each sheet of
+    the round reads as it does alone."""
+    from referee_app.printing.data import scoresheet_from_case
+    from referee_app.printing.render import render_round
+
+    sheets = []
+    for table in range(1, 4):
+        case = json.loads(CASE.read_text("utf-8"))
+        case["table"] = table
+        case["hands"][0]["defender_points"] = 40 + 5 * table
+        sheets.append(scoresheet_from_case(case, "zh", date="2024-05-18"))
+    three = tmp_path / "three.pdf"
+    render_round(sheets, three)
+    assert three.read_bytes().count(b"/Subtype /Form") >= 8  # header, pairs, hands, result rows…
+    pages = pdftotext(three, layout=True).split("\f")
+    for i, data in enumerate(sheets):
+        alone = tmp_path / f"alone{i}.pdf"
+        render_round([data], alone)
+        assert b"/Subtype /Form" not in alone.read_bytes()
+        assert pages[i] == pdftotext(alone, layout=True).split("\f")[0]  # one page a sheet
+        for label in ("打前级数", "Before NS/EW", "胜方", "Winner", "主办单位", "Organiser", "违例方"):
+            assert label in pages[i]
+
+
+def test_platypus_is_imported_with_its_unicode_wide_patterns_compiled_on_use() -> None:
+    """In a fresh interpreter: after ``referee_app.printing``, reportlab's URL and CJK
+    patterns are compiled when first used, match as the compiled ones do, and
+    ``re.compile`` is the standard one again."""
+    import subprocess
+    import sys
+
+    script = """
+import re
+import referee_app.printing
+from reportlab.platypus import paragraph
+from reportlab.lib import textsplit
+from referee_app.printing.quick_import import PatternOnUse
+assert re.compile.__module__ == "re" and re.compile("a") is re.compile("a")
+assert type(paragraph.uri_pat) is PatternOnUse and type(textsplit.rx) is PatternOnUse
+assert type(paragraph._wsc_re_split.__self__) is re.Pattern  # other patterns as usual
+url = re.compile(paragraph.uri_pat.pattern, paragraph.uri_pat.flags)
+for text in ("https://例子.中国/路径", "HTTP://Example.COM:8080/a?b#c", "ftp://1.2.3.4", "no url", "http://-x.com"):
+    assert bool(paragraph.uri_pat.match(text)) == bool(url.match(text)), text
+assert textsplit.rx.sub(r"\\1\\0 ", "中文abc") == "中\\0 文\\0 abc"
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

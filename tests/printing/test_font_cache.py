@@ -58,3 +58,32 @@ def test_no_cache_leaves_the_cache_folder_alone(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     _print(tmp_path, cache, "uncached", REFEREE_APP_NO_CACHE="1")
     assert not (cache / "referee-app" / "fonts").exists()
+
+
+def test_the_cached_face_holds_what_reportlab_parsed(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """The tables kept as arrays come back equal, in order and of the same number types
+    (reportlab writes a subset's widths from them); glyphToChar, unpacked when first read."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from referee_app.printing import fonts
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("REFEREE_APP_NO_CACHE", raising=False)
+    path = fonts.font_path()
+    parsed = TTFont("ParsedFace", str(path), subfontIndex=1).face
+    fonts._face_cache_write(path, 1, parsed)
+    assert fonts._face_cache_file(path, 1).is_relative_to(tmp_path)
+    cached = fonts.load_face("CachedFace", path, 1).face
+    assert "glyphToChar" not in cached.__dict__  # not unpacked until asked for
+    for name, value in parsed.__dict__.items():
+        if name == "_pdfScale":
+            continue
+        again = getattr(cached, name)
+        assert again == value, name
+        if isinstance(value, dict):
+            assert list(again.items()) == list(value.items()), name
+            assert [type(v) for v in again.values()] == [type(v) for v in value.values()], name
+        elif isinstance(value, list):
+            flat = [type(x) for v in value for x in (v if isinstance(v, tuple) else (v,))]
+            assert [type(x) for v in again for x in (v if isinstance(v, tuple) else (v,))] == flat, name
+    assert len(parsed.hmetrics) > 30000 and len(parsed.charToGlyph) > 30000
