@@ -62,16 +62,14 @@ DENSE_LIMIT = 96
 NEAREST = 12
 """Candidate opponents per pair (by rank) in larger fields."""
 
-BLOCK_LIMIT = 256
-"""Fields over this many pairs are matched in blocks of :data:`BLOCK` consecutive ranks:
-the matching's time grows faster than the field (about 50 s a round at 2048 pairs as one
-matching), and its search nests as deep as the field is wide. At 512 pairs, blocks take a
-quarter of the time of one matching (0.47 s against 1.9 s of CPU a round, on a loaded
-2-core machine) for the same cross-group tables and score gaps in the events tried (300,
-401 and 512 pairs, rounds 6, 7 and 9: never worse, once one cross-group table fewer, because a
-block draws each pair's candidates from its own ranks)."""
+BLOCK_LIMIT = 2048
+"""Fields over this many pairs are matched in blocks of :data:`BLOCK` consecutive ranks, a
+compromise made only for speed: the matching's time grows faster than the field. One
+matching of the whole field (rustworkx) takes about 0.07 s a round at 512 pairs, 0.2 s at
+1024 and 0.5–0.9 s at 2048; 4096 pairs as one matching take 3–7 s a round, in blocks of
+1024 about 0.6–1.1 s (a loaded 2-core machine, rounds 2–9)."""
 
-BLOCK = 128
+BLOCK = 1024
 """Pairs per block in fields over :data:`BLOCK_LIMIT`."""
 
 Progress = Callable[[int, int], None]
