@@ -66,8 +66,8 @@ BLOCK_LIMIT = 2048
 """Fields over this many pairs are matched in blocks of :data:`BLOCK` consecutive ranks, a
 compromise made only for speed: the matching's time grows faster than the field. One
 matching of the whole field (rustworkx) takes about 0.07 s a round at 512 pairs, 0.2 s at
-1024 and 0.5–0.9 s at 2048; 4096 pairs as one matching take 3–7 s a round, in blocks of
-1024 about 0.6–1.1 s (a loaded 2-core machine, rounds 2–9)."""
+1024 and 0.5–0.9 s at 2048; 4096 pairs as one matching took 3–15 s a round, in blocks of
+1024 0.6–2.1 s (rounds 2–9, a 2-core machine at load 4–7)."""
 
 BLOCK = 1024
 """Pairs per block in fields over :data:`BLOCK_LIMIT`."""
