@@ -1217,8 +1217,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
 
 
 def _json_member(dialect: str, column: Any, key: str) -> Any:
-    """The member ``key`` of the JSON object in a text column, as JSON text (NULL when it is
-    null or absent), taken out by the database."""
+    """The member ``key`` of the JSON object in a text column, as JSON text taken out by the
+    database: NULL when absent; when null, NULL (SQLite) or ``null`` (PostgreSQL)."""
     if dialect == "postgresql":
         return cast(cast(column, JSON).op("->")(key), Text)
     return func.json_extract(column, f"$.{key}")
