@@ -1044,3 +1044,21 @@ def test_over_dense_limit_only_the_nearest_ranks_are_candidates(monkeypatch: pyt
     order, points = nearest_case()
     found = best_matching(order, set(), points, dict.fromkeys(order, 0))
     assert found is not None and ("1", "6") not in found and len(found) == 3
+
+
+def test_a_block_widens_the_candidates_of_a_pair_that_has_met_its_nearest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within a block (not the last), a pair whose nearest candidates it has all met gets the
+    block's whole field as candidates, so it is seated in its own block: 1 has met 2 and 4,
+    its only table there is 3 (and 2 then meets 4). Without widening it would be carried
+    down and meet a pair of the next block."""
+    monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 6)
+    monkeypatch.setattr(pairing_mod, "BLOCK", 4)
+    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
+    monkeypatch.setattr(pairing_mod, "NEAREST", 1)
+    order = [str(i) for i in range(1, 9)]
+    met = {frozenset(("1", "2")), frozenset(("1", "4"))}
+    found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
+    assert found is not None
+    assert {("1", "3"), ("2", "4")} <= set(found)

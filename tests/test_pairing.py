@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from referee_app.core import load_rulebook
+from referee_app.core import pairing as pairing_mod
 from referee_app.core.pairing import Pairing, PairingError, best_matching, pair_round
 from referee_app.core.standings import (
     Bye,
@@ -216,15 +217,33 @@ def test_4096_pairs_pair_without_repeats_in_blocks_with_progress() -> None:
     assert max(meetings.values()) == 1 and len(meetings) == 4 * 2048
 
 
+def test_512_pairs_are_matched_as_one_field_not_in_blocks() -> None:
+    """Blocks are a compromise for speed only: a field up to BLOCK_LIMIT (512 pairs, the
+    field of issue 11) is one matching of the whole field, so no block reports progress."""
+    assert pairing_mod.BLOCK_LIMIT >= 512
+    order = [str(i) for i in range(1, 513)]
+    seen: list[tuple[int, int]] = []
+    found = best_matching(
+        order, set(), dict.fromkeys(order, 0), dict.fromkeys(order, 0), lambda d, t: seen.append((d, t))
+    )
+    assert seen == []
+    assert found == [(order[i], order[i + 1]) for i in range(0, 512, 2)]
+
+
 def test_a_last_block_that_cannot_be_seated_is_matched_with_the_block_above() -> None:
-    """514 pairs in blocks: the last two have met, so the last block (just them) has no
-    table; it is matched again together with the block above it."""
-    order = [str(i) for i in range(1, 515)]
-    met = {frozenset(("513", "514"))}
-    found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
-    assert found is not None and len(found) == 257
+    """Two pairs over BLOCK_LIMIT, in blocks: the last two have met, so the last block (just
+    them) has no table; it is matched again together with the block above it."""
+    n = pairing_mod.BLOCK_LIMIT + 2
+    order = [str(i) for i in range(1, n + 1)]
+    last_two = frozenset((order[-2], order[-1]))
+    seen: list[tuple[int, int]] = []
+    found = best_matching(
+        order, {last_two}, dict.fromkeys(order, 0), dict.fromkeys(order, 0), lambda d, t: seen.append((d, t))
+    )
+    assert seen and seen[-1] == (n, n)  # it was paired in blocks
+    assert found is not None and len(found) == n // 2
     assert sorted(p for t in found for p in t) == sorted(order)
-    assert frozenset(("513", "514")) not in {frozenset(t) for t in found}
+    assert last_two not in {frozenset(t) for t in found}
 
 
 # -- optimal pairing against exhaustive search (issue 13, item 6) ------------------------------

@@ -4,7 +4,6 @@ command line and the window (the application layer)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 
@@ -78,13 +77,12 @@ def load_event(
     susp: list[Suspension] = []
     seated: dict[int, set[str]] = {}
     pending: dict[int, list[int]] = {}
-    for m in store.current_matches(ev.id):
+    # each match's result; the whole decision only where it has rulings (sanctions)
+    for m in store.current_results(ev.id, before_round):
         rnd = int(m["round_no"])
-        if before_round is not None and rnd >= before_round:
-            continue
         ns, ew = str(m["ns_number"]), str(m["ew_number"])
         seated.setdefault(rnd, set()).update((ns, ew))
-        decision = json.loads(m["decision_json"])
+        decision = m["decision"] or {}
         side_pair = {"NS": ns, "EW": ew}
         rulings = list(decision.get("before_play") or [])
         for hand in decision.get("hands") or []:
@@ -97,7 +95,7 @@ def load_event(
             n = int(r.get("suspension_rounds") or 0)
             if n > 0:
                 susp.append(Suspension(side_pair[r["side"]], rnd + 1, n))
-        result = decision.get("result")
+        result = m["result"]
         if result is None:
             notes.append(("desk.no_result_yet", {"round": rnd, "table": m["table_no"], "ns": ns, "ew": ew}))
             pending.setdefault(rnd, []).append(int(m["table_no"]))

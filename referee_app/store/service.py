@@ -22,7 +22,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, select
+from sqlalchemy import (
+    JSON,
+    Connection,
+    Engine,
+    Text,
+    and_,
+    case,
+    cast,
+    exists,
+    func,
+    select,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
@@ -672,6 +683,40 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         stmt = _current_matches_stmt(event_id)
         return self._read(lambda conn: [dict(r._mapping) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
+    def current_results(self, event_id: int, before_round: int | None = None) -> list[dict[str, Any]]:
+        """What the desk reads of every current match (voided ones excluded; with
+        ``before_round``, the rounds before it), in round and table order: ``round_no``,
+        ``table_no``, ``ns_number``, ``ew_number``, ``result`` (the decision's result; None
+        while the match has none) and ``decision`` — the whole decision, only for a match
+        with rulings (its sanctions are read from them), else None.
+
+        The database takes the result out of the decision's JSON: parsing every decision
+        in Python cost most of reading a large event (2048 decisions: 190 of 350 ms)."""
+        with_rulings = exists().where(rulings.c.match_id == matches.c.id)
+        stmt = _current_matches_stmt(
+            event_id,
+            matches.c.table_no,
+            _json_member(self.engine.dialect.name, matches.c.decision_json, "result").label("result"),
+            case((with_rulings, matches.c.decision_json), else_=None).label("decision"),
+        )
+        if before_round is not None:
+            stmt = stmt.where(rounds.c.number < before_round)
+
+        def read(conn: Connection) -> list[dict[str, Any]]:
+            return [
+                {
+                    "round_no": r.round_no,
+                    "table_no": r.table_no,
+                    "ns_number": r.ns_number,
+                    "ew_number": r.ew_number,
+                    "result": None if r.result is None else json.loads(r.result),
+                    "decision": None if r.decision is None else json.loads(r.decision),
+                }
+                for r in conn.execute(stmt)
+            ]
+
+        return self._read(read)  # type: ignore[no-any-return]
+
     def export(
         self, event_id: int, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[dict[str, Any]]:
@@ -1194,9 +1239,18 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
 
 
-def _current_matches_stmt(event_id: int) -> Any:
+def _json_member(dialect: str, column: Any, key: str) -> Any:
+    """The member ``key`` of the JSON object in a text column, as JSON text taken out by the
+    database: NULL when absent; when null, NULL (SQLite) or ``null`` (PostgreSQL)."""
+    if dialect == "postgresql":
+        return cast(cast(column, JSON).op("->")(key), Text)
+    return func.json_extract(column, f"$.{key}")
+
+
+def _current_matches_stmt(event_id: int, *columns: Any) -> Any:
     """The current version of every match of the event (voided ones excluded), in round and
-    table order."""
+    table order: ``columns`` (every column of ``matches`` without them), the round, and the
+    two pairs' numbers."""
     latest = (
         select(
             matches.c.round_id,
@@ -1211,7 +1265,7 @@ def _current_matches_stmt(event_id: int) -> Any:
     ew = pairs.alias("ew")
     return (
         select(
-            matches,
+            *(columns or (matches,)),
             rounds.c.number.label("round_no"),
             ns.c.number.label("ns_number"),
             ew.c.number.label("ew_number"),

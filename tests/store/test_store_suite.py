@@ -397,3 +397,53 @@ def test_each_stored_ruling_links_the_infraction_it_answers(event_db: str, tmp_p
         tricks[json.loads(inf[0])["trick"]] = r
     assert sorted(tricks) == [2, 5, 9]
     assert tricks[9]["hand_lost"] and not tricks[2]["hand_lost"] and tricks[5]["points"] == 10
+
+
+def test_current_results_give_each_result_and_a_decision_only_where_it_has_rulings(
+    event_db: str, tmp_path: Path
+) -> None:
+    """What the desk reads (issue 11): each current match's result as the database takes it
+    out of the stored decision, the whole decision only for a match with rulings, the
+    rounds before ``before_round``; a voided or superseded version is not read."""
+    plain = make_case(1, 1, "1", "2")
+    for hand in plain["hands"]:
+        hand["infractions"] = []
+    open_ = {**make_case(1, 2, "3", "4"), "finished": "open"}
+    for hand in open_["hands"]:
+        hand["infractions"] = []
+    cases = [
+        plain,
+        make_case(1, 3, "5", "6"),  # an exposed card: a ruling
+        open_,  # no result yet
+        make_case(1, 4, "7", "8", defender_points=120),
+        make_case(1, 4, "7", "8", defender_points=0),  # supersedes the one above
+        make_case(2, 1, "1", "3"),
+        make_case(2, 2, "2", "4"),  # voided below
+    ]
+    for i, case in enumerate(cases):
+        assert cli(event_db, "record", write_json(tmp_path / f"c{i}.json", case))[0] == 0
+    assert cli(event_db, "void", "--round", "2", "--table", "2", "--reason", "记错桌")[0] == 0
+    with Store.open(event_db) as store:
+        stored = {
+            (m["round_no"], m["table_no"]): json.loads(m["decision_json"]) for m in store.current_matches(1)
+        }
+        every = store.current_results(1)
+        before_2 = store.current_results(1, before_round=2)
+        first, second = (json.loads(v["decision_json"])["result"] for v in store.history(1, 1, 4))
+    assert [(m["round_no"], m["table_no"], m["ns_number"], m["ew_number"]) for m in every] == [
+        (1, 1, "1", "2"),
+        (1, 2, "3", "4"),
+        (1, 3, "5", "6"),
+        (1, 4, "7", "8"),
+        (2, 1, "1", "3"),
+    ]
+    assert before_2 == every[:4]
+    for m in every:
+        decision = stored[m["round_no"], m["table_no"]]
+        assert m["result"] == decision["result"]
+        has_rulings = bool(decision["before_play"]) or any(h["rulings"] for h in decision["hands"])
+        assert m["decision"] == (decision if has_rulings else None)
+    assert every[1]["result"] is None  # the open match
+    assert every[0]["result"]["winner"] == stored[1, 1]["result"]["winner"] is not None
+    assert [m["decision"] is not None for m in every] == [False, False, True, True, True]
+    assert every[3]["result"] == second != first  # the second version of table 4
