@@ -1062,3 +1062,89 @@ def test_a_block_widens_the_candidates_of_a_pair_that_has_met_its_nearest(
     found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
     assert found is not None
     assert {("1", "3"), ("2", "4")} <= set(found)
+
+
+# -- refusals: each carries its code, field and values (issue 9: the desk words them in
+#    Chinese from these and the window points at the field) ------------------------------------
+
+
+def refused(call: Any) -> tuple[str, str | None, dict[str, Any]]:
+    with pytest.raises(PairingError) as caught:
+        call()
+    return caught.value.code, caught.value.field, caught.value.values
+
+
+def test_a_malformed_pairing_names_its_entry_as_the_field() -> None:
+    assert refused(lambda: pairing_from_json(1, {"table": 1})) == ("pairing.not_list", None, {})
+    assert refused(lambda: pairing_from_json(1, [[1, 2]])) == ("pairing.row_not_object", "pairing[0]", {})
+    two_byes = [{"bye": "1"}, {"bye": "2"}]
+    assert refused(lambda: pairing_from_json(1, two_byes)) == ("pairing.row_second_bye", "pairing[1]", {})
+    short = [{"table": 1, "NS": "1", "EW": "2"}, {"table": 2, "NS": "3"}]
+    assert refused(lambda: pairing_from_json(1, short)) == ("pairing.row_shape", "pairing[1]", {})
+
+
+def test_a_swiss_round_refused_with_its_round() -> None:
+    rec = EventRecord(numbers(4), (win(1, "1", "2"), win(1, "3", "4")))
+    assert refused(lambda: pair_round(GANSU, rec, 0)) == ("input.round", "round", {"got": 0})
+    drawn = ["1", "2", "3", "4"]
+    assert refused(lambda: pair_round(GANSU, rec, 2, drawn=drawn)) == (
+        "pairing.not_drawn",
+        None,
+        {"round": 2},
+    )
+    # Gansu 六、三 相遇过的对不再相遇: two pairs who met cannot be paired again
+    met = EventRecord(numbers(2), (win(1, "1", "2"),))
+    assert refused(lambda: pair_round(GANSU, met, 2)) == ("pairing.rematch", None, {"round": 2, "n": 2})
+    # an odd field where every pair has had its bye
+    byes = EventRecord(
+        numbers(3),
+        (win(1, "1", "2"), win(2, "2", "3"), win(3, "3", "1")),
+        byes=(Bye(1, "3"), Bye(2, "1"), Bye(3, "2")),
+    )
+    assert refused(lambda: pair_round(GANSU, byes, 4)) == ("pairing.all_had_bye", None, {"round": 4})
+
+
+def test_a_draw_entered_by_hand_refused_on_the_drawn_field() -> None:
+    rec = EventRecord(numbers(5))
+    assert refused(lambda: pair_round(GANSU, rec, 1, drawn=["1", "2", "2", "3", "4"])) == (
+        "pairing.drawn_twice",
+        "drawn",
+        {"pair": "2"},
+    )
+    assert refused(lambda: pair_round(GANSU, rec, 1, drawn=["1", "2", "3", "4", "9"])) == (
+        "pairing.drawn_unknown",
+        "drawn",
+        {"pair": "9", "round": 1},
+    )
+    assert refused(lambda: pair_round(GANSU, rec, 1, drawn=["1", "2", "3"])) == (
+        "pairing.not_drawn_all",
+        "drawn",
+        {"pairs": ["4", "5"], "round": 1},
+    )
+    # HBUE knockout: a pair with round 1's bye cannot be drawn the bye again
+    ko = EventRecord(numbers(5), (win(1, "1", "2"), win(1, "3", "4")), byes=(Bye(1, "5"),))
+    assert refused(lambda: pair_round(HBUE, ko, 2, knockout=True, drawn=["1", "3", "5"])) == (
+        "pairing.second_bye",
+        "drawn",
+        {"pair": "5"},
+    )
+
+
+def test_a_knockout_round_refused_with_the_round_before_it() -> None:
+    tied = EventRecord(numbers(4), (tie(1, "1", "2"), win(1, "3", "4")))
+    assert refused(lambda: pair_round(HBUE, tied, 2, knockout=True)) == (
+        "pairing.no_winner",
+        None,
+        {"round": 1, "ns": "1", "ew": "2"},
+    )
+    assert refused(lambda: pair_round(HBUE, EventRecord(numbers(4)), 2, knockout=True)) == (
+        "pairing.no_results",
+        None,
+        {"round": 1},
+    )
+    final = EventRecord(numbers(2), (win(1, "1", "2"),))
+    assert refused(lambda: pair_round(HBUE, final, 2, knockout=True)) == (
+        "pairing.knockout_over",
+        None,
+        {"round": 1, "pair": "1"},
+    )
