@@ -249,8 +249,8 @@ def check_files(paths: list[str]) -> list[RulebookError]:
         try:
             text = path.read_bytes().decode("utf-8")
         except OSError as exc:
-            line, data = cannot_read(name, exc)
-            problems.append(RulebookError(line, **data))
+            line, unread = cannot_read(name, exc)
+            problems.append(RulebookError(line, **unread))
             continue
         except UnicodeDecodeError as exc:
             problems.append(
