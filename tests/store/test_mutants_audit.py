@@ -948,3 +948,45 @@ def test_times_are_utc_whatever_this_computers_zone(beijing_time: None) -> None:
     server = datetime(2026, 5, 1, 10, 0, tzinfo=timezone(timedelta(hours=8)))
     now = audit.store_clock(FakePg(server))  # type: ignore[arg-type]
     assert now.utcoffset() == timedelta(0) and now.tzinfo == UTC
+
+
+# -- the save's planned writer (issue 11): the same entry as a direct write, sent as fixed SQL ----
+
+
+def test_the_planned_inserts_name_every_column_for_each_driver() -> None:
+    from sqlalchemy import Column, Integer, MetaData, String, Table
+
+    t = Table("t", MetaData(), Column("id", Integer), Column("name", String))
+    sql, cols = audit.insert_sql(t, False)
+    assert (sql, cols) == ('INSERT INTO "t" ("id", "name") VALUES (:id, :name)', ("id", "name"))
+    sql, cols = audit.insert_sql(t, True)
+    assert (sql, cols) == ('INSERT INTO "t" ("id", "name") VALUES (%(id)s, %(name)s)', ("id", "name"))
+    assert audit.insert_sql(t, True) is audit.insert_sql(t, True)  # built once per table and driver
+
+
+def test_a_planned_write_chains_and_signs_the_entry_a_direct_write_makes(
+    conn: Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = datetime(2026, 12, 2, 8, 0, tzinfo=UTC)
+    monkeypatch.setattr(audit, "store_clock", lambda c: at)
+    ring = Ring()
+    ring.add("desk", CHIEF)
+    conn.info[audit.KEYRING_KEY] = ring
+    header = {"event_id": 1, "round_no": 2, "table_no": 3, "supersedes": 5, "token": "t-1", "role": CHIEF}
+    direct = write(conn, "match.record", {events: [event_row()]}, info={"n": 1}, **header)
+    engine = create_engine("sqlite://")
+    metadata.create_all(engine)
+    with engine.connect() as planned_conn:
+        planned_conn.info[audit.KEYRING_KEY] = ring
+        w = audit.PlannedWriter(planned_conn, (0, GENESIS), {"events": iter([1])}, at)
+        assert w.insert(events, event_row()) == 1
+        planned = w.commit_entry(
+            user="孙裁判长", station="desk", action="match.record", info={"n": 1}, **header
+        )
+        assert planned == direct and planned["signed_by"]
+        for sql, params in w.statements(False):
+            planned_conn.exec_driver_sql(sql, params)
+        for table in (events, audit_log, entry_signatures):
+            mine = [tuple(r) for r in planned_conn.execute(table.select()).all()]
+            assert mine == [tuple(r) for r in conn.execute(table.select()).all()], table.name
+    engine.dispose()
