@@ -197,7 +197,7 @@ class Writer:
     ) -> dict[str, Any]:
         """``role``: the role the writer logged in as (kept in the entry's info)."""
         entry, signature = self._entry(
-            at=store_clock(self.conn),
+            at=self._clock(),
             user=user,
             station=station,
             action=action,
@@ -209,10 +209,18 @@ class Writer:
             token=token,
             role=role,
         )
+        self._keep(entry, signature)
+        return entry
+
+    def _clock(self) -> datetime:
+        """The entry's time: the store's clock."""
+        return store_clock(self.conn)
+
+    def _keep(self, entry: dict[str, Any], signature: dict[str, Any] | None) -> None:
+        """Write the entry and its signature row (None: unsigned)."""
         self.conn.execute(_insert_of(audit_log), {k: entry[k] for k in entry if k != "signed_by"})
         if signature is not None:
             self.conn.execute(entry_signatures.insert().values(**signature))
-        return entry
 
     def _entry(
         self,
@@ -313,37 +321,15 @@ class PlannedWriter(Writer):
         out += [row_dict(table, r) for r in rows]
         return [int(r["id"]) for r in rows]
 
-    def commit_entry(
-        self,
-        *,
-        user: str,
-        station: str,
-        action: str,
-        info: Mapping[str, Any],
-        event_id: int | None = None,
-        round_no: int | None = None,
-        table_no: int | None = None,
-        supersedes: int | None = None,
-        token: str | None = None,
-        role: str | None = None,
-    ) -> dict[str, Any]:
-        entry, signature = self._entry(
-            at=self._at or store_clock(self.conn),
-            user=user,
-            station=station,
-            action=action,
-            info=info,
-            event_id=event_id,
-            round_no=round_no,
-            table_no=table_no,
-            supersedes=supersedes,
-            token=token,
-            role=role,
-        )
+    def _clock(self) -> datetime:
+        """The time read with the lookups (the store's clock when it was not read)."""
+        return self._at or store_clock(self.conn)
+
+    def _keep(self, entry: dict[str, Any], signature: dict[str, Any] | None) -> None:
+        """Queue the entry and its signature row for :meth:`statements`."""
         self._queued.append((audit_log, [entry]))
         if signature is not None:
             self._queued.append((entry_signatures, [signature]))
-        return entry
 
     def statements(self, postgresql: bool) -> list[tuple[str, list[dict[str, Any]]]]:
         """The inserts to run, in order: (SQL, one parameter set per row)."""
