@@ -35,14 +35,19 @@ _WHERE = {
     "local_hms": "..store.roles",
     "Actor": "..store.service",
     "Store": "..store.service",
+    "HOLD_ARGUMENT": "..store.walholder",
+    "hold": "..store.walholder",
 }
 __all__ = sorted([*_WHERE, "open_store"])
 __getattr__ = lazy_names(__name__, _WHERE)
 
 
-def open_store(target: str | None, *, create: bool = False, actor: Actor | None = None) -> Store:
+def open_store(
+    target: str | None, *, create: bool = False, actor: Actor | None = None, hold: bool = False
+) -> Store:
     """The event store at ``target`` (a SQLite path or a database URL; None: the station's
-    default store), created when ``create``; ``actor`` is who writes (station and role)."""
+    default store), created when ``create``; ``actor`` is who writes (station and role);
+    ``hold``: a long-lived process (the window) keeps an SQLite file open (``Store.open``)."""
     from ..store.service import Store
 
-    return Store.open(target, create=create, actor=actor)
+    return Store.open(target, create=create, actor=actor, hold=hold)

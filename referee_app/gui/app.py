@@ -53,7 +53,12 @@ def icon_path() -> Path:
 
 def gui_script() -> int:
     """The ``referee-app-gui`` entry point (and the bundle's): Windows starts it without a
-    console, where ``sys.stdout``/``sys.stderr`` are None, so printing would fail."""
+    console, where ``sys.stdout``/``sys.stderr`` are None, so printing would fail. The
+    bundle's executable is also the store's holder process (``store.walholder``)."""
+    from ..app import store
+
+    if len(sys.argv) == 3 and sys.argv[1] == store.HOLD_ARGUMENT:
+        return int(store.hold(sys.argv[2]))
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the app
@@ -149,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
     window.first_painted.connect(painted)
     window.show()
     result = int(app.exec())
+    if window.store is not None:
+        window.store.close()  # its holder, the last connection, checkpoints the WAL into the file
     logger.info("window closed")
     return code[0] or result
 
@@ -163,7 +170,8 @@ def open_store(window: Any, args: argparse.Namespace) -> bool:
 
     actor = Actor.default()
     try:
-        store = open_store(args.db, create=True, actor=actor)
+        # held open by a helper process while the window runs: a save costs its commit
+        store = open_store(args.db, create=True, actor=actor, hold=True)
     except StoreError as exc:
         print(f"referee-app: {exc}", file=sys.stderr)
         logger.error("cannot open the store: %s", exc)

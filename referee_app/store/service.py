@@ -70,6 +70,7 @@ from .models import (
 from .models import signatures as signatures_t
 from .pairs_csv import PairRow
 from .registry import KeysMixin
+from .walholder import WalHolder
 
 SIDES = ("NS", "EW")
 #: Who signs a match version: the four players (by seat) and the table referee.
@@ -185,15 +186,32 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         #: The station keys that sign this store's entries (see ``keys``; ``Store.keyring``
         #: may be replaced, e.g. by a command that unlocked an encrypted key first).
         self.keyring = keys.KeyRing()
+        self._holder: WalHolder | None = None
 
     # -- opening -----------------------------------------------------------------
     @classmethod
-    def open(cls, target: str | None, *, create: bool = False, actor: Actor | None = None) -> Store:
+    def open(
+        cls, target: str | None, *, create: bool = False, actor: Actor | None = None, hold: bool = False
+    ) -> Store:
+        """``hold``: on SQLite, a helper process keeps the file open while the store is, so
+        that a save costs its commit and not a checkpoint (``walholder``); for the window
+        and other long-lived processes, not worth its start for one command."""
         a = actor or Actor.default()
-        return cls(open_engine(target, create=create, user=a.user, station=a.station))
+        store = cls(open_engine(target, create=create, user=a.user, station=a.station))
+        if hold and store.engine.dialect.name == "sqlite" and store.engine.url.database:
+            store._holder = WalHolder.start(store.engine.url.database, wait=True)
+        return store
+
+    @property
+    def held(self) -> bool:
+        """Whether a helper process holds this SQLite store open (``open(hold=True)``)."""
+        return self._holder is not None and self._holder.running
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._holder is not None:
+            self._holder.stop()
+            self._holder = None
 
     def __enter__(self) -> Store:
         return self
