@@ -15,11 +15,11 @@ random results (10 % draws, wins by 1–5 levels) and the Gansu rulebook (tie-br
 
 Aim (issue 6): standings and pairing each under 0.5 s.
 
-``--store``: the desk commands as the chief referee runs them, on an SQLite store of 512
-pairs with 8 rounds recorded (each match a 4-hand round): ``referee-app standings`` and
-``referee-app pair --round 9 --json`` in process (the command's work: reading the event,
-computing, printing), the number of SQL statements each runs, and the same commands as a
-whole process beside a bare ``python -c "import referee_app.cli"`` (import time).
+``--store``: the desk commands as the chief referee runs them, on a store of 512 pairs with
+8 rounds recorded (each match a 4-hand round), SQLite and (``--pg``) PostgreSQL:
+``referee-app standings`` and ``referee-app pair --round 9 --json`` in process, as the
+window's desk runs them (the command's work: reading the event, computing, printing), the
+number of SQL statements each runs, and the same commands as a whole process beside a bare ``python -c "import referee_app.cli"`` (import time).
 Aim (issue 11): the command's work under 0.3 s, a constant number of queries.
 
 ``--large``: 4096 pairs (and 4095) paired for 9 rounds with random results; the seconds
@@ -103,16 +103,23 @@ def store_case(pg: Pairing, t: Any, rng: random.Random) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def desk_store(n: int, rounds: int, seed: int) -> Iterator[str]:
-    """An SQLite store of ``n`` pairs with ``rounds`` rounds recorded, paired as the desk does."""
+def sqlite_file() -> Iterator[str]:
+    with tempfile.TemporaryDirectory() as d:
+        yield str(Path(d) / "desk.db")
+
+
+@contextlib.contextmanager
+def desk_store(n: int, rounds: int, seed: int, target: str | None = None) -> Iterator[str]:
+    """A store of ``n`` pairs with ``rounds`` rounds recorded, paired as the desk does: a new
+    SQLite file, or ``target`` (an empty PostgreSQL schema's URL)."""
     from referee_app.app.event import load_event
     from referee_app.store.pairs_csv import PairRow
     from referee_app.store.service import Actor, Store
 
     actor = Actor("bench", "bench-station")
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as d:
-        path = str(Path(d) / "desk.db")
+    with contextlib.ExitStack() as stack:
+        path = target if target is not None else stack.enter_context(sqlite_file())
         with Store.open(path, create=True, actor=actor) as store:
             gansu = load_rulebook("gansu-2018")
             ev = store.create_event(name="bench", rulebook=gansu, date=None, actor=actor)
@@ -149,12 +156,12 @@ class QueryCount:
         event.remove(Engine, "before_cursor_execute", self._count)
 
 
-def bench_commands(n: int, rounds: int, repeat: int) -> dict[str, Any]:
+def bench_commands(n: int, rounds: int, repeat: int, target: str | None = None) -> dict[str, Any]:
     from referee_app.cli import main as cli_main
 
     out: dict[str, Any] = {}
     t0 = time.perf_counter()
-    with desk_store(n, rounds, seed=1) as path:
+    with desk_store(n, rounds, seed=1, target=target) as path:
         out["fill_s"] = time.perf_counter() - t0
         commands = {
             "standings": ["--db", path, "--lang", "zh", "standings"],
@@ -222,19 +229,30 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--store", action="store_true", help="the desk commands on a store (see above)")
     ap.add_argument("--pairs", type=int, default=512)
+    ap.add_argument(
+        "--pg",
+        default=os.environ.get("REFEREE_APP_TEST_PG_URL"),
+        help="with --store: PostgreSQL too, in a schema of its own (default: REFEREE_APP_TEST_PG_URL)",
+    )
     ap.add_argument("--large", action="store_true", help="4096 pairs for 9 rounds (see above)")
     args = ap.parse_args()
     if args.large:
         return bench_large(args.json)
     if args.store:
-        res = bench_commands(args.pairs, 8, args.repeat)
+        results = {"sqlite": bench_commands(args.pairs, 8, args.repeat)}
+        if args.pg:
+            from bench_store import pg_target
+
+            with pg_target(args.pg) as url:
+                results["postgresql"] = bench_commands(args.pairs, 8, args.repeat, target=url)
         if args.json:
-            print(json.dumps(res, indent=2))
+            print(json.dumps(results, indent=2))
             return 0
-        print(f"{args.pairs} pairs, 8 rounds recorded (fill {res.pop('fill_s'):.0f} s)")
-        print(f"{'what':<32}{'median':>12}{'max':>12}{'queries':>9}")
-        for key, v in res.items():
-            print(f"{key:<32}{v['median_ms']:>10.1f}ms{v['max_ms']:>10.1f}ms{v.get('queries', ''):>9}")
+        for backend, res in results.items():
+            print(f"{backend}: {args.pairs} pairs, 8 rounds recorded (fill {res.pop('fill_s'):.0f} s)")
+            print(f"{'what':<32}{'median':>12}{'max':>12}{'queries':>9}")
+            for key, v in res.items():
+                print(f"{key:<32}{v['median_ms']:>10.1f}ms{v['max_ms']:>10.1f}ms{v.get('queries', ''):>9}")
         return 0
     gansu = load_rulebook("gansu-2018")
     bhg = load_rulebook("bhg-2011")

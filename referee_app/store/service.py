@@ -32,6 +32,7 @@ from sqlalchemy import (
     cast,
     exists,
     func,
+    literal_column,
     select,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -714,7 +715,7 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         stmt = _current_matches_stmt(
             event_id,
             matches.c.table_no,
-            _json_member(self.engine.dialect.name, matches.c.decision_json, "result").label("result"),
+            _match_result(self.engine.dialect.name).label("result"),
             case((with_rulings, matches.c.decision_json), else_=None).label("decision"),
         )
         if before_round is not None:
@@ -1263,6 +1264,14 @@ def _json_member(dialect: str, column: Any, key: str) -> Any:
     if dialect == "postgresql":
         return cast(cast(column, JSON).op("->")(key), Text)
     return func.json_extract(column, f"$.{key}")
+
+
+def _match_result(dialect: str) -> Any:
+    """A match's result as JSON text: on PostgreSQL the column taken out as it was written
+    (schema 10), on SQLite out of the decision."""
+    if dialect == "postgresql":
+        return literal_column("matches.result_json", Text)
+    return _json_member(dialect, matches.c.decision_json, "result")
 
 
 def _current_matches_stmt(event_id: int, *columns: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import hashlib
 import os
 from pathlib import Path
@@ -43,6 +44,11 @@ def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path, old_version: 
     assert f"upgraded the database schema from version {old_version} to {SCHEMA_VERSION}" in out
     assert sql(db, "SELECT value FROM store_meta")[0][0] == str(SCHEMA_VERSION)
     assert cli(db, "verify")[0] == 0
+    # version 10: the desk reads the old match's result (on PostgreSQL, the column the
+    # upgrade took out of its decision)
+    decision = json.loads(sql(db, "SELECT decision_json FROM matches WHERE id = 1")[0][0])
+    with Store.open(db) as again:
+        assert again.current_results(ev.id)[0]["result"] == decision["result"]
     # the upgraded database works: voidings (added in version 2) and the old match
     rc, _, err = cli(db, "void", "--round", "1", "--table", "1", "--reason", "重赛")
     assert rc == 0, err
