@@ -19,7 +19,8 @@ Aim (issue 6): standings and pairing each under 0.5 s.
 8 rounds recorded (each match a 4-hand round), SQLite and (``--pg``) PostgreSQL:
 ``referee-app standings`` and ``referee-app pair --round 9 --json`` in process, as the
 window's desk runs them (the command's work: reading the event, computing, printing), the
-number of SQL statements each runs, and the same commands as a whole process beside a bare ``python -c "import referee_app.cli"`` (import time).
+number of SQL statements each runs, and the same commands as a whole process beside a
+bare ``python -c "import referee_app.cli"`` (import time).
 Aim (issue 11): the command's work under 0.3 s, a constant number of queries.
 
 ``--large``: 4096 pairs (and 4095) paired for 9 rounds with random results; the seconds

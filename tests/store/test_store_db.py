@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import errno
-import json
 import hashlib
+import json
 import os
 from pathlib import Path
 
