@@ -717,7 +717,7 @@ def _check_filed_by(conn: Connection, a: Any, name: str) -> None:
     """A table referee withdraws only an appeal they filed as table referee (the filing
     side's referee); anyone else's needs the chief referee."""
     entry = conn.execute(select(audit_log).where(audit_log.c.seq == a.entry_seq)).one()
-    filed_role = json.loads(entry.payload).get("info", {}).get("role")
+    filed_role = json.loads(audit.payload_text(entry.payload)).get("info", {}).get("role")
     if entry.user_name != name or filed_role != roles.TABLE_REFEREE:
         by = f"{entry.user_name} ({roles.role_name(filed_role) if filed_role else 'no role'})"
         raise RoleError(

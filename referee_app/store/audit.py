@@ -14,8 +14,11 @@ batches, in entry order, so its memory does not grow with the event.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,6 +54,50 @@ HEADER_FIELDS = (
 def canonical(obj: Any) -> str:
     """The one JSON text of ``obj`` that is hashed and stored."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+#: A payload at least this long is kept compressed (:func:`stored_payload`).
+COMPRESS_FROM = 1024
+#: The mark of a compressed payload; canonical JSON never starts with it.
+ZLIB_MARK = "z:"
+#: What a compressed payload may expand to: a forged one cannot exhaust ``verify``'s memory.
+PAYLOAD_MAX = 64 * 1024 * 1024
+
+
+def stored_payload(text: str) -> str:
+    """A payload as ``audit_log.payload`` keeps it: its canonical JSON, or from
+    ``COMPRESS_FROM`` characters on, ``ZLIB_MARK`` and the base64 of its zlib compression.
+
+    A match's entry repeats every row it covers (the rows' own columns and the entry are
+    what ``verify`` compares): uncompressed it was 17 of the 30 KB the store kept a match
+    (issue 11). The hash and the signature are always over the JSON text, whatever the
+    form it is kept in, so the chain does not depend on it."""
+    if len(text) < COMPRESS_FROM:
+        return text
+    return ZLIB_MARK + base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+
+def payload_text(stored: str) -> str:
+    """The canonical JSON of a payload as kept (either form); ValueError if a compressed
+    one cannot be read or would expand past ``PAYLOAD_MAX``."""
+    if not stored.startswith(ZLIB_MARK):
+        return stored
+    try:
+        packed = base64.b64decode(stored[len(ZLIB_MARK) :], validate=True)
+        unpack = zlib.decompressobj()
+        raw = unpack.decompress(packed, PAYLOAD_MAX)
+    except (binascii.Error, zlib.error) as err:
+        raise ValueError(f"compressed payload not readable: {err}") from None
+    if unpack.unconsumed_tail or not unpack.eof:
+        raise ValueError("compressed payload incomplete or too large")
+    return raw.decode("utf-8")
+
+
+def _readable(stored: str) -> str | None:
+    try:
+        return payload_text(stored)
+    except ValueError:
+        return None
 
 
 def entry_hash(prev_hash: str, header: Mapping[str, Any], payload_text: str) -> str:
@@ -256,7 +303,12 @@ class Writer:
             "token": token,
         }
         digest = entry_hash(self.prev_hash, header, payload_text)
-        entry = {**header, "payload": payload_text, "prev_hash": self.prev_hash, "hash": digest}
+        entry = {
+            **header,
+            "payload": stored_payload(payload_text),
+            "prev_hash": self.prev_hash,
+            "hash": digest,
+        }
         ring = self.conn.info.get(KEYRING_KEY)
         signed = None if ring is None else ring.sign(station, role, digest)
         signature = None
@@ -688,11 +740,13 @@ def verify(
             fail(expected_seq, trouble)
         elif e["prev_hash"] != prev:
             trouble = f"{_describe(e)}: does not link to entry #{seq - 1} (previous hash differs)"
-        elif entry_hash(prev, e, e["payload"]) != e["hash"]:
+        elif (text_ := _readable(e["payload"])) is None:
+            trouble = f"{_describe(e)}: its payload is not readable"
+        elif entry_hash(prev, e, text_) != e["hash"]:
             trouble = f"{_describe(e)}: its hash does not match its contents"
         else:
             try:
-                payload = json.loads(e["payload"])
+                payload = json.loads(text_)
                 rows = payload["rows"]
                 entry_rows = {tname: {int(x["id"]): x for x in trows} for tname, trows in rows.items()}
             except (ValueError, KeyError, TypeError, AttributeError):
@@ -780,4 +834,10 @@ def entries(conn: Connection, where: Iterable[Any] = ()) -> list[dict[str, Any]]
     stmt = select(audit_log).order_by(audit_log.c.seq)
     for w in where:
         stmt = stmt.where(w)
-    return [dict(r._mapping) for r in conn.execute(stmt)]
+    out = []
+    for r in conn.execute(stmt):
+        e = dict(r._mapping)
+        # one that cannot be read is shown as kept (``verify`` names it)
+        e["payload"] = _readable(e["payload"]) or e["payload"]
+        out.append(e)
+    return out

@@ -42,7 +42,7 @@ def registered_keys(conn: Connection) -> dict[str, RegisteredKey]:
         .where(audit_log.c.action == keys.REVOKE_ACTION)
         .order_by(audit_log.c.seq)
     ):
-        fpr = str(json.loads(payload).get("info", {}).get("fingerprint"))
+        fpr = str(json.loads(audit.payload_text(payload)).get("info", {}).get("fingerprint"))
         revoked.setdefault(fpr, int(seq))
     out: dict[str, RegisteredKey] = {}
     for r in conn.execute(select(station_keys).order_by(station_keys.c.id)):

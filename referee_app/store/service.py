@@ -1407,8 +1407,8 @@ def _write_match(
         pins = {str(r): (str(h), int(q)) for r, h, q in pin_rows}
         role = authorize(pins)
     if token is not None and prior_rows:
-        seq, action, round_no, table_no, payload_text = prior_rows[0]
-        payload = json.loads(payload_text)
+        seq, action, round_no, table_no, stored = prior_rows[0]
+        payload = json.loads(audit.payload_text(stored))
         info = payload["info"]
         before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
         if before != [audit.canonical(stored_case)]:
@@ -1702,7 +1702,7 @@ def _conflict_message(conn: Connection, rnd: int, tbl: int, expected: int, curre
             f"round {rnd} table {tbl}: you edited version {expected}, but nothing is recorded there; reload"
         )
     e = conn.execute(select(audit_log).where(audit_log.c.seq == current.entry_seq)).one()
-    info = json.loads(e.payload)["info"]
+    info = json.loads(audit.payload_text(e.payload))["info"]
     what = (
         f"NS {info.get('pairs', {}).get('NS')} v EW {info.get('pairs', {}).get('EW')}, "
         f"{info.get('hands', 0)} hands, {info.get('rulings', 0)} rulings, "

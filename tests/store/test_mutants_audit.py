@@ -344,6 +344,84 @@ def test_a_clean_unsigned_chain_verifies_and_reports_its_head(conn: Connection) 
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
 
+# -- the payload as kept: compressed when long (issue 11) ---------------------------------------
+
+
+def big_event(n: int = 40) -> dict[Any, list[dict[str, Any]]]:
+    return {events: [event_row(f"第{i}届测试杯") for i in range(n)]}
+
+
+def test_a_short_payload_is_kept_as_its_json_and_a_long_one_compressed(conn: Connection) -> None:
+    short = canonical({"rows": {}, "info": {"n": 1}})
+    assert audit.stored_payload(short) == short
+    just_short = "x" * (audit.COMPRESS_FROM - 1)
+    assert audit.stored_payload(just_short) == just_short
+    at_the_line = "x" * audit.COMPRESS_FROM
+    assert audit.stored_payload(at_the_line).startswith(audit.ZLIB_MARK)
+    e = write(conn, "event.create", big_event())
+    kept = conn.execute(text("SELECT payload FROM audit_log WHERE seq = 1")).scalar_one()
+    assert kept == e["payload"] and kept.startswith(audit.ZLIB_MARK)
+    plain = audit.payload_text(kept)
+    assert len(plain) >= audit.COMPRESS_FROM and len(kept) < len(plain) / 3
+    # hashed and signed over the JSON text, whatever form it is kept in
+    assert e["hash"] == entry_hash(GENESIS, e, plain)
+    assert json.loads(plain)["rows"]["events"][39]["name"] == "第39届测试杯"
+    assert audit.entries(conn)[0]["payload"] == plain
+    assert verify(conn).ok
+
+
+def test_either_form_of_a_payload_reads_back_as_its_json() -> None:
+    text_ = canonical({"rows": {"events": [{"name": "测试" * 900}]}, "info": {}})
+    assert audit.payload_text(audit.stored_payload(text_)) == text_
+    assert audit.payload_text(text_) == text_  # written before compression, or short
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        audit.ZLIB_MARK + "not base64!",
+        audit.ZLIB_MARK + "bm90IHpsaWI=",  # base64 of text that is not zlib
+        # a zlib stream cut short
+        audit.ZLIB_MARK + audit.stored_payload("x" * 5000)[len(audit.ZLIB_MARK) :][:12],
+    ],
+)
+def test_a_compressed_payload_that_cannot_be_read_is_refused(kept: str) -> None:
+    with pytest.raises(ValueError):
+        audit.payload_text(kept)
+
+
+def test_a_payload_that_would_expand_past_the_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = audit.stored_payload("x" * 100_000)
+    assert len(audit.payload_text(kept)) == 100_000
+    monkeypatch.setattr(audit, "PAYLOAD_MAX", 99_999)
+    with pytest.raises(ValueError, match="too large"):
+        audit.payload_text(kept)
+    monkeypatch.setattr(audit, "PAYLOAD_MAX", 100_000)
+    assert len(audit.payload_text(kept)) == 100_000
+
+
+def test_verify_names_a_compressed_payload_it_cannot_read_and_log_shows_it_as_kept(conn: Connection) -> None:
+    e = three(conn)
+    bad = audit.ZLIB_MARK + "AAAA"
+    forge(conn, 2, payload=bad, hash=e[1]["hash"])
+    r = verify(conn)
+    assert r.bad_seq == 2 and r.problem is not None and r.problem.endswith(": its payload is not readable")
+    assert audit.entries(conn)[1]["payload"] == bad
+
+
+def test_a_compressed_payload_changed_in_sql_no_longer_matches_its_hash(conn: Connection) -> None:
+    e = write(conn, "event.create", big_event())
+    plain = json.loads(audit.payload_text(e["payload"]))
+    plain["rows"]["events"][0]["name"] = "改过的"
+    forge(conn, 1, payload=audit.stored_payload(canonical(plain)))
+    r = verify(conn)
+    assert (
+        r.bad_seq == 1
+        and r.problem is not None
+        and r.problem.endswith(": its hash does not match its contents")
+    )
+
+
 def forge(conn: Connection, seq: int, **values: Any) -> None:
     conn.execute(update(audit_log).where(audit_log.c.seq == seq).values(**values))
 

@@ -61,7 +61,7 @@ def test_rows_written_with_ids_taken_beforehand_are_the_entrys_rows(event_db: st
             rls = conn.execute(select(rulings).where(rulings.c.match_id == second.match_id)).all()
         import json
 
-        payload = json.loads(entry.payload)["rows"]
+        payload = json.loads(audit.payload_text(entry.payload))["rows"]
         assert [h["id"] for h in payload["hands"]] == sorted(r.id for r in mine)
         assert len(mine) == 4
         # one before play, then 0, 1, 2, 0 in the hands: each infraction under its own hand
@@ -180,7 +180,7 @@ def test_ids_are_taken_for_exactly_the_rows_a_save_writes(event_db: str) -> None
                         select(matches.c.decision_json).where(matches.c.id == rec.match_id)
                     ).scalar_one()
                 )
-            rows = json.loads(entry.payload)["rows"]
+            rows = json.loads(audit.payload_text(entry.payload))["rows"]
             written = {f"n_{t}": len(rows.get(t, [])) for t in ("hands", "infractions", "rulings")}
             assert _row_counts(strip_case(case), decision) == written
             assert written["n_hands"] >= 2

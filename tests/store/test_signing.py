@@ -203,7 +203,7 @@ def test_a_rewritten_entry_with_recomputed_hashes_and_a_cut_tail_are_reported(
         e = dict(r._mapping)
         if e["seq"] == last - 1:
             e["user_name"] = "伪造者"
-        new = audit.entry_hash(prev, e, e["payload"])
+        new = audit.entry_hash(prev, e, audit.payload_text(e["payload"]))
         sql(
             event_db, "UPDATE audit_log SET user_name = :u, prev_hash = :p, hash = :h WHERE seq = :s",
             u=e["user_name"], p=prev, h=new, s=e["seq"],

@@ -302,13 +302,13 @@ def test_a_rewritten_chain_is_caught_by_a_noted_head(event_db: str, tmp_path: Pa
     prev = entries[seq - 2]["hash"]
     for e in entries[seq - 1 :]:
         if e["seq"] == seq:
-            payload = json.loads(e["payload"])
+            payload = json.loads(audit.payload_text(e["payload"]))
             for r in payload["rows"]["rulings"]:
                 if r["id"] == rid:
                     r["points"] = 0
             e["payload"] = audit.canonical(payload)
         e["prev_hash"] = prev
-        e["hash"] = prev = audit.entry_hash(prev, e, e["payload"])
+        e["hash"] = prev = audit.entry_hash(prev, e, audit.payload_text(e["payload"]))
         sql(
             event_db,
             "UPDATE audit_log SET payload = :p, prev_hash = :ph, hash = :h WHERE seq = :s",

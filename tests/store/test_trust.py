@@ -440,7 +440,7 @@ def _rewrite_from(db: str, seq: int, user: str) -> None:
         e = dict(r._mapping)
         if e["seq"] == seq:
             e["user_name"] = user
-        new = audit.entry_hash(prev, e, e["payload"])
+        new = audit.entry_hash(prev, e, audit.payload_text(e["payload"]))
         sql(
             db,
             "UPDATE audit_log SET user_name = :u, prev_hash = :p, hash = :h WHERE seq = :s",
