@@ -32,6 +32,22 @@ _PAD = {"LEFTPADDING": 0, "RIGHTPADDING": 1, "TOPPADDING": 2, "BOTTOMPADDING": 3
 STRING_SIZE = 8.0
 
 
+#: Numbers as the content stream writes them, by value (:func:`num`); cleared when full.
+_NUMBERS: dict[float, str] = {}
+NUMBERS_KEPT = 50000
+
+
+def num(value: float) -> str:
+    """``fp_str(value)``, kept: formatting a number costs reportlab over a microsecond, and
+    a round's sheets put their text and lines at the same few thousand places."""
+    text = _NUMBERS.get(value)
+    if text is None:
+        if len(_NUMBERS) >= NUMBERS_KEPT:
+            _NUMBERS.clear()
+        text = _NUMBERS[value] = fp_str(value)
+    return text
+
+
 def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
     """Whether :class:`Grid` draws these extra style commands (single-row spans only)."""
     for cmd in commands:
@@ -223,7 +239,7 @@ class Grid(Flowable):
             for col, fill in enumerate(row.fills):
                 end = row.ends[col]
                 if fill is not None and end is not None:
-                    box = fp_str(edges[col], bottom, edges[end + 1] - edges[col], height)
+                    box = f"{num(edges[col])} {num(bottom)} {num(edges[end + 1] - edges[col])} {num(height)}"
                     fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
@@ -268,7 +284,7 @@ class Grid(Flowable):
         for col, fill in enumerate(row.fills):
             end = row.ends[col]
             if fill is not None and end is not None:
-                box = fp_str(edges[col], 0, edges[end + 1] - edges[col], height)
+                box = f"{num(edges[col])} 0 {num(edges[end + 1] - edges[col])} {num(height)}"
                 fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
@@ -336,11 +352,19 @@ class Grid(Flowable):
         c.setLineCap(1)
         c.setLineJoin(1)
         c.setLineWidth(self.line)
-        ops = [f"{fp_str(0, y)} m {fp_str(self.width, y)} l" for y in tops[1:-1]]
+        # each edge and each row's top formatted once: a sheet's grids have some 400
+        # segments on a few dozen lines
+        xs = [num(x) for x in edges]
+        ys = [num(y) for y in tops]
+        right = xs[-1]
+        ops = [f"0 {y} m {right} {y} l" for y in ys[1:-1]]
+        inner = range(1, len(edges) - 1)
         for r, row in enumerate(self.rows):
-            for col in range(1, len(edges) - 1):
-                if row.ends[col] is not None:  # not inside a span
-                    ops.append(f"{fp_str(edges[col], tops[r])} m {fp_str(edges[col], tops[r + 1])} l")
+            ends, top, low = row.ends, ys[r], ys[r + 1]
+            for col in inner:
+                if ends[col] is not None:  # not inside a span
+                    x = xs[col]
+                    ops.append(f"{x} {top} m {x} {low} l")
         if ops:
             c._code.append(" ".join(ops) + " S")
         c.setLineWidth(self.box)
@@ -391,7 +415,7 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             text.setTextOrigin(x, y)
             text.textOut(s)
             continue
-        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        code.append(f"1 0 0 1 {num(x)} {num(y)} Tm")
         parts = split.get((face, s))
         if parts is None:
             parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
@@ -399,7 +423,7 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
         for subset, shown in parts:
             if subset_now != (face, size, subset):
                 name = font.getSubsetInternalName(subset, doc)
-                code.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                code.append(f"{name} {num(size)} Tf {num(size * 1.2)} TL")
                 subset_now = (face, size, subset)
                 font_now = None
             code.append(shown)
@@ -440,7 +464,7 @@ class SharedParts:
     @staticmethod
     def place(canv: Any, name: str, x: float, y: float) -> None:
         """Draw the form ``name`` with its origin at (x, y)."""
-        canv._code.append(f"q 1 0 0 1 {fp_str(x, y)} cm /{canv._doc.getXObjectName(name)} Do Q")
+        canv._code.append(f"q 1 0 0 1 {num(x)} {num(y)} cm /{canv._doc.getXObjectName(name)} Do Q")
         canv._formsinuse.append(name)
 
 
