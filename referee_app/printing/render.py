@@ -10,6 +10,7 @@ signed separately on paper.
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -20,7 +21,6 @@ from typing import IO, Any
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -66,7 +66,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, Run, shared_parts, supports, write_runs
+from .grid import Grid, Run, num, shared_parts, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -813,14 +813,17 @@ def _gf_tables() -> tuple[list[int], list[int]]:
 
 
 _EXP, _LOG = _gf_tables()
-_GENERATORS: dict[int, list[int]] = {}
+#: Per number of error-correction codewords, per factor, what the factor times the
+#: generator polynomial adds to the remainder (:func:`_rs_remainder`).
+_RS_TABLES: dict[int, list[list[int]]] = {}
 
 
 def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
     """The ``ec`` error-correction codewords of ``words`` (remainder of the division by the
-    generator polynomial of degree ``ec``), as a shift register."""
-    gen = _GENERATORS.get(ec)
-    if gen is None:  # the generator's coefficients after the leading 1, as logarithms
+    generator polynomial of degree ``ec``), as a shift register whose feedback, a factor
+    times the generator, is looked up (each word one row, not ``ec`` multiplications)."""
+    table = _RS_TABLES.get(ec)
+    if table is None:
         poly = [1]
         for i in range(ec):
             nxt = poly + [0]
@@ -828,16 +831,17 @@ def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
                 if coef:
                     nxt[j + 1] ^= _EXP[(_LOG[coef] + i) % 255]
             poly = nxt
-        gen = _GENERATORS[ec] = [_LOG[c] if c else -1 for c in poly[1:]]
+        gen = [_LOG[c] if c else -1 for c in poly[1:]]  # after the leading 1, as logarithms
+        table = [[0] * ec]
+        for factor in range(1, 256):
+            lf = _LOG[factor]
+            table.append([_EXP[(lf + g) % 255] if g >= 0 else 0 for g in gen])
+        _RS_TABLES[ec] = table
     rem = [0] * ec
     for word in words:
-        factor = word ^ rem[0]
-        rem = rem[1:] + [0]
-        if factor:
-            lf = _LOG[factor]
-            for i, g in enumerate(gen):
-                if g >= 0:
-                    rem[i] ^= _EXP[(lf + g) % 255]
+        feedback = table[word ^ rem[0]]
+        rem = [a ^ b for a, b in zip(rem[1:], feedback, strict=False)]  # its last term: below
+        rem.append(feedback[-1])
     return rem
 
 
@@ -877,25 +881,23 @@ class QRFlowable(Flowable):
         c.saveState()
         c.setFillColor(colors.black)
         boxes = []  # one filled path of the rows' dark runs, written as the operators
-        # the numbers as fp_str writes them, each once: a run's start and length are a few
-        # dozen values, and formatting four numbers a run was most of the drawing
-        size = fp_str(unit)
-        starts = [fp_str((k + self.quiet) * unit) for k in range(self.modules)]
-        lengths = [""] + [fp_str(k * unit) for k in range(1, self.modules + 1)]
+        # the numbers as the content stream writes them, each once: a run's start and
+        # length are a few dozen values, and formatting four numbers a run was most of
+        # the drawing
+        size = num(unit)
+        starts = [num((k + self.quiet) * unit) for k in range(self.modules)]
+        lengths = [""] + [num(k * unit) for k in range(1, self.modules + 1)]
         for r, row in enumerate(self.dark):
-            y = fp_str(self.height - (r + self.quiet + 1) * unit)
-            col = 0
-            while col < self.modules:
-                if row[col]:
-                    start = col
-                    while col < self.modules and row[col]:
-                        col += 1
-                    boxes.append(f"{starts[start]} {y} {lengths[col - start]} {size} re")
-                else:
-                    col += 1
+            y = num(self.height - (r + self.quiet + 1) * unit)
+            for run in _DARK_RUN.finditer(bytes(row)):  # the row's dark runs, found in C
+                start, end = run.span()
+                boxes.append(f"{starts[start]} {y} {lengths[end - start]} {size} re")
         c._code.append(" ".join(boxes) + " f")
         c.restoreState()
 
+
+#: A run of dark modules in a row of the code as bytes (1 dark, 0 light).
+_DARK_RUN = re.compile(b"\x01+")
 
 #: The QR's module: 0.75 mm is 4.4 dots at 150 dpi, so a copy or a phone photo still scans.
 QR_MODULE = 0.75 * mm
