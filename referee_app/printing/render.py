@@ -37,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from . import flow
 from .data import (
     SEAT_EN,
     SEAT_ZH,
@@ -903,6 +904,10 @@ _DARK_RUN = re.compile(b"\x01+")
 QR_MODULE = 0.75 * mm
 
 
+#: The forms' own flowables, which :mod:`.flow` places as a frame does.
+OWN_BLOCKS: tuple[type, ...] = (SheetMark, Grid, CellText, SignatureGrid, CheckRow, QRFlowable)
+
+
 def _qr(payload: str) -> QRFlowable:
     return QRFlowable(payload, quiet=2, module=QR_MODULE)
 
@@ -1563,7 +1568,10 @@ def render_round(
     if len(sheets) == 1 and sheets[0].round:
         title += f" · 第{sheets[0].round}轮 第{sheets[0].table}桌"
     doc = _doc(target, A4, 15 * mm, title, 12 * mm, 16.5 * mm)
-    doc.build(story, canvasmaker=NumberedCanvas)
+    if flow.supported(story, OWN_BLOCKS):  # the same pages without platypus's machinery
+        flow.build(doc, story, NumberedCanvas)
+    else:
+        doc.build(story, canvasmaker=NumberedCanvas)
     if progress is not None:
         progress(len(sheets))
 
