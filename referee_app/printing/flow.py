@@ -51,7 +51,7 @@ def supported(story: Sequence[Any], own: tuple[type, ...]) -> bool:
                 return False
         elif type(block) in (PageBreak, CondPageBreak):
             continue
-        elif not isinstance(block, plain) or getattr(block, "keepWithNext", 0):
+        elif not isinstance(block, plain) or getattr(block, "keepWithNext", False):
             return False
         elif getattr(block, "_ZEROSIZE", False) or getattr(block, "_SPACETRANSFER", False):
             return False

@@ -10,7 +10,6 @@ signed separately on paper.
 from __future__ import annotations
 
 import io
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -890,15 +889,18 @@ class QRFlowable(Flowable):
         lengths = [""] + [num(k * unit) for k in range(1, self.modules + 1)]
         for r, row in enumerate(self.dark):
             y = num(self.height - (r + self.quiet + 1) * unit)
-            for run in _DARK_RUN.finditer(bytes(row)):  # the row's dark runs, found in C
-                start, end = run.span()
-                boxes.append(f"{starts[start]} {y} {lengths[end - start]} {size} re")
+            col = 0
+            while col < self.modules:
+                if row[col]:
+                    start = col
+                    while col < self.modules and row[col]:
+                        col += 1
+                    boxes.append(f"{starts[start]} {y} {lengths[col - start]} {size} re")
+                else:
+                    col += 1
         c._code.append(" ".join(boxes) + " f")
         c.restoreState()
 
-
-#: A run of dark modules in a row of the code as bytes (1 dark, 0 light).
-_DARK_RUN = re.compile(b"\x01+")
 
 #: The QR's module: 0.75 mm is 4.4 dots at 150 dpi, so a copy or a phone photo still scans.
 QR_MODULE = 0.75 * mm
