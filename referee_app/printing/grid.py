@@ -7,7 +7,7 @@ scoresheets of some 300 cells each. :class:`Grid` takes fixed column widths, one
 and background per cell, column spans within a row, the grid's lines (0.5 pt inside, 1 pt
 around) and middle vertical alignment, and lays a cell out as ``Table`` does (same row
 heights, same positions), so a form looks the same whichever draws it. Cells whose text
-can be drawn as plain runs (``runs_at``) are written into one text object per table;
+can be drawn as plain runs (:class:`RunsText`) are written into one text object per table;
 others (paragraphs, check boxes) draw themselves. It splits between rows across pages,
 repeating its header rows, as ``Table(repeatRows=…)`` does.
 """
@@ -58,19 +58,42 @@ def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
     return True
 
 
+#: A run of text placed on the page: text, size, colour, x, baseline, face.
+Run = tuple[str, float, Any, float, float, str]
+
+
+class RunsText(Flowable):
+    """Text a :class:`Grid` writes into its own text object (the forms' ``CellText``).
+    ``fixed``: the form's own words, the same on every sheet (a grid may share its row)."""
+
+    fixed = False
+
+    def fit(self, width: float) -> tuple[float, list[Run]] | None:
+        """Its height at ``width`` and its runs placed from its bottom left corner; None
+        when it draws itself (a paragraph stands in)."""
+        raise NotImplementedError
+
+
+#: A cell's padding: left, right, top, bottom.
+Pads = tuple[float, float, float, float]
+#: A flowable in a cell as laid out: its height, space before and after, and its runs when
+#: the grid writes them (None: it draws itself).
+Size = tuple[float, float, float, list[Run] | None]
+
+
 class _Row:
     """One row: its cells, and per cell the paddings (left, right, top, bottom), the
     background, and the last column its span reaches (None where a span covers it)."""
 
     __slots__ = ("cells", "pads", "fills", "ends", "sizes", "inner")
 
-    def __init__(self, cells: list[Any], pads: list[list[float]], fills: list[Any], ends: list[int | None]):
+    def __init__(self, cells: list[Any], pads: list[Pads], fills: list[Any], ends: list[int | None]):
         self.cells = cells
         self.pads = pads
         self.fills = fills
         self.ends = ends
-        #: Per cell, the laid-out (height, space before, space after) of each of its flowables.
-        self.sizes: list[list[tuple[float, float, float]]] = [[] for _ in cells]
+        #: Per cell, each of its flowables as laid out (:data:`Size`).
+        self.sizes: list[list[Size]] = [[] for _ in cells]
         #: Per cell, the height of its content (its flowables and the space between them).
         self.inner = [0.0] * len(cells)
 
@@ -95,9 +118,8 @@ class Grid(Flowable):
         self.rule, self.line, self.box, self.font, self.repeat = rule, line, box, font, repeat
         self.valign = valign
         m = len(self.widths)
-        self.rows = [
-            _Row(list(r) + [""] * (m - len(r)), [list(padding) for _ in range(m)], [None] * m, list(range(m)))
-            for r in rows
+        self.rows = [  # the paddings shared until a command sets one (a new tuple)
+            _Row(list(r) + [""] * (m - len(r)), [padding] * m, [None] * m, list(range(m))) for r in rows
         ]
         n = len(self.rows)
         for cmd in commands:
@@ -119,7 +141,9 @@ class Grid(Flowable):
                         palette = cmd[3]
                         row.fills[c] = palette[(r - r0) % len(palette)]
                     else:
-                        row.pads[c][_PAD[name]] = float(cmd[3])
+                        pads = list(row.pads[c])
+                        pads[_PAD[name]] = float(cmd[3])
+                        row.pads[c] = (pads[0], pads[1], pads[2], pads[3])
         self.edges = [0.0]
         for w in self.widths:
             self.edges.append(self.edges[-1] + w)
@@ -132,8 +156,8 @@ class Grid(Flowable):
         self,
         cell: Any,
         width: float,
-        pads: list[float],
-        sizes: list[tuple[float, float, float]],
+        pads: Pads,
+        sizes: list[Size],
         inner: list[float],
         index: int,
     ) -> float:
@@ -150,13 +174,14 @@ class Grid(Flowable):
         total = 0.0
         sizes.clear()
         for v in parts:
-            if hasattr(v, "runs_at"):  # plain runs: no canvas, no frame to tell
-                h = v.wrap(avail_w, avail_h)[1]
+            fit = v.fit(avail_w) if isinstance(v, RunsText) else None
+            if fit is not None:  # plain runs, laid out once for this width
+                h, placed = fit
                 before, after = v.spaceBefore, v.spaceAfter
             else:
                 h = v.wrapOn(None, avail_w, avail_h)[1]
-                before, after = v.getSpaceBefore(), v.getSpaceAfter()
-            sizes.append((h, before, after))
+                before, after, placed = v.getSpaceBefore(), v.getSpaceAfter(), None
+            sizes.append((h, before, after, placed))
             total += h + before + after
         total -= sizes[0][1] + sizes[-1][2]
         inner[index] = total
@@ -264,7 +289,7 @@ class Grid(Flowable):
             if end is None:
                 continue
             fill = row.fills[col]
-            fixed = getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
+            fixed = isinstance(cell, RunsText) and cell.fixed
             if fill is None and not fixed:
                 continue
             width = edges[end + 1] - edges[col]
@@ -306,9 +331,7 @@ class Grid(Flowable):
             end = row.ends[col]
             if end is None or cell is None or cell == "":
                 continue
-            if fixed is not None and fixed != bool(
-                getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
-            ):
+            if fixed is not None and fixed != (isinstance(cell, RunsText) and cell.fixed):
                 continue
             left, right, top_pad, bottom_pad = row.pads[col]
             if type(cell) in (str, int, float):
@@ -332,9 +355,8 @@ class Grid(Flowable):
             y += sizes[0][1]
             x = edges[col] + left
             avail = edges[end + 1] - edges[col] - left - right
-            for v, (h, before, after) in zip(parts, sizes, strict=True):
+            for v, (h, before, after, placed) in zip(parts, sizes, strict=True):
                 y -= before + h
-                placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
                 if placed is not None:
                     for t, z, color, dx, dy, face in placed:
                         add((t, z, color, x + dx, y + dy, face))
@@ -370,9 +392,6 @@ class Grid(Flowable):
         c.setLineWidth(self.box)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
-
-#: A run of text placed on the page: text, size, colour, x, baseline, face.
-Run = tuple[str, float, Any, float, float, str]
 
 
 def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:

@@ -66,7 +66,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, Run, num, shared_parts, supports, write_runs
+from .grid import Grid, Run, RunsText, num, shared_parts, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -136,7 +136,7 @@ _LAYOUTS: dict[Any, Any] = {}
 LAYOUTS_KEPT = 20000
 
 
-class CellText(Flowable):
+class CellText(RunsText):
     """Text in a table cell drawn straight on the canvas, as the :class:`Paragraph` it
     replaces would lay it out (first baseline a font size below the top, lines ``leading``
     apart, left or centred), without parsing markup or wrapping twice: a scoresheet has
@@ -158,6 +158,7 @@ class CellText(Flowable):
         self._stand_in: Any = None
         self._placed: dict[float, Any] = {}
         self._widths: dict[float, tuple[Any, Any]] = {}  # width → (laid, stand-in)
+        self._fits: dict[float, tuple[float, list[Run]] | None] = {}
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
 
@@ -260,6 +261,16 @@ class CellText(Flowable):
                 at += w
         self._placed[width] = out
         return out
+
+    def fit(self, width: float) -> tuple[float, list[Run]] | None:
+        """Its height at ``width`` (what :meth:`wrap` gives) and :meth:`runs_at`, kept per
+        width: a grid lays out every cell once a sheet, and most cells are the same text."""
+        kept = self._fits.get(width, False)
+        if kept is False:
+            placed = self.runs_at(width)
+            kept = None if placed is None else (len(self._at_width(width)[0]) * self.style.leading, placed)
+            self._fits[width] = kept
+        return kept
 
     def draw(self) -> None:
         if self._stand_in is not None:
