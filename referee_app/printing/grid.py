@@ -393,7 +393,6 @@ class Grid(Flowable):
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
 
-
 def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
     """Write runs (text, size, colour, x, baseline, face) into the text object, setting the
     face and colour only when they change.

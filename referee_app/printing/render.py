@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -808,6 +809,23 @@ def _qr_template(version: int) -> tuple[list[list[bool]], list[tuple[int, int]],
     return template, positions, [template[r][c] for c, r in positions]
 
 
+@cache
+def _qr_layout(version: int) -> tuple[int, int, Callable[[list[bool]], tuple[bool, ...]], int]:
+    """For a code of ``version`` (:func:`_qr_template`): its size, how many data modules,
+    what picks the matrix row by row from the masked data bits followed by a light and a
+    dark module, and the mask over the data bits as an integer (the first bit highest)."""
+    template, positions, masked = _qr_template(version)
+    n, length = len(template), len(positions)
+    order = {pos: i for i, pos in enumerate(positions)}  # (column, row) → its data bit
+    picks = [order.get((c, r), length + 1 if template[r][c] else length) for r in range(n) for c in range(n)]
+    mask = int("".join("1" if m else "0" for m in masked) or "0", 2)
+    return n, length, itemgetter(*picks), mask
+
+
+#: ``0``/``1`` characters to the bytes 0 and 1.
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def _gf_tables() -> tuple[list[int], list[int]]:
     exp = [0] * 256
     x = 1
@@ -870,12 +888,16 @@ class QRFlowable(Flowable):
         qr.addData(payload)
         version = qr.calculate_version()
         words = qr_codewords(version, qr.errorCorrectLevel, qr.dataList)
-        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask
-        template, positions, masked = _qr_template(version)
-        dark = [row[:] for row in template]
-        bits = [(w >> k) & 1 for w in words for k in range(7, -1, -1)]
-        for (col, row), bit, m in zip(positions, bits, masked, strict=False):
-            dark[row][col] = bool(bit) ^ m
+        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask:
+        # the data bits (zeros after the last codeword) masked, in their order, then each
+        # module picked from them or from the fixed patterns in one C call
+        n, length, pick, mask = _qr_layout(version)
+        data = int.from_bytes(bytes(words), "big")
+        extra = length - 8 * len(words)
+        data = data << extra if extra >= 0 else data >> -extra
+        values = list(map(bool, format(data ^ mask, f"0{length}b").encode().translate(_BITS)))
+        flat = pick([*values, False, True])  # the last two: the fixed patterns' light, dark
+        dark = [list(flat[r * n : (r + 1) * n]) for r in range(n)]
         self.payload = payload
         self.modules = len(dark)
         self.dark = dark
