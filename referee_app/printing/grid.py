@@ -399,23 +399,25 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
 
     The operators are those reportlab's ``textOut`` writes for an embedded TrueType face
     (its glyph subsets, ``Tf`` on a change of subset, ``Tj``), but each string's split into
-    subsets is kept for the document: a round repeats its labels on every sheet, and the
-    split (a lookup per character) was the largest part of drawing a sheet."""
+    subsets, each subset's name and each face change's operators are kept for the
+    document (:class:`_Written`): a round repeats its labels on every sheet, and the split
+    (a lookup per character) was the largest part of drawing a sheet."""
     canv = text._canvas
     doc = canv._doc
-    split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
-    fills: dict[int, tuple[Any, list[str]]] = doc.__dict__.setdefault("_fill_ops", {})
+    kept = doc.__dict__.get("_written_runs")
+    if kept is None:
+        kept = doc.__dict__["_written_runs"] = _Written()
+    split, fills, faces = kept.split, kept.fills, kept.faces
+    numbers = _NUMBERS
     code = text._code
-    fonts: dict[str, Any] = {}
+    append = code.append
     color_now = state.get("color")
-    subset_now = state.get("subset")
+    subset_now = state.get("subset")  # (face, subset) as kept, or None
+    size_now = state.get("size")
     font_now = state.get("font")
     for s, size, color, x, y, face in runs:
         if not s:
             continue
-        font = fonts.get(face)
-        if font is None:
-            font = fonts[face] = getFont(face)
         if color_now is not color:
             ops = fills.get(id(color))
             if ops is None or ops[0] is not color:  # what setFillColor writes (and any alpha)
@@ -425,7 +427,10 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             else:
                 code.extend(ops[1])
             color_now = color
-        if not font._dynamicFont:  # a standard font: reportlab's own path
+        parts = split.get((face, s))
+        if parts is None:
+            parts = split[(face, s)] = kept.parts(face, s, canv)
+        if not parts:  # a standard font: reportlab's own path
             if font_now != (face, size):
                 text.setFont(face, size)
                 font_now = (face, size)
@@ -433,19 +438,42 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             text.setTextOrigin(x, y)
             text.textOut(s)
             continue
-        code.append(f"1 0 0 1 {num(x)} {num(y)} Tm")
-        parts = split.get((face, s))
-        if parts is None:
-            parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
-            split[(face, s)] = parts
+        append(f"1 0 0 1 {numbers.get(x) or num(x)} {numbers.get(y) or num(y)} Tm")
         for subset, shown in parts:
-            if subset_now != (face, size, subset):
-                name = font.getSubsetInternalName(subset, doc)
-                code.append(f"{name} {num(size)} Tf {num(size * 1.2)} TL")
-                subset_now = (face, size, subset)
+            if subset is not subset_now or size != size_now:
+                ops = faces.get((subset, size))
+                if ops is None:
+                    name = getFont(subset[0]).getSubsetInternalName(subset[1], doc)
+                    ops = faces[(subset, size)] = f"{name} {num(size)} Tf {num(size * 1.2)} TL"
+                append(ops)
+                subset_now, size_now = subset, size
                 font_now = None
-            code.append(shown)
-    state.update(color=color_now, subset=subset_now, font=font_now)
+            append(shown)
+    state.update(color=color_now, subset=subset_now, size=size_now, font=font_now)
+
+
+class _Written:
+    """What :func:`write_runs` keeps for a document: each string's parts (its subset, kept
+    as one object per face and subset, and its ``Tj``; empty for a standard font), the
+    operators setting each colour, and those setting each subset at each size."""
+
+    __slots__ = ("split", "fills", "faces", "subsets")
+
+    def __init__(self) -> None:
+        self.split: dict[tuple[str, str], list[tuple[tuple[str, int], str]]] = {}
+        self.fills: dict[int, tuple[Any, list[str]]] = {}
+        self.faces: dict[tuple[tuple[str, int], float], str] = {}
+        self.subsets: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def parts(self, face: str, s: str, canv: Any) -> list[tuple[tuple[str, int], str]]:
+        font = getFont(face)
+        if not font._dynamicFont:
+            return []
+        out = []
+        for subset, t in font.splitString(s, canv._doc):
+            key = self.subsets.setdefault((face, subset), (face, subset))
+            out.append((key, f"({canv._escape(t)}) Tj"))
+        return out
 
 
 class SharedParts:
