@@ -163,6 +163,14 @@ class Grid(Flowable):
     ) -> float:
         """The cell's height as ``Table`` measures it; its flowables' sizes go in ``sizes``,
         their height with the space between them in ``inner[index]``."""
+        if isinstance(cell, RunsText):  # most cells: one text, laid out once for its width
+            fit = cell.fit(width - pads[0] - pads[1])
+            if fit is not None:
+                h, before, after = fit[0], cell.spaceBefore, cell.spaceAfter
+                sizes[:] = ((h, before, after, fit[1]),)
+                total = (0.0 + (h + before + after)) - (before + after)  # as the loop below
+                inner[index] = total
+                return total + pads[2] + pads[3]
         if isinstance(cell, str | int | float) or cell is None:
             lines = ("" if cell is None else str(cell)).split("\n")
             return STRING_SIZE * 1.2 * len(lines) + pads[2] + pads[3]
@@ -190,14 +198,16 @@ class Grid(Flowable):
     def _layout(self) -> list[float]:
         if self.heights is None:
             heights = []
+            edges = self.edges
+            height_of = self._cell_height
             for row in self.rows:
                 h = 0.0
+                ends, pads, sizes, inner = row.ends, row.pads, row.sizes, row.inner
                 for c, cell in enumerate(row.cells):
-                    end = row.ends[c]
+                    end = ends[c]
                     if end is None:
                         continue
-                    width = self.edges[end + 1] - self.edges[c]
-                    h = max(h, self._cell_height(cell, width, row.pads[c], row.sizes[c], row.inner, c))
+                    h = max(h, height_of(cell, edges[end + 1] - edges[c], pads[c], sizes[c], inner, c))
                 heights.append(h)
             self.heights = heights
             self.height = sum(heights)
@@ -327,14 +337,19 @@ class Grid(Flowable):
         c = self.canv
         edges = self.edges
         add = runs.append
+        valign = self.valign
+        ends, pads, inner = row.ends, row.pads, row.inner
         for col, cell in enumerate(row.cells):
-            end = row.ends[col]
-            if end is None or cell is None or cell == "":
+            end = ends[col]
+            if end is None or cell is None:
+                continue
+            kind = type(cell)
+            if kind is str and not cell:
                 continue
             if fixed is not None and fixed != (isinstance(cell, RunsText) and cell.fixed):
                 continue
-            left, right, top_pad, bottom_pad = row.pads[col]
-            if type(cell) in (str, int, float):
+            left, right, top_pad, bottom_pad = pads[col]
+            if kind is str or kind is int or kind is float:
                 lines = str(cell).split("\n")
                 y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
                 y -= STRING_SIZE
@@ -342,16 +357,16 @@ class Grid(Flowable):
                     add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
                     y -= STRING_SIZE * 1.2
                 continue
-            parts = cell if isinstance(cell, list | tuple) else (cell,)
+            parts = cell if kind is list or kind is tuple else (cell,)
             if not parts:
                 continue
             sizes = row.sizes[col]
-            if self.valign == "TOP":
+            if valign == "TOP":
                 y = bottom + height - top_pad
-            elif self.valign == "BOTTOM":
-                y = bottom + bottom_pad + row.inner[col]
+            elif valign == "BOTTOM":
+                y = bottom + bottom_pad + inner[col]
             else:
-                y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
+                y = bottom + (height + bottom_pad - top_pad + inner[col]) / 2
             y += sizes[0][1]
             x = edges[col] + left
             avail = edges[end + 1] - edges[col] - left - right
