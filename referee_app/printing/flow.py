@@ -13,7 +13,7 @@ for byte. A story holding anything else is left to ``SimpleDocTemplate``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from reportlab import rl_config
@@ -36,6 +36,7 @@ PAD = 6.0
 PLAIN_BLOCKS: tuple[type, ...] = (Spacer, Paragraph, Table)
 
 _NEXT_PAGE = object()  # the page is full: what a FrameBreak does with one frame a page
+_END = object()  # the story is over
 
 
 def supported(story: Sequence[Any], own: tuple[type, ...]) -> bool:
@@ -154,13 +155,23 @@ def _together(frame: _Frame, canv: Any, block: KeepTogether) -> list[Any]:
     return content
 
 
-def build(doc: SimpleDocTemplate, story: Sequence[Any], canvasmaker: Any) -> None:
+class Unsupported(Exception):
+    """Raised by a story given to :func:`build` on finding a block it does not lay out as
+    ``SimpleDocTemplate`` would; nothing has been written then (the canvas writes its file
+    when saved)."""
+
+
+def build(doc: SimpleDocTemplate, story: Iterable[Any], canvasmaker: Any) -> None:
     """Lay ``story`` out on ``doc``'s pages, one frame a page (as ``doc.build(story,
-    canvasmaker=…)``; see :func:`supported`), and save the canvas."""
+    canvasmaker=…)``; see :func:`supported`), and save the canvas. ``story`` is taken
+    block by block as the pages fill: a round's sheets can be made one at a time, each
+    sheet's blocks dropped once drawn (made all first, they are a hundred sheets of cells
+    alive at once, which the garbage collector walks again and again)."""
     doc._calc()
     canv = doc._makeCanvas(canvasmaker=canvasmaker)
     frame = _Frame(doc)
-    todo = list(reversed(story))  # the next block last
+    incoming = iter(story)
+    todo: list[Any] = []  # blocks put back (split, kept together, moved on): the next last
     page_open = False
     postponed: set[int] = set()
 
@@ -170,8 +181,13 @@ def build(doc: SimpleDocTemplate, story: Sequence[Any], canvasmaker: Any) -> Non
         canv.showPage()
         page_open = False
 
-    while todo:
-        block = todo.pop()
+    while True:
+        if todo:
+            block = todo.pop()
+        else:
+            block = next(incoming, _END)
+            if block is _END:
+                break
         if not page_open:
             frame.reset()
             page_open = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import cache
 from operator import itemgetter
@@ -1585,7 +1585,6 @@ def render_round(
     form = form or load_form("scoresheet")
     styles()
     width = A4[0] - 30 * mm
-    story: list[Any] = []
     done = [0]
 
     def started() -> None:
@@ -1593,20 +1592,26 @@ def render_round(
         if progress is not None and done[0] < len(sheets):
             progress(done[0])
 
-    for i, data in enumerate(sheets):
-        if i:
-            story.append(PageBreak())
-        part = scoresheet_story(data, form, width)
-        part[0].info["started"] = started
-        story += part
+    def story(check: bool) -> Iterator[Any]:
+        """The sheets' blocks, each sheet made when the one before it is laid out."""
+        for i, data in enumerate(sheets):
+            if i:
+                yield PageBreak()
+            part = scoresheet_story(data, form, width)
+            part[0].info["started"] = started
+            if check and not flow.supported(part, OWN_BLOCKS):
+                raise flow.Unsupported(part)
+            yield from part
+
     title = f"{form.title.zh} {form.title.en}"
     if len(sheets) == 1 and sheets[0].round:
         title += f" · 第{sheets[0].round}轮 第{sheets[0].table}桌"
     doc = _doc(target, A4, 15 * mm, title, 12 * mm, 16.5 * mm)
-    if flow.supported(story, OWN_BLOCKS):  # the same pages without platypus's machinery
-        flow.build(doc, story, NumberedCanvas)
-    else:
-        doc.build(story, canvasmaker=NumberedCanvas)
+    try:  # the same pages without platypus's machinery
+        flow.build(doc, story(check=True), NumberedCanvas)
+    except flow.Unsupported:
+        done[0] = 0
+        doc.build(list(story(check=False)), canvasmaker=NumberedCanvas)
     if progress is not None:
         progress(len(sheets))
 
