@@ -7,7 +7,7 @@ scoresheets of some 300 cells each. :class:`Grid` takes fixed column widths, one
 and background per cell, column spans within a row, the grid's lines (0.5 pt inside, 1 pt
 around) and middle vertical alignment, and lays a cell out as ``Table`` does (same row
 heights, same positions), so a form looks the same whichever draws it. Cells whose text
-can be drawn as plain runs (``runs_at``) are written into one text object per table;
+can be drawn as plain runs (:class:`RunsText`) are written into one text object per table;
 others (paragraphs, check boxes) draw themselves. It splits between rows across pages,
 repeating its header rows, as ``Table(repeatRows=…)`` does.
 """
@@ -32,6 +32,22 @@ _PAD = {"LEFTPADDING": 0, "RIGHTPADDING": 1, "TOPPADDING": 2, "BOTTOMPADDING": 3
 STRING_SIZE = 8.0
 
 
+#: Numbers as the content stream writes them, by value (:func:`num`); cleared when full.
+_NUMBERS: dict[float, str] = {}
+NUMBERS_KEPT = 50000
+
+
+def num(value: float) -> str:
+    """``fp_str(value)``, kept: formatting a number costs reportlab over a microsecond, and
+    a round's sheets put their text and lines at the same few thousand places."""
+    text = _NUMBERS.get(value)
+    if text is None:
+        if len(_NUMBERS) >= NUMBERS_KEPT:
+            _NUMBERS.clear()
+        text = _NUMBERS[value] = fp_str(value)
+    return text
+
+
 def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
     """Whether :class:`Grid` draws these extra style commands (single-row spans only)."""
     for cmd in commands:
@@ -42,19 +58,42 @@ def supports(commands: Sequence[tuple[Any, ...]]) -> bool:
     return True
 
 
+#: A run of text placed on the page: text, size, colour, x, baseline, face.
+Run = tuple[str, float, Any, float, float, str]
+
+
+class RunsText(Flowable):
+    """Text a :class:`Grid` writes into its own text object (the forms' ``CellText``).
+    ``fixed``: the form's own words, the same on every sheet (a grid may share its row)."""
+
+    fixed = False
+
+    def fit(self, width: float) -> tuple[float, list[Run]] | None:
+        """Its height at ``width`` and its runs placed from its bottom left corner; None
+        when it draws itself (a paragraph stands in)."""
+        raise NotImplementedError
+
+
+#: A cell's padding: left, right, top, bottom.
+Pads = tuple[float, float, float, float]
+#: A flowable in a cell as laid out: its height, space before and after, and its runs when
+#: the grid writes them (None: it draws itself).
+Size = tuple[float, float, float, list[Run] | None]
+
+
 class _Row:
     """One row: its cells, and per cell the paddings (left, right, top, bottom), the
     background, and the last column its span reaches (None where a span covers it)."""
 
     __slots__ = ("cells", "pads", "fills", "ends", "sizes", "inner")
 
-    def __init__(self, cells: list[Any], pads: list[list[float]], fills: list[Any], ends: list[int | None]):
+    def __init__(self, cells: list[Any], pads: list[Pads], fills: list[Any], ends: list[int | None]):
         self.cells = cells
         self.pads = pads
         self.fills = fills
         self.ends = ends
-        #: Per cell, the laid-out (height, space before, space after) of each of its flowables.
-        self.sizes: list[list[tuple[float, float, float]]] = [[] for _ in cells]
+        #: Per cell, each of its flowables as laid out (:data:`Size`).
+        self.sizes: list[list[Size]] = [[] for _ in cells]
         #: Per cell, the height of its content (its flowables and the space between them).
         self.inner = [0.0] * len(cells)
 
@@ -79,9 +118,8 @@ class Grid(Flowable):
         self.rule, self.line, self.box, self.font, self.repeat = rule, line, box, font, repeat
         self.valign = valign
         m = len(self.widths)
-        self.rows = [
-            _Row(list(r) + [""] * (m - len(r)), [list(padding) for _ in range(m)], [None] * m, list(range(m)))
-            for r in rows
+        self.rows = [  # the paddings shared until a command sets one (a new tuple)
+            _Row(list(r) + [""] * (m - len(r)), [padding] * m, [None] * m, list(range(m))) for r in rows
         ]
         n = len(self.rows)
         for cmd in commands:
@@ -103,7 +141,9 @@ class Grid(Flowable):
                         palette = cmd[3]
                         row.fills[c] = palette[(r - r0) % len(palette)]
                     else:
-                        row.pads[c][_PAD[name]] = float(cmd[3])
+                        pads = list(row.pads[c])
+                        pads[_PAD[name]] = float(cmd[3])
+                        row.pads[c] = (pads[0], pads[1], pads[2], pads[3])
         self.edges = [0.0]
         for w in self.widths:
             self.edges.append(self.edges[-1] + w)
@@ -116,13 +156,21 @@ class Grid(Flowable):
         self,
         cell: Any,
         width: float,
-        pads: list[float],
-        sizes: list[tuple[float, float, float]],
+        pads: Pads,
+        sizes: list[Size],
         inner: list[float],
         index: int,
     ) -> float:
         """The cell's height as ``Table`` measures it; its flowables' sizes go in ``sizes``,
         their height with the space between them in ``inner[index]``."""
+        if isinstance(cell, RunsText):  # most cells: one text, laid out once for its width
+            fit = cell.fit(width - pads[0] - pads[1])
+            if fit is not None:
+                h, before, after = fit[0], cell.spaceBefore, cell.spaceAfter
+                sizes[:] = ((h, before, after, fit[1]),)
+                total = (0.0 + (h + before + after)) - (before + after)  # as the loop below
+                inner[index] = total
+                return total + pads[2] + pads[3]
         if isinstance(cell, str | int | float) or cell is None:
             lines = ("" if cell is None else str(cell)).split("\n")
             return STRING_SIZE * 1.2 * len(lines) + pads[2] + pads[3]
@@ -134,13 +182,14 @@ class Grid(Flowable):
         total = 0.0
         sizes.clear()
         for v in parts:
-            if hasattr(v, "runs_at"):  # plain runs: no canvas, no frame to tell
-                h = v.wrap(avail_w, avail_h)[1]
+            fit = v.fit(avail_w) if isinstance(v, RunsText) else None
+            if fit is not None:  # plain runs, laid out once for this width
+                h, placed = fit
                 before, after = v.spaceBefore, v.spaceAfter
             else:
                 h = v.wrapOn(None, avail_w, avail_h)[1]
-                before, after = v.getSpaceBefore(), v.getSpaceAfter()
-            sizes.append((h, before, after))
+                before, after, placed = v.getSpaceBefore(), v.getSpaceAfter(), None
+            sizes.append((h, before, after, placed))
             total += h + before + after
         total -= sizes[0][1] + sizes[-1][2]
         inner[index] = total
@@ -149,14 +198,16 @@ class Grid(Flowable):
     def _layout(self) -> list[float]:
         if self.heights is None:
             heights = []
+            edges = self.edges
+            height_of = self._cell_height
             for row in self.rows:
                 h = 0.0
+                ends, pads, sizes, inner = row.ends, row.pads, row.sizes, row.inner
                 for c, cell in enumerate(row.cells):
-                    end = row.ends[c]
+                    end = ends[c]
                     if end is None:
                         continue
-                    width = self.edges[end + 1] - self.edges[c]
-                    h = max(h, self._cell_height(cell, width, row.pads[c], row.sizes[c], row.inner, c))
+                    h = max(h, height_of(cell, edges[end + 1] - edges[c], pads[c], sizes[c], inner, c))
                 heights.append(h)
             self.heights = heights
             self.height = sum(heights)
@@ -223,7 +274,7 @@ class Grid(Flowable):
             for col, fill in enumerate(row.fills):
                 end = row.ends[col]
                 if fill is not None and end is not None:
-                    box = fp_str(edges[col], bottom, edges[end + 1] - edges[col], height)
+                    box = f"{num(edges[col])} {num(bottom)} {num(edges[end + 1] - edges[col])} {num(height)}"
                     fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
@@ -248,7 +299,7 @@ class Grid(Flowable):
             if end is None:
                 continue
             fill = row.fills[col]
-            fixed = getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
+            fixed = isinstance(cell, RunsText) and cell.fixed
             if fill is None and not fixed:
                 continue
             width = edges[end + 1] - edges[col]
@@ -268,7 +319,7 @@ class Grid(Flowable):
         for col, fill in enumerate(row.fills):
             end = row.ends[col]
             if fill is not None and end is not None:
-                box = fp_str(edges[col], 0, edges[end + 1] - edges[col], height)
+                box = f"{num(edges[col])} 0 {num(edges[end + 1] - edges[col])} {num(height)}"
                 fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
@@ -286,16 +337,19 @@ class Grid(Flowable):
         c = self.canv
         edges = self.edges
         add = runs.append
+        valign = self.valign
+        ends, pads, inner = row.ends, row.pads, row.inner
         for col, cell in enumerate(row.cells):
-            end = row.ends[col]
-            if end is None or cell is None or cell == "":
+            end = ends[col]
+            if end is None or cell is None:
                 continue
-            if fixed is not None and fixed != bool(
-                getattr(cell, "fixed", False) and hasattr(cell, "runs_at")
-            ):
+            kind = type(cell)
+            if kind is str and not cell:
                 continue
-            left, right, top_pad, bottom_pad = row.pads[col]
-            if type(cell) in (str, int, float):
+            if fixed is not None and fixed != (isinstance(cell, RunsText) and cell.fixed):
+                continue
+            left, right, top_pad, bottom_pad = pads[col]
+            if kind is str or kind is int or kind is float:
                 lines = str(cell).split("\n")
                 y = bottom + (bottom_pad + height - top_pad + len(lines) * STRING_SIZE * 1.2) / 2
                 y -= STRING_SIZE
@@ -303,22 +357,21 @@ class Grid(Flowable):
                     add((s, STRING_SIZE, colors.black, edges[col] + left, y, self.font))
                     y -= STRING_SIZE * 1.2
                 continue
-            parts = cell if isinstance(cell, list | tuple) else (cell,)
+            parts = cell if kind is list or kind is tuple else (cell,)
             if not parts:
                 continue
             sizes = row.sizes[col]
-            if self.valign == "TOP":
+            if valign == "TOP":
                 y = bottom + height - top_pad
-            elif self.valign == "BOTTOM":
-                y = bottom + bottom_pad + row.inner[col]
+            elif valign == "BOTTOM":
+                y = bottom + bottom_pad + inner[col]
             else:
-                y = bottom + (height + bottom_pad - top_pad + row.inner[col]) / 2
+                y = bottom + (height + bottom_pad - top_pad + inner[col]) / 2
             y += sizes[0][1]
             x = edges[col] + left
             avail = edges[end + 1] - edges[col] - left - right
-            for v, (h, before, after) in zip(parts, sizes, strict=True):
+            for v, (h, before, after, placed) in zip(parts, sizes, strict=True):
                 y -= before + h
-                placed = v.runs_at(avail) if hasattr(v, "runs_at") else None
                 if placed is not None:
                     for t, z, color, dx, dy, face in placed:
                         add((t, z, color, x + dx, y + dy, face))
@@ -336,19 +389,23 @@ class Grid(Flowable):
         c.setLineCap(1)
         c.setLineJoin(1)
         c.setLineWidth(self.line)
-        ops = [f"{fp_str(0, y)} m {fp_str(self.width, y)} l" for y in tops[1:-1]]
+        # each edge and each row's top formatted once: a sheet's grids have some 400
+        # segments on a few dozen lines
+        xs = [num(x) for x in edges]
+        ys = [num(y) for y in tops]
+        right = xs[-1]
+        ops = [f"0 {y} m {right} {y} l" for y in ys[1:-1]]
+        inner = range(1, len(edges) - 1)
         for r, row in enumerate(self.rows):
-            for col in range(1, len(edges) - 1):
-                if row.ends[col] is not None:  # not inside a span
-                    ops.append(f"{fp_str(edges[col], tops[r])} m {fp_str(edges[col], tops[r + 1])} l")
+            ends, top, low = row.ends, ys[r], ys[r + 1]
+            for col in inner:
+                if ends[col] is not None:  # not inside a span
+                    x = xs[col]
+                    ops.append(f"{x} {top} m {x} {low} l")
         if ops:
             c._code.append(" ".join(ops) + " S")
         c.setLineWidth(self.box)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
-
-
-#: A run of text placed on the page: text, size, colour, x, baseline, face.
-Run = tuple[str, float, Any, float, float, str]
 
 
 def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
@@ -357,23 +414,25 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
 
     The operators are those reportlab's ``textOut`` writes for an embedded TrueType face
     (its glyph subsets, ``Tf`` on a change of subset, ``Tj``), but each string's split into
-    subsets is kept for the document: a round repeats its labels on every sheet, and the
-    split (a lookup per character) was the largest part of drawing a sheet."""
+    subsets, each subset's name and each face change's operators are kept for the
+    document (:class:`_Written`): a round repeats its labels on every sheet, and the split
+    (a lookup per character) was the largest part of drawing a sheet."""
     canv = text._canvas
     doc = canv._doc
-    split: dict[tuple[str, str], list[tuple[int, str]]] = doc.__dict__.setdefault("_split_runs", {})
-    fills: dict[int, tuple[Any, list[str]]] = doc.__dict__.setdefault("_fill_ops", {})
+    kept = doc.__dict__.get("_written_runs")
+    if kept is None:
+        kept = doc.__dict__["_written_runs"] = _Written()
+    split, fills, faces = kept.split, kept.fills, kept.faces
+    numbers = _NUMBERS
     code = text._code
-    fonts: dict[str, Any] = {}
+    append = code.append
     color_now = state.get("color")
-    subset_now = state.get("subset")
+    subset_now = state.get("subset")  # (face, subset) as kept, or None
+    size_now = state.get("size")
     font_now = state.get("font")
     for s, size, color, x, y, face in runs:
         if not s:
             continue
-        font = fonts.get(face)
-        if font is None:
-            font = fonts[face] = getFont(face)
         if color_now is not color:
             ops = fills.get(id(color))
             if ops is None or ops[0] is not color:  # what setFillColor writes (and any alpha)
@@ -383,7 +442,10 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             else:
                 code.extend(ops[1])
             color_now = color
-        if not font._dynamicFont:  # a standard font: reportlab's own path
+        parts = split.get((face, s))
+        if parts is None:
+            parts = split[(face, s)] = kept.parts(face, s, canv)
+        if not parts:  # a standard font: reportlab's own path
             if font_now != (face, size):
                 text.setFont(face, size)
                 font_now = (face, size)
@@ -391,19 +453,42 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             text.setTextOrigin(x, y)
             text.textOut(s)
             continue
-        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
-        parts = split.get((face, s))
-        if parts is None:
-            parts = [(subset, f"({canv._escape(t)}) Tj") for subset, t in font.splitString(s, doc)]
-            split[(face, s)] = parts
+        append(f"1 0 0 1 {numbers.get(x) or num(x)} {numbers.get(y) or num(y)} Tm")
         for subset, shown in parts:
-            if subset_now != (face, size, subset):
-                name = font.getSubsetInternalName(subset, doc)
-                code.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
-                subset_now = (face, size, subset)
+            if subset is not subset_now or size != size_now:
+                ops = faces.get((subset, size))
+                if ops is None:
+                    name = getFont(subset[0]).getSubsetInternalName(subset[1], doc)
+                    ops = faces[(subset, size)] = f"{name} {num(size)} Tf {num(size * 1.2)} TL"
+                append(ops)
+                subset_now, size_now = subset, size
                 font_now = None
-            code.append(shown)
-    state.update(color=color_now, subset=subset_now, font=font_now)
+            append(shown)
+    state.update(color=color_now, subset=subset_now, size=size_now, font=font_now)
+
+
+class _Written:
+    """What :func:`write_runs` keeps for a document: each string's parts (its subset, kept
+    as one object per face and subset, and its ``Tj``; empty for a standard font), the
+    operators setting each colour, and those setting each subset at each size."""
+
+    __slots__ = ("split", "fills", "faces", "subsets")
+
+    def __init__(self) -> None:
+        self.split: dict[tuple[str, str], list[tuple[tuple[str, int], str]]] = {}
+        self.fills: dict[int, tuple[Any, list[str]]] = {}
+        self.faces: dict[tuple[tuple[str, int], float], str] = {}
+        self.subsets: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def parts(self, face: str, s: str, canv: Any) -> list[tuple[tuple[str, int], str]]:
+        font = getFont(face)
+        if not font._dynamicFont:
+            return []
+        out = []
+        for subset, t in font.splitString(s, canv._doc):
+            key = self.subsets.setdefault((face, subset), (face, subset))
+            out.append((key, f"({canv._escape(t)}) Tj"))
+        return out
 
 
 class SharedParts:
@@ -440,7 +525,7 @@ class SharedParts:
     @staticmethod
     def place(canv: Any, name: str, x: float, y: float) -> None:
         """Draw the form ``name`` with its origin at (x, y)."""
-        canv._code.append(f"q 1 0 0 1 {fp_str(x, y)} cm /{canv._doc.getXObjectName(name)} Do Q")
+        canv._code.append(f"q 1 0 0 1 {num(x)} {num(y)} cm /{canv._doc.getXObjectName(name)} Do Q")
         canv._formsinuse.append(name)
 
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -37,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from . import flow
 from .data import (
     SEAT_EN,
     SEAT_ZH,
@@ -66,7 +67,7 @@ from .fonts import (
     register_fonts,
 )
 from .forms import FormTemplate, load_form
-from .grid import Grid, Run, shared_parts, supports, write_runs
+from .grid import Grid, Run, RunsText, num, shared_parts, supports, write_runs
 
 Target = str | Path | IO[bytes]
 
@@ -136,7 +137,7 @@ _LAYOUTS: dict[Any, Any] = {}
 LAYOUTS_KEPT = 20000
 
 
-class CellText(Flowable):
+class CellText(RunsText):
     """Text in a table cell drawn straight on the canvas, as the :class:`Paragraph` it
     replaces would lay it out (first baseline a font size below the top, lines ``leading``
     apart, left or centred), without parsing markup or wrapping twice: a scoresheet has
@@ -158,6 +159,7 @@ class CellText(Flowable):
         self._stand_in: Any = None
         self._placed: dict[float, Any] = {}
         self._widths: dict[float, tuple[Any, Any]] = {}  # width → (laid, stand-in)
+        self._fits: dict[float, tuple[float, list[Run]] | None] = {}
         self.spaceBefore = style.spaceBefore  # a heading in the story keeps its spacing
         self.spaceAfter = style.spaceAfter
 
@@ -260,6 +262,16 @@ class CellText(Flowable):
                 at += w
         self._placed[width] = out
         return out
+
+    def fit(self, width: float) -> tuple[float, list[Run]] | None:
+        """Its height at ``width`` (what :meth:`wrap` gives) and :meth:`runs_at`, kept per
+        width: a grid lays out every cell once a sheet, and most cells are the same text."""
+        kept = self._fits.get(width, False)
+        if kept is False:
+            placed = self.runs_at(width)
+            kept = None if placed is None else (len(self._at_width(width)[0]) * self.style.leading, placed)
+            self._fits[width] = kept
+        return kept
 
     def draw(self) -> None:
         if self._stand_in is not None:
@@ -797,6 +809,23 @@ def _qr_template(version: int) -> tuple[list[list[bool]], list[tuple[int, int]],
     return template, positions, [template[r][c] for c, r in positions]
 
 
+@cache
+def _qr_layout(version: int) -> tuple[int, int, Callable[[list[bool]], tuple[bool, ...]], int]:
+    """For a code of ``version`` (:func:`_qr_template`): its size, how many data modules,
+    what picks the matrix row by row from the masked data bits followed by a light and a
+    dark module, and the mask over the data bits as an integer (the first bit highest)."""
+    template, positions, masked = _qr_template(version)
+    n, length = len(template), len(positions)
+    order = {pos: i for i, pos in enumerate(positions)}  # (column, row) → its data bit
+    picks = [order.get((c, r), length + 1 if template[r][c] else length) for r in range(n) for c in range(n)]
+    mask = int("".join("1" if m else "0" for m in masked) or "0", 2)
+    return n, length, itemgetter(*picks), mask
+
+
+#: ``0``/``1`` characters to the bytes 0 and 1.
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def _gf_tables() -> tuple[list[int], list[int]]:
     exp = [0] * 256
     x = 1
@@ -813,14 +842,17 @@ def _gf_tables() -> tuple[list[int], list[int]]:
 
 
 _EXP, _LOG = _gf_tables()
-_GENERATORS: dict[int, list[int]] = {}
+#: Per number of error-correction codewords, per factor, what the factor times the
+#: generator polynomial adds to the remainder (:func:`_rs_remainder`).
+_RS_TABLES: dict[int, list[list[int]]] = {}
 
 
 def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
     """The ``ec`` error-correction codewords of ``words`` (remainder of the division by the
-    generator polynomial of degree ``ec``), as a shift register."""
-    gen = _GENERATORS.get(ec)
-    if gen is None:  # the generator's coefficients after the leading 1, as logarithms
+    generator polynomial of degree ``ec``), as a shift register whose feedback, a factor
+    times the generator, is looked up (each word one row, not ``ec`` multiplications)."""
+    table = _RS_TABLES.get(ec)
+    if table is None:
         poly = [1]
         for i in range(ec):
             nxt = poly + [0]
@@ -828,16 +860,17 @@ def _rs_remainder(words: Sequence[int], ec: int) -> list[int]:
                 if coef:
                     nxt[j + 1] ^= _EXP[(_LOG[coef] + i) % 255]
             poly = nxt
-        gen = _GENERATORS[ec] = [_LOG[c] if c else -1 for c in poly[1:]]
+        gen = [_LOG[c] if c else -1 for c in poly[1:]]  # after the leading 1, as logarithms
+        table = [[0] * ec]
+        for factor in range(1, 256):
+            lf = _LOG[factor]
+            table.append([_EXP[(lf + g) % 255] if g >= 0 else 0 for g in gen])
+        _RS_TABLES[ec] = table
     rem = [0] * ec
     for word in words:
-        factor = word ^ rem[0]
-        rem = rem[1:] + [0]
-        if factor:
-            lf = _LOG[factor]
-            for i, g in enumerate(gen):
-                if g >= 0:
-                    rem[i] ^= _EXP[(lf + g) % 255]
+        feedback = table[word ^ rem[0]]
+        rem = [a ^ b for a, b in zip(rem[1:], feedback, strict=False)]  # its last term: below
+        rem.append(feedback[-1])
     return rem
 
 
@@ -855,12 +888,16 @@ class QRFlowable(Flowable):
         qr.addData(payload)
         version = qr.calculate_version()
         words = qr_codewords(version, qr.errorCorrectLevel, qr.dataList)
-        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask
-        template, positions, masked = _qr_template(version)
-        dark = [row[:] for row in template]
-        bits = [(w >> k) & 1 for w in words for k in range(7, -1, -1)]
-        for (col, row), bit, m in zip(positions, bits, masked, strict=False):
-            dark[row][col] = bool(bit) ^ m
+        # what reportlab's makeImpl lays out, from the version's fixed patterns and mask:
+        # the data bits (zeros after the last codeword) masked, in their order, then each
+        # module picked from them or from the fixed patterns in one C call
+        n, length, pick, mask = _qr_layout(version)
+        data = int.from_bytes(bytes(words), "big")
+        extra = length - 8 * len(words)
+        data = data << extra if extra >= 0 else data >> -extra
+        values = list(map(bool, format(data ^ mask, f"0{length}b").encode().translate(_BITS)))
+        flat = pick([*values, False, True])  # the last two: the fixed patterns' light, dark
+        dark = [list(flat[r * n : (r + 1) * n]) for r in range(n)]
         self.payload = payload
         self.modules = len(dark)
         self.dark = dark
@@ -877,13 +914,14 @@ class QRFlowable(Flowable):
         c.saveState()
         c.setFillColor(colors.black)
         boxes = []  # one filled path of the rows' dark runs, written as the operators
-        # the numbers as fp_str writes them, each once: a run's start and length are a few
-        # dozen values, and formatting four numbers a run was most of the drawing
-        size = fp_str(unit)
-        starts = [fp_str((k + self.quiet) * unit) for k in range(self.modules)]
-        lengths = [""] + [fp_str(k * unit) for k in range(1, self.modules + 1)]
+        # the numbers as the content stream writes them, each once: a run's start and
+        # length are a few dozen values, and formatting four numbers a run was most of
+        # the drawing
+        size = num(unit)
+        starts = [num((k + self.quiet) * unit) for k in range(self.modules)]
+        lengths = [""] + [num(k * unit) for k in range(1, self.modules + 1)]
         for r, row in enumerate(self.dark):
-            y = fp_str(self.height - (r + self.quiet + 1) * unit)
+            y = num(self.height - (r + self.quiet + 1) * unit)
             col = 0
             while col < self.modules:
                 if row[col]:
@@ -899,6 +937,10 @@ class QRFlowable(Flowable):
 
 #: The QR's module: 0.75 mm is 4.4 dots at 150 dpi, so a copy or a phone photo still scans.
 QR_MODULE = 0.75 * mm
+
+
+#: The forms' own flowables, which :mod:`.flow` places as a frame does.
+OWN_BLOCKS: tuple[type, ...] = (SheetMark, Grid, CellText, SignatureGrid, CheckRow, QRFlowable)
 
 
 def _qr(payload: str) -> QRFlowable:
@@ -1543,7 +1585,6 @@ def render_round(
     form = form or load_form("scoresheet")
     styles()
     width = A4[0] - 30 * mm
-    story: list[Any] = []
     done = [0]
 
     def started() -> None:
@@ -1551,17 +1592,26 @@ def render_round(
         if progress is not None and done[0] < len(sheets):
             progress(done[0])
 
-    for i, data in enumerate(sheets):
-        if i:
-            story.append(PageBreak())
-        part = scoresheet_story(data, form, width)
-        part[0].info["started"] = started
-        story += part
+    def story(check: bool) -> Iterator[Any]:
+        """The sheets' blocks, each sheet made when the one before it is laid out."""
+        for i, data in enumerate(sheets):
+            if i:
+                yield PageBreak()
+            part = scoresheet_story(data, form, width)
+            part[0].info["started"] = started
+            if check and not flow.supported(part, OWN_BLOCKS):
+                raise flow.Unsupported(part)
+            yield from part
+
     title = f"{form.title.zh} {form.title.en}"
     if len(sheets) == 1 and sheets[0].round:
         title += f" · 第{sheets[0].round}轮 第{sheets[0].table}桌"
     doc = _doc(target, A4, 15 * mm, title, 12 * mm, 16.5 * mm)
-    doc.build(story, canvasmaker=NumberedCanvas)
+    try:  # the same pages without platypus's machinery
+        flow.build(doc, story(check=True), NumberedCanvas)
+    except flow.Unsupported:
+        done[0] = 0
+        doc.build(list(story(check=False)), canvasmaker=NumberedCanvas)
     if progress is not None:
         progress(len(sheets))
 
