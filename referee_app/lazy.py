@@ -27,7 +27,11 @@ def lazy_names(module_name: str, names: Mapping[str, str]) -> Callable[[str], An
         module, _, attr = where.partition(":")
         found = importlib.import_module(module, package)
         if hasattr(found, attr or name):
-            return getattr(found, attr or name)
-        return importlib.import_module(f"{module}.{attr or name}", package)  # a submodule
+            value = getattr(found, attr or name)
+        else:
+            value = importlib.import_module(f"{module}.{attr or name}", package)  # a submodule
+        # kept in the module, so later uses are a plain attribute (a save looked up eight)
+        setattr(sys.modules[module_name], name, value)
+        return value
 
     return __getattr__
