@@ -248,6 +248,7 @@ class BareSave:
     TABLES = ("rounds", "matches", "hands", "infractions", "rulings")
 
     def __init__(self, target: str, template: Store) -> None:
+        from referee_app.store.audit import payload_text
         from referee_app.store.models import audit_log, metadata
 
         self.pg = target.startswith("postgresql")
@@ -259,7 +260,7 @@ class BareSave:
         with template.engine.connect() as conn:  # the rows and entry of a save the project made
             e = conn.execute(audit_log.select().order_by(audit_log.c.seq.desc()).limit(1)).one()
         self.entry = e._asdict()
-        self.rows = json.loads(e.payload)["rows"]
+        self.rows = json.loads(payload_text(e.payload))["rows"]
         if self.pg:
             import psycopg
             from sqlalchemy.engine import make_url

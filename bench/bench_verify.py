@@ -34,7 +34,7 @@ CHILD = r"""
 import json, resource, sys, time, tracemalloc
 what, db = sys.argv[1], sys.argv[2]
 if what == "bare-verify" or what == "bare-export":
-    import hashlib, sqlite3
+    import base64, hashlib, sqlite3, zlib
 else:
     from referee_app.cli import main
     from referee_app.store import service  # noqa: F401  (imports paid before measuring)
@@ -50,8 +50,12 @@ elif what == "bare-verify":
     con = sqlite3.connect(db)
     prev = "0" * 64
     for seq, payload, h in con.execute("SELECT seq, payload, hash FROM audit_log ORDER BY seq"):
-        d = hashlib.sha256(prev.encode() + payload.encode()).hexdigest()
-        json.loads(payload)
+        # a long payload is kept compressed (store/audit.py's stored_payload)
+        text = payload
+        if payload.startswith("z:"):
+            text = zlib.decompress(base64.b64decode(payload[2:])).decode()
+        d = hashlib.sha256(prev.encode() + text.encode()).hexdigest()
+        json.loads(text)
         prev = h
     for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
         for _row in con.execute(f"SELECT * FROM {t}"):
