@@ -202,23 +202,28 @@ class BareSqlitePerTransaction:
             self.holder.stop()
 
 
+def psycopg_connect(url: str) -> Any:
+    """A bare ``psycopg`` connection to the bench's SQLAlchemy URL (its schema option too)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    return psycopg.connect(
+        host=u.host or "localhost",
+        port=u.port or 5432,
+        user=u.username,
+        password=u.password,
+        dbname=u.database,
+        options=u.query.get("options") or "",
+    )
+
+
 class BarePostgres:
     """The baseline on PostgreSQL: one INSERT and COMMIT through bare ``psycopg``, one
     connection kept open, in the bench's schema."""
 
     def __init__(self, url: str) -> None:
-        import psycopg
-        from sqlalchemy.engine import make_url
-
-        u = make_url(url)
-        self.con = psycopg.connect(
-            host=u.host or "localhost",
-            port=u.port or 5432,
-            user=u.username,
-            password=u.password,
-            dbname=u.database,
-            options=u.query.get("options") or "",
-        )
+        self.con = psycopg_connect(url)
         self.con.execute(
             "CREATE TABLE IF NOT EXISTS bare_rulings (id SERIAL PRIMARY KEY, body TEXT NOT NULL)"
         )
@@ -262,18 +267,7 @@ class BareSave:
         self.entry = e._asdict()
         self.rows = json.loads(payload_text(e.payload))["rows"]
         if self.pg:
-            import psycopg
-            from sqlalchemy.engine import make_url
-
-            u = make_url(target)
-            self.con: Any = psycopg.connect(
-                host=u.host or "localhost",
-                port=u.port or 5432,
-                user=u.username,
-                password=u.password,
-                dbname=u.database,
-                options=u.query.get("options") or "",
-            )
+            self.con: Any = psycopg_connect(target)
         else:
             self.path = str(make_url_db(target))
 

@@ -113,13 +113,20 @@ def test_rules_check_passes_the_bundled_rulebooks() -> None:
     assert run.stdout == ""
 
 
-def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
+def _broken_bhg(tmp_path: Path) -> tuple[Path, str]:
+    """BHG's rulebook with two problems (a tractor rule that is no choice, a negative appeal
+    window), written to a file: its path and text."""
     text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
     broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
         "window_minutes = 10", "window_minutes = -10"
     )
     path = tmp_path / "broken.toml"
     path.write_text(broken, encoding="utf-8")
+    return path, broken
+
+
+def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
+    path, broken = _broken_bhg(tmp_path)
     run = referee_app("--lang", "en", "rules", "check", str(path))
     assert run.returncode == 1
     lines = run.stdout.strip().splitlines()
@@ -158,12 +165,8 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     """A rulebook's author is a Chinese referee: under zh each problem is worded in Chinese
     from its data (the kind of problem, the key path, the line, the value given), with the
     file's own keys and values quoted as written; the English lines stay as they were."""
+    path, broken = _broken_bhg(tmp_path)
     text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
-    broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
-        "window_minutes = 10", "window_minutes = -10"
-    )
-    path = tmp_path / "broken.toml"
-    path.write_text(broken, encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(path))
     assert run.returncode == 1
     lines = run.stdout.strip().splitlines()
