@@ -23,13 +23,11 @@ from datetime import UTC, timedelta
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
     Connection,
     Engine,
     Text,
     and_,
     case,
-    cast,
     exists,
     func,
     literal_column,
@@ -1258,20 +1256,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
 
 
-def _json_member(dialect: str, column: Any, key: str) -> Any:
-    """The member ``key`` of the JSON object in a text column, as JSON text taken out by the
-    database: NULL when absent; when null, NULL (SQLite) or ``null`` (PostgreSQL)."""
-    if dialect == "postgresql":
-        return cast(cast(column, JSON).op("->")(key), Text)
-    return func.json_extract(column, f"$.{key}")
-
-
 def _match_result(dialect: str) -> Any:
-    """A match's result as JSON text: on PostgreSQL the column taken out as it was written
-    (schema 10), on SQLite out of the decision."""
+    """A match's result as JSON text (NULL while it has none): on PostgreSQL the column taken
+    out of the decision as it was written (schema 10), on SQLite out of the decision."""
     if dialect == "postgresql":
         return literal_column("matches.result_json", Text)
-    return _json_member(dialect, matches.c.decision_json, "result")
+    return func.json_extract(matches.c.decision_json, "$.result")
 
 
 def _current_matches_stmt(event_id: int, *columns: Any) -> Any:
