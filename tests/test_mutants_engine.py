@@ -1058,6 +1058,7 @@ def test_a_hands_data_in_full() -> None:
         "passed_a_side": None,
         "keep_deal": True,
         "j_drop": None,
+        "dealer_by_rotation": None,
         "assumed": True,  # BHG's dealer bands are an assumed reading
     }
 

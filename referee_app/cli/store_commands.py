@@ -22,6 +22,7 @@ from typing import Any
 
 from ..core.errors import cannot_read, cannot_write
 from ..core.errors import one_line as _one_line
+from ..core.seats import SEAT_NAMES
 from .messages import current_language, error_line, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -170,6 +171,13 @@ def register(subparsers: Any) -> None:
     co.add_argument("--reason", required=True, help="why the record is corrected (kept in the log)")
     _event_opt(co)
     co.add_argument("--expect-version", type=int, default=None)
+    co.add_argument(
+        "--replace-decisions",
+        action="store_true",
+        help="the case changes or drops rulings that carry a decision (an override, a voiding, the "
+        "committee's): take it as given (without this, such a case is refused; decisions on rulings "
+        "it does not touch are always kept)",
+    )
     _who(co)
     _common(co)
     co.set_defaults(func=_guard(cmd_correct))
@@ -878,6 +886,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
             expected_version=args.expect_version,
             source=source,
             correction_reason=args.reason,
+            replace_decisions=args.replace_decisions,
         )
     print(rec.match_id)
     return 0
@@ -1001,6 +1010,18 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
         )
     else:
         print(text("out.decided", args, appeal=args.id, state=state, fee=fee), file=sys.stderr)
+    seats = SEAT_NAMES[lang_of(args)]
+    for h in out["dealt_as_played"]:
+        print(
+            text(
+                "out.dealt_as_played",
+                args,
+                hand=h["hand"],
+                dealer=seats[h["dealer"]],
+                by_rotation=seats[h["by_rotation"]],
+            ),
+            file=sys.stderr,
+        )
     return 0
 
 

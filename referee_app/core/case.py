@@ -88,6 +88,10 @@ class Hand:
     infractions: list[Infraction] = field(default_factory=list)
     dealer: str | None = None
     in_progress: bool = False
+    #: Who dealt this hand as it was played (实际坐庄), kept by the store from the version that
+    #: recorded it: when an earlier hand's outcome changes later (申诉、更正), the hand stands
+    #: as dealt and the rotation is not applied to it again.
+    dealt_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,9 @@ def parse_case(raw: Any) -> Case:
 
 def _hand(raw: Any, path: str) -> Hand:
     obj = _object(
-        raw, path, {"defender_points", "redeclarations", "bottom", "infractions", "dealer", "in_progress"}
+        raw,
+        path,
+        {"defender_points", "redeclarations", "bottom", "infractions", "dealer", "in_progress", "dealt_by"},
     )
     in_progress = _bool(obj, "in_progress", f"{path}.in_progress") or False
     points = _points(obj, "defender_points", f"{path}.defender_points", required=not in_progress) or 0
@@ -169,7 +175,8 @@ def _hand(raw: Any, path: str) -> Hand:
         for i, item in enumerate(_list(obj.get("infractions", []), f"{path}.infractions", MAX_INFRACTIONS))
     ]
     dealer = _choice(obj, "dealer", f"{path}.dealer", SEATS)
-    return Hand(path, points, redeclarations, bottom, infractions, dealer, in_progress)
+    dealt_by = _choice(obj, "dealt_by", f"{path}.dealt_by", SEATS)
+    return Hand(path, points, redeclarations, bottom, infractions, dealer, in_progress, dealt_by)
 
 
 def _bottom(raw: Any, path: str) -> Bottom:

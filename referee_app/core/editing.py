@@ -7,6 +7,8 @@ Each returns a new case and leaves its argument untouched, so a proposal can be 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import CaseError
@@ -118,4 +120,115 @@ def end_on_time(case: dict[str, Any]) -> dict[str, Any]:
             )
         out["hands"].pop()
     out["finished"] = "time"
+    return out
+
+
+#: What answers a ruling after it was made: the referee's own ruling in its place (改判) or
+#: its voiding (撤销), by the table referee, the chief referee or the committee.
+DECISION_KEYS = ("override", "void")
+
+
+@dataclass(frozen=True)
+class DecisionPlace:
+    """Where a decision on a ruling stands in a case: the hand (0: before play), the
+    infraction's position in it, its kind, and which decision (``override`` or ``void``)."""
+
+    hand: int
+    position: int
+    kind: str
+    decision: str
+
+
+@dataclass(frozen=True)
+class CarriedForward:
+    """A submitted case with what the earlier version recorded carried into it.
+
+    ``dealers``: the hands (numbers) whose dealer as played was kept; ``decisions``: the
+    decisions on rulings carried into the submitted case, which did not name them;
+    ``touched``: decisions of the earlier version on rulings the submitted case changes,
+    drops or decides otherwise (they are not carried: the caller must confirm them)."""
+
+    case: dict[str, Any]
+    dealers: tuple[int, ...]
+    decisions: tuple[DecisionPlace, ...]
+    touched: tuple[DecisionPlace, ...]
+
+
+def _facts(infraction: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in infraction.items() if k not in DECISION_KEYS}
+
+
+def _infractions(case: Mapping[str, Any]) -> list[tuple[int, list[Any]]]:
+    """(hand number, its infractions) for before play (0) and every hand."""
+    out: list[tuple[int, list[Any]]] = [(0, list(case.get("before_play") or []))]
+    for n, hand in enumerate(case.get("hands") or [], start=1):
+        out.append((n, list(hand.get("infractions") or []) if isinstance(hand, Mapping) else []))
+    return out
+
+
+def carry_forward(
+    earlier_case: Mapping[str, Any], earlier_decision: Mapping[str, Any], submitted: Mapping[str, Any]
+) -> CarriedForward:
+    """``submitted`` as a new version of ``earlier_case`` (judged as ``earlier_decision``)
+    must keep what happened and what was decided since (facts are recorded, not recomputed):
+
+    * each hand after the first that the earlier version had keeps the seat that dealt it
+      (``dealt_by``), unless the submitted case names one itself or changes the first dealer
+      (then the earlier dealers came from a wrong start and are not facts of this table);
+    * a decision on a ruling (``override``, ``void``) stays with that ruling: an infraction of
+      the same hand with the same facts that the submitted case gives without a decision gets
+      the earlier one; one the submitted case changes, drops or decides otherwise is
+      ``touched``.
+    """
+    out = copy.deepcopy(dict(submitted))
+    dealers: list[int] = []
+    hands = out.get("hands")
+    played = earlier_decision.get("hands") or []
+    if isinstance(hands, list) and out.get("first_dealer") == earlier_case.get("first_dealer"):
+        for i in range(1, min(len(hands), len(played))):
+            hand, was = hands[i], played[i]
+            if isinstance(hand, dict) and "dealt_by" not in hand and isinstance(was, Mapping):
+                if was.get("dealer") in ("N", "E", "S", "W"):
+                    hand["dealt_by"] = was["dealer"]
+                    dealers.append(i + 1)
+    kept: list[DecisionPlace] = []
+    touched: list[DecisionPlace] = []
+    now = dict(_infractions(out))
+    for number, items in _infractions(earlier_case):
+        claimed: set[int] = set()
+        for pos, inf in enumerate(items):
+            keys = [k for k in DECISION_KEYS if isinstance(inf, Mapping) and k in inf]
+            if not keys:
+                continue
+            places = [DecisionPlace(number, pos, str(inf.get("kind")), k) for k in keys]
+            candidates = [
+                j
+                for j, other in enumerate(now.get(number, []))
+                if isinstance(other, dict) and j not in claimed and _facts(other) == _facts(inf)
+            ]
+            if not candidates:
+                touched.extend(places)
+                continue
+            j = pos if pos in candidates else candidates[0]
+            claimed.add(j)
+            other = now[number][j]
+            if not any(k in other for k in DECISION_KEYS):
+                for k in keys:
+                    other[k] = copy.deepcopy(inf[k])
+                kept.extend(places)
+            else:
+                touched.extend(p for p in places if other.get(p.decision) != inf[p.decision])
+    return CarriedForward(out, tuple(dealers), tuple(kept), tuple(touched))
+
+
+def with_dealers(case: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[str, Any]:
+    """``case`` with the seat that dealt each hand after the first, as ``decision`` judged it,
+    kept as ``dealt_by``: recorded when the hand is saved, a fact for every later version."""
+    out = copy.deepcopy(dict(case))
+    hands = out.get("hands")
+    judged = decision.get("hands") or []
+    if isinstance(hands, list):
+        for i in range(1, min(len(hands), len(judged))):
+            if isinstance(hands[i], dict) and judged[i].get("dealer"):
+                hands[i]["dealt_by"] = judged[i]["dealer"]
     return out

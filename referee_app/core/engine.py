@@ -152,6 +152,9 @@ class HandOutcome:
     assumed: bool = False
     keep_deal: bool = False
     j_drop: str | None = None  # the level the J rule (滑钩) dropped the dealer side to
+    #: The seat the rotation gives now, when the hand was dealt by another as played
+    #: (``dealer``): an earlier hand's outcome changed after play. None: the rotation's.
+    dealer_by_rotation: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -175,6 +178,7 @@ class HandOutcome:
             "passed_a_side": self.passed_a,
             "keep_deal": self.keep_deal,
             "j_drop": self.j_drop,
+            "dealer_by_rotation": self.dealer_by_rotation,
             "assumed": self.assumed,
         }
 
@@ -241,6 +245,14 @@ def word(decision: Mapping[str, Any], lang: str, rulebook: Rulebook) -> dict[str
                 hand["next_dealer"],
                 hand.get("passed_a_side"),
             )
+            if hand.get("dealer_by_rotation"):
+                nd = rulebook.data["next_dealer"]
+                hand["text"] += (" " if lang == "en" else "") + text.as_played_text(
+                    lang,
+                    hand["dealer"],
+                    hand["dealer_by_rotation"],
+                    nd.get("as_played_clause") or nd["clause"],
+                )
     return out
 
 
@@ -344,8 +356,16 @@ class RoundJudge:
                     n=number - 1,
                 )
             dealer = self.dealer_for(hand, number, dealer)
+            by_rotation = self.rotation_differs(hand, number, dealer)
+            if by_rotation is not None:
+                dealer = by_rotation[1]
             last_dealer_side = side_of(dealer)
             result = self.play_hand(hand, number, dealer)
+            if by_rotation is not None:
+                # the hand stands as it was dealt; the rotation's dealer is a stated reading
+                result["outcome"].dealer_by_rotation = by_rotation[0]
+                result["outcome"].assumed = True
+                self.read_hands.append(number)
             hands_out.append(result["outcome"])
             dealer = result["next_dealer"]
             if result["forfeiting"]:
@@ -377,6 +397,8 @@ class RoundJudge:
                 )
             return self.case.first_dealer
         if derived is None:
+            if hand.dealer is None and hand.dealt_by is not None:
+                return hand.dealt_by  # the grab's winner, as recorded when the hand was played
             if hand.dealer is None:
                 raise CaseError(
                     f"{hand.path}.dealer: required: the previous hand left the deal open "
@@ -395,6 +417,32 @@ class RoundJudge:
                 got=hand.dealer,
             )
         return derived
+
+    def rotation_differs(self, hand: Hand, number: int, dealer: str) -> tuple[str, str] | None:
+        """(the rotation's dealer, the seat that dealt) when ``hand`` was dealt as played
+        (``dealt_by``) by another seat than the rotation now gives — an earlier hand's outcome
+        was changed after play (申诉、更正) — else None. The first hand's dealer and a grab's
+        winner are the case's own facts: a different ``dealt_by`` there cannot have happened."""
+        if hand.dealt_by is None or hand.dealt_by == dealer:
+            return None
+        if number == 1:
+            raise CaseError(
+                f"{hand.path}.dealt_by: the first hand's dealer is first_dealer "
+                f"({self.case.first_dealer}), got {hand.dealt_by}",
+                code="case.first_dealer",
+                field=f"{hand.path}.dealt_by",
+                first=self.case.first_dealer,
+                got=hand.dealt_by,
+            )
+        if hand.dealer is not None:
+            raise CaseError(
+                f"{hand.path}.dealt_by: {hand.dealer} won the grab (dealer), got {hand.dealt_by}",
+                code="case.dealt_by_grab",
+                field=f"{hand.path}.dealt_by",
+                dealer=hand.dealer,
+                got=hand.dealt_by,
+            )
+        return dealer, hand.dealt_by
 
     # -- one hand --------------------------------------------------------------------------
 

@@ -130,6 +130,10 @@ class NextDealer(Strict):
     """轮庄: keep the deal → the dealer's partner deals; lose it → the next seat (下家)."""
 
     clause: Clause
+    #: What a later hand is when an earlier hand's outcome changes after play (申诉改判、更正)
+    #: and the rotation would now give another dealer: the hand stands as dealt and played.
+    #: No event's text says so; the rulebook states the reading (assumed) and its note.
+    as_played_clause: Clause | None = None
 
 
 class Award(Strict):

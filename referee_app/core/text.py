@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .seats import SEAT_NAMES, SIDE_NAMES, other_side
 
@@ -171,3 +172,14 @@ def hand_text(
         name = SEAT_NAMES[lang][next_dealer]
         parts.append(f"下一副{name}家坐庄" if zh else f"{name} deals next")
     return ("，".join(parts) + "。") if zh else ("; ".join(parts) + ".")
+
+
+def as_played_text(lang: str, dealer: str, by_rotation: str, clause: Mapping[str, Any] | None) -> str:
+    """A hand dealt as played by another seat than the rotation now gives (an earlier hand's
+    outcome was changed after play): the stated reading, with its clause and the mark."""
+    seats = SEAT_NAMES[lang]
+    ref = f"{clause['ref']}，" if clause and lang == "zh" else f"{clause['ref']}, " if clause else ""
+    if lang == "zh":
+        return f"本副按实际发牌计：{seats[dealer]}家坐庄（按轮庄现应为{seats[by_rotation]}家；{ref}按假定）。"
+    now = seats[by_rotation]
+    return f"Counted as dealt: {seats[dealer]} dealt (the rotation now gives {now}; {ref}assumed)."

@@ -78,7 +78,8 @@ class HandsModel(QAbstractTableModel):
         if column == "col_number":
             return str(hand["number"])
         if column == "col_dealer":
-            return SEAT_NAMES[lang][hand["dealer"]]
+            # dealt as played by another seat than the rotation now gives: marked, the outcome says why
+            return SEAT_NAMES[lang][hand["dealer"]] + (" *" if hand.get("dealer_by_rotation") else "")
         if column == "col_levels_before":
             return f"{before['NS']} : {before['EW']}"
         if hand.get("in_progress"):

@@ -1077,6 +1077,13 @@ def _hand_outcome(hand: Mapping[str, Any], lang: str) -> str:
     zh = lang == "zh"
     names = SIDE_ZH if zh else {"NS": "NS", "EW": "EW"}
     parts: list[str] = []
+    by_rotation = hand.get("dealer_by_rotation")
+    if by_rotation in SEAT_ZH:  # dealt as played: an earlier hand's outcome changed after play
+        parts.append(
+            f"按实际发牌计（轮庄现应为{SEAT_ZH[by_rotation]}）"
+            if zh
+            else f"as dealt (rotation now: {SEAT_EN[by_rotation]})"
+        )
     lost = hand.get("lost_by")
     if lost in SIDES:
         parts.append(f"{names[lost]}判负" if zh else f"{names[lost]} lose the hand")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
+from ..core.editing import carry_forward
 from ..core.errors import field_of
 from . import audit, roles
 from .errors import ConflictError, InputError, NotFoundError, RoleError
@@ -473,6 +474,8 @@ class AppealsMixin:
                 "version": None,
                 "winner_before": None if before is None else before.winner,
                 "winner_after": None if before is None else before.winner,
+                # hands that stand as dealt although the rotation would now give another seat
+                "dealt_as_played": [],
             }
             if decision in ("upheld", "modified"):
                 if before is None or _is_void(conn, int(before.id)):
@@ -510,6 +513,12 @@ class AppealsMixin:
 
                 from .service import strip_case
 
+                # the later hands stand as they were dealt (their dealers are facts); the
+                # appealed ruling's earlier decision, if any, is the one this replaces
+                carried = carry_forward(
+                    json.loads(before.case_json), json.loads(before.decision_json), stored_case
+                )
+                stored_case = carried.case
                 to_judge = strip_case(stored_case)
                 try:
                     new_decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
@@ -539,11 +548,17 @@ class AppealsMixin:
                     source=f"appeal {appeal_id}",
                     correction={"reason": f"{tag}：{reason}", "appeal_id": appeal_id},
                     role=as_role,
+                    carried=carried,
                 )
                 out.update(
                     match_id=rec.match_id,
                     version=rec.version,
                     winner_after=(new_decision.get("result") or {}).get("winner"),
+                    dealt_as_played=[
+                        {"hand": h["number"], "dealer": h["dealer"], "by_rotation": h["dealer_by_rotation"]}
+                        for h in new_decision.get("hands") or []
+                        if h.get("dealer_by_rotation")
+                    ],
                 )
             w = audit.Writer(conn)
             w.insert(

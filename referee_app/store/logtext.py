@@ -141,6 +141,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 signed = "，取代已签字的版本，需重新签字" if corr.get("replaces_signed") else ""
                 src = f"（申诉 {corr['appeal_id']} 的裁决）" if corr.get("appeal_id") else "（裁判长更正）"
                 what = "更正" + src + "：" + what + f"；理由：{corr.get('reason')}{signed}"
+            what += _carried_text(info.get("carried"), lang)
         else:
             sup = f" (supersedes version {v - 1})" if isinstance(v, int) and v > 1 else ""
             what = (
@@ -163,6 +164,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                     else " (chief referee's correction)"
                 )
                 what = "correction" + src + ": " + what + f"; reason: {corr.get('reason')}{signed}"
+            what += _carried_text(info.get("carried"), lang)
         hand_no = {h["id"]: h["number"] for h in rows.get("hands", [])}
         for r in rows.get("rulings", []):
             n = hand_no.get(r.get("hand_id"), 0)
@@ -332,3 +334,31 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
             f"{_side(info.get('winner_before'), lang)} → {_side(info.get('winner_after'), lang)}"
         )
     return t
+
+
+def _carried_text(carried: Any, lang: str) -> str:
+    """What a new version kept from the one it replaced (dealers as played, decisions on
+    rulings) and which decisions it replaced, confirmed."""
+    if not isinstance(carried, dict):
+        return ""
+    dealers = len(carried.get("dealers") or [])
+    kept = len(carried.get("decisions") or [])
+    replaced = carried.get("replaced") or []
+    parts = []
+    if lang == "zh":
+        if dealers:
+            parts.append(f"沿用实际庄家 {dealers} 副")
+        if kept:
+            parts.append(f"沿用裁决 {kept} 条")
+        if replaced:
+            where = "、".join("赛前" if r.get("hand") == 0 else f"第 {r.get('hand')} 副" for r in replaced)
+            parts.append(f"经确认替换裁决 {len(replaced)} 条（{where}）")
+        return ("；" + "，".join(parts)) if parts else ""
+    if dealers:
+        parts.append(f"kept the dealers as played of {_count(dealers, 'hand')}")
+    if kept:
+        parts.append(f"kept {_count(kept, 'decision')} on rulings")
+    if replaced:
+        where = ", ".join("before play" if r.get("hand") == 0 else f"hand {r.get('hand')}" for r in replaced)
+        parts.append(f"replaced {_count(len(replaced), 'decision')}, confirmed ({where})")
+    return ("; " + ", ".join(parts)) if parts else ""

@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from typing import Any
@@ -36,6 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.case import split_case
+from ..core.editing import CarriedForward, DecisionPlace, carry_forward, with_dealers
 from ..core.errors import field_of
 from . import audit, keys, roles
 from .appeals import AppealsMixin
@@ -490,8 +491,16 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         token: str | None = None,
         source: str = "case",
         correction_reason: str | None = None,
+        replace_decisions: bool = False,
     ) -> Recorded:
         """Judge ``case`` under the event's pinned rulebook and record it.
+
+        A new version keeps what the version it replaces recorded (``carry_forward``): the
+        seat that dealt each later hand as played, and every decision on a ruling (an
+        override, a voiding, the committee's) that ``case`` does not address. A ``case`` that
+        changes, drops or decides otherwise a ruling that carries a decision is refused with
+        ``match.decisions_touched`` unless ``replace_decisions`` confirms it, with a
+        ``correction_reason``; the entry lists what was carried and what was replaced.
 
         ``expected_version``: the version of this round and table the caller last saw
         (0 = none yet); a different current version is refused with ``ConflictError``.
@@ -573,6 +582,90 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 rulebook=rb.id,
                 given=given_event,
             )
+        if replace_decisions and correction_reason is None:
+            raise InputError(
+                "--reason: replacing a decision on a ruling needs a written reason",
+                code="match.replace_reason_missing",
+                field="reason",
+            )
+        correction = None if correction_reason is None else {"reason": correction_reason.strip()}
+        action = "match.record" if correction is None else "match.correct"
+        # another station may save between the read of the version this one replaces and the
+        # write: then the carried facts are read again (a caller's own version is final)
+        attempts = 3 if expected_version is None else 1
+        for attempt in range(attempts):
+            judged_case, basis, carried = self._carried(
+                ev.id, rnd, tbl, stored_case, expected_version, source
+            )
+            if carried is not None and carried.touched and not replace_decisions:
+                raise _touched_error(source, carried.touched)
+            try:
+                return self._record_judged(
+                    ev,
+                    rb,
+                    rnd,
+                    tbl,
+                    nums,
+                    judged_case,
+                    carried,
+                    lang=lang,
+                    actor=actor,
+                    expected_version=basis,
+                    token=token,
+                    source=source,
+                    correction=correction,
+                    action=action,
+                )
+            except ConflictError:
+                if attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _carried(
+        self,
+        event_id: int,
+        rnd: int,
+        tbl: int,
+        case: dict[str, Any],
+        expected_version: int | None,
+        source: str,
+    ) -> tuple[dict[str, Any], int | None, CarriedForward | None]:
+        """(the case to judge, the version it replaces, what was carried from that version):
+        the caller's ``expected_version`` when given, else the table's current version."""
+
+        def run(conn: Connection) -> tuple[Any, bool]:
+            row = self._match_at(conn, event_id, rnd, tbl, expected_version or None)
+            return row, row is not None and _voided(conn, int(row.id))
+
+        if expected_version == 0:
+            return case, 0, None
+        row, void = self._read(run)
+        if row is None:
+            return case, expected_version if expected_version is not None else 0, None
+        basis = int(row.version) if expected_version is None else expected_version
+        if void:  # a voided record is annulled: the next version starts from what is given
+            return case, basis, None
+        carried = carry_forward(json.loads(row.case_json), json.loads(row.decision_json), case)
+        return carried.case, basis, carried
+
+    def _record_judged(
+        self,
+        ev: EventInfo,
+        rb: Any,
+        rnd: int,
+        tbl: int,
+        nums: Mapping[str, str],
+        stored_case: dict[str, Any],
+        carried: CarriedForward | None,
+        *,
+        lang: str,
+        actor: Actor,
+        expected_version: int | None,
+        token: str | None,
+        source: str,
+        correction: Mapping[str, Any] | None,
+        action: str,
+    ) -> Recorded:
         from referee_app.core import CaseError, decide
 
         to_judge = strip_case(stored_case)
@@ -586,9 +679,6 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 field=getattr(err, "field", None),
                 **getattr(err, "values", {}),
             ) from None
-        correction = None if correction_reason is None else {"reason": correction_reason.strip()}
-
-        action = "match.record" if correction is None else "match.correct"
 
         def run(conn: Connection) -> Recorded:
             return _write_match(
@@ -609,6 +699,7 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 token=token,
                 source=source,
                 correction=correction,
+                carried=carried,
             )
 
         # the writers' lock is the first statement of the save's first batch (see _write_match)
@@ -1335,6 +1426,7 @@ def _write_match(
     authorize: Callable[[Mapping[str, tuple[str, int]]], str | None] | None = None,
     missing: frozenset[str] = frozenset(),
     commit: bool = False,
+    carried: CarriedForward | None = None,
 ) -> Recorded:
     """Insert a new version of a match (rows and audit entry) inside a write transaction.
 
@@ -1352,6 +1444,9 @@ def _write_match(
     the round, the chain's head, the store's clock and the new rows' ids; then, once every
     check passed, the rows and the entry in one go.
     """
+    # who dealt each hand is a fact from now on: a later version keeps it (carry_forward)
+    stored_case = with_dealers(stored_case, decision)
+    to_judge = with_dealers(to_judge, decision)
     drv = Driver(conn)
     counts = _row_counts(to_judge, decision)
     params = {
@@ -1500,6 +1595,12 @@ def _write_match(
     }
     if correction is not None:
         info["correction"] = {**correction, "replaces_signed": signed}
+    if carried is not None and (carried.dealers or carried.decisions or carried.touched):
+        info["carried"] = {
+            "dealers": list(carried.dealers),
+            "decisions": [_place(p) for p in carried.decisions],
+            "replaced": [_place(p) for p in carried.touched],
+        }
     w.commit_entry(
         user=actor.user,
         station=actor.station,
@@ -1830,3 +1931,25 @@ def _infraction_row(match_id: int, hand_id: int | None, pos: int, inf: Any) -> d
 
 def _j(v: Any) -> str | None:
     return None if v is None else audit.canonical(v)
+
+
+def _place(p: DecisionPlace) -> dict[str, Any]:
+    return {"hand": p.hand, "position": p.position, "kind": p.kind, "decision": p.decision}
+
+
+def _touched_error(source: str, touched: Sequence[DecisionPlace]) -> InputError:
+    """The refusal of a case that would drop or change decisions on rulings (改判、撤销)."""
+    first = touched[0]
+    where = "before play" if first.hand == 0 else f"hand {first.hand}"
+    return InputError(
+        f"{source}: {where}: the {first.kind} ruling carries a decision ({first.decision}) that "
+        f"this case changes or drops ({len(touched)} in all); nothing saved: keep the ruling as it "
+        "is, or confirm with --replace-decisions and a --reason",
+        code="match.decisions_touched",
+        field="case",
+        source=source,
+        hand=first.hand,
+        kind=first.kind,
+        decision=first.decision,
+        n=len(touched),
+    )

@@ -18,7 +18,9 @@ CHIEF = Actor("孙裁判长", "desk-1")
 
 
 def flip_case(round_: int = 1, table: int = 1) -> dict[str, Any]:
-    """EW win because N exposed a card (defenders NS 85 − 10 = 75); without it NS win."""
+    """EW win because N exposed four cards (defenders NS 40 − 40 = 0: EW keep the deal, +3);
+    without it EW go up only one level (40) and NS win. West deals hand 2 either way (EW keep
+    the deal), so the appeal changes hand 1's outcome alone and hand 2 stands as played."""
     return {
         "event": "bhg-2011",
         "round": round_,
@@ -27,10 +29,10 @@ def flip_case(round_: int = 1, table: int = 1) -> dict[str, Any]:
         "first_dealer": "E",
         "hands": [
             {
-                "defender_points": 85,
-                "infractions": [{"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 7}],
+                "defender_points": 40,
+                "infractions": [{"kind": "exposed_card", "seat": "N", "cards": 4, "trick": 7}],
             },
-            {"defender_points": 30},
+            {"defender_points": 160},
         ],
         "finished": "time",
     }

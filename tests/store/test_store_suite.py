@@ -116,7 +116,12 @@ def test_record_prints_match_id_and_export_rejudges(event_db: str, tmp_path: Pat
         _, _, text = store.rulebook_text(1)
     rb = rulebook_from_text(text, origin="test")
     for line, case in zip(lines, cases, strict=True):
-        assert line["case"] == case
+        # the case as recorded, with who dealt each later hand kept as a fact
+        dealers = [h["dealer"] for h in line["decision"]["hands"]]
+        assert line["case"] == {
+            **case,
+            "hands": [h if i == 0 else {**h, "dealt_by": dealers[i]} for i, h in enumerate(case["hands"])],
+        }
         assert line["pairs"] == case["pairs"]
         # the store keeps the decision in no language, whichever language recorded it
         assert decide(strip_case(line["case"]), rulebook=rb).to_json() == line["decision"]

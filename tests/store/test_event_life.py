@@ -1,0 +1,205 @@
+"""What happened at the table stays recorded over an event's life (on SQLite and PostgreSQL):
+a won appeal or a correction changes the hands it addresses, the later hands stand as they were
+dealt, and a committee's decision stays with the ruling it answered whatever is recorded next."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from store_helpers import cli, write_json
+
+from referee_app.store.service import Actor, Store
+
+CHIEF = Actor("孙裁判长", "desk-1")
+
+
+def hidden_card_round() -> dict[str, Any]:
+    """BHG, North deals first. Hand 1: defenders 85 (EW take the deal, West deals); hand 2:
+    West's hidden card in trick 3, found in trick 6 (EW lose the hand, South deals next),
+    defenders 40; hand 3: defenders 120 and a single bottom of 20 captured. EW win."""
+    return {
+        "event": "bhg-2011",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "N",
+        "hands": [
+            {"defender_points": 85},
+            {
+                "defender_points": 40,
+                "infractions": [{"kind": "hidden_card", "seat": "W", "trick": 3, "discovered": 6}],
+            },
+            {"defender_points": 120, "bottom": {"points": 20, "captured": True, "shape": "single"}},
+        ],
+        "finished": "time",
+    }
+
+
+def recorded(db: str, tmp_path: Path, case: dict[str, Any]) -> int:
+    rc, out, err = cli(db, "record", write_json(tmp_path / "case.json", case))
+    assert rc == 0, err
+    return int(out)
+
+
+def current(db: str) -> dict[str, Any]:
+    with Store.open(db) as s:
+        [m] = s.current_matches(1)
+    return m
+
+
+def decision_of(m: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(m["decision_json"])
+
+
+def appeal_to_warning(db: str, match_id: int) -> dict[str, Any]:
+    """EW appeal hand 2's hand loss; the committee modifies it to a warning."""
+    with Store.open(db) as s:
+        [ruling] = [r for r in s.rulings_of(match_id) if r["kind"] == "hidden_card"]
+        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="未影响结果", actor=CHIEF)
+        return s.decide_appeal(
+            aid,
+            decision="modified",
+            reason="藏牌未影响结果",
+            committee=["周委员", "吴委员"],
+            sanctions=["warning"],
+            actor=CHIEF,
+        )
+
+
+def test_a_won_appeal_keeps_the_later_hands_as_dealt_and_their_points_with_the_side_that_won_them(
+    event_db: str, tmp_path: Path
+) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    first = decision_of(current(event_db))
+    assert [h["dealer"] for h in first["hands"]] == ["N", "W", "S"]
+    assert first["hands"][1]["lost_by"] == "EW" and first["result"]["winner"] == "EW"
+
+    out = appeal_to_warning(event_db, mid)
+
+    assert out["winner_before"] == "EW" and out["winner_after"] == "EW"
+    after = decision_of(current(event_db))
+    h2, h3 = after["hands"][1], after["hands"][2]
+    assert h2["lost_by"] is None and h2["keep_deal"] and h2["dealer_side"] == "EW"
+    # hand 3 was dealt by South: the rotation would now give East, and the hand says so
+    assert h3["dealer"] == "S" and h3["dealer_by_rotation"] == "E" and h3["assumed"]
+    assert h3["defender_total"] == 160 and h3["gains"]["EW"] > 0 and h3["gains"]["NS"] == 0
+    assert after["result"]["winner"] == "EW" and after["result"]["assumed"]
+    # the lighter sanction does not worsen EW's result
+    assert after["result"]["level_difference"]["EW"] >= first["result"]["level_difference"]["EW"]
+    case = json.loads(current(event_db)["case_json"])
+    assert [h.get("dealt_by") for h in case["hands"]] == [None, "W", "S"]
+
+
+def test_a_correction_of_another_hand_keeps_the_committees_decision_and_counts_it(
+    event_db: str, tmp_path: Path
+) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)
+    # the chief referee corrects hand 1's points from the original case file
+    corrected = hidden_card_round()
+    corrected["hands"][0]["defender_points"] = 90
+    rc, _, err = cli(
+        event_db, "correct", write_json(tmp_path / "fix.json", corrected), "--reason", "第1副分数记错"
+    )
+    assert rc == 0, err
+
+    m = current(event_db)
+    d = decision_of(m)
+    assert d["hands"][0]["defender_total"] == 90
+    [ruling] = d["hands"][1]["rulings"]
+    assert ruling["warning"] and not ruling["hand_lost"] and d["hands"][1]["lost_by"] is None
+    assert ruling["proposed"]["hand_lost"]  # the computed ruling the committee replaced
+    assert d["hands"][2]["dealer"] == "S" and d["result"]["winner"] == "EW"
+    case = json.loads(m["case_json"])
+    assert "改判" in case["hands"][1]["infractions"][0]["override"]["reason"]
+
+    rc, out, _ = cli(event_db, "log", "--round", "1", "--table", "1")
+    correction_line = [line for line in out.splitlines() if "correct" in line.lower()][-1]
+    assert "(1 overridden" in correction_line, correction_line
+
+    # the printed sheet shows the warning, not the hand loss the case file had
+    pdf = tmp_path / "sheet.pdf"
+    rc, _, err = cli(
+        event_db, "print", "scoresheet", "--round", "1", "--table", "1", "-o", str(pdf), lang="zh"
+    )
+    assert rc == 0, err
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "改判为警告" in text or "警告" in text
+    assert "西判负" not in text.replace(" ", "") and "东西判负" not in text.replace(" ", "")
+
+
+def test_a_record_that_drops_a_decided_ruling_is_refused_until_confirmed_with_a_reason(
+    event_db: str, tmp_path: Path
+) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)
+    before = current(event_db)["version"]
+    dropped = hidden_card_round()
+    dropped["hands"][1]["infractions"] = []
+    path = write_json(tmp_path / "drop.json", dropped)
+
+    rc, out, err = cli(event_db, "correct", path, "--reason", "重录")
+    assert rc != 0 and out == "" and err.count("\n") == 1, (rc, err)
+    assert "hand 2" in err and "hidden_card" in err and "--replace-decisions" in err
+    assert current(event_db)["version"] == before
+
+    rc, _, err = cli(event_db, "correct", path, "--reason", "该违规系误记", "--replace-decisions")
+    assert rc == 0, err
+    m = current(event_db)
+    assert m["version"] == before + 1
+    assert json.loads(m["case_json"])["hands"][1].get("infractions") == []
+    with Store.open(event_db) as s:
+        entry = s.log(1, 1, 1)[-1]
+    info = json.loads(entry["payload"])["info"]
+    assert info["carried"]["replaced"] == [
+        {"hand": 2, "position": 0, "kind": "hidden_card", "decision": "override"}
+    ]
+
+
+def test_a_case_that_changes_the_facts_of_a_decided_ruling_is_refused(event_db: str, tmp_path: Path) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)
+    changed = hidden_card_round()
+    changed["hands"][1]["infractions"][0]["discovered"] = 4
+    rc, _, err = cli(event_db, "correct", write_json(tmp_path / "c.json", changed), "--reason", "发现时间")
+    assert rc != 0 and "decision" in err
+
+
+def test_a_correction_that_names_the_dealer_as_played_is_taken_as_given(
+    event_db: str, tmp_path: Path
+) -> None:
+    recorded(event_db, tmp_path, hidden_card_round())
+    # the chief referee finds hand 2 had no hand loss and that the table dealt by the rotation
+    fixed = copy.deepcopy(hidden_card_round())
+    fixed["hands"][1]["infractions"] = []
+    fixed["hands"][1]["dealt_by"] = "W"
+    fixed["hands"][2]["dealt_by"] = "E"
+    rc, _, err = cli(event_db, "correct", write_json(tmp_path / "f.json", fixed), "--reason", "藏牌误记")
+    assert rc == 0, err
+    d = decision_of(current(event_db))
+    assert [h["dealer"] for h in d["hands"]] == ["N", "W", "E"]
+    assert all(h["dealer_by_rotation"] is None for h in d["hands"])
+
+
+def test_the_committees_decision_says_which_hands_stand_as_dealt(event_db: str, tmp_path: Path) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    with Store.open(event_db) as s:
+        [ruling] = [r for r in s.rulings_of(mid) if r["kind"] == "hidden_card"]
+        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF)
+    rc, _, err = cli(
+        event_db, "appeal", "decide", str(aid), "--decision", "modified", "--reason", "未影响结果",
+        "--committee", "周委员", "--sanctions", '["warning"]', lang="zh",
+    )  # fmt: skip
+    assert rc == 0, err
+    assert "第 3 副按实际发牌计：南坐庄（按轮庄现应为东；按假定）" in err
+    pdf = tmp_path / "sheet.pdf"
+    rc, _, err = cli(
+        event_db, "print", "scoresheet", "--round", "1", "--table", "1", "-o", str(pdf), lang="zh"
+    )
+    assert rc == 0, err
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "按实际发牌计（轮庄现应为东）" in text.replace(" ", "")
