@@ -13,6 +13,7 @@ may not do (``RoleError``), whatever the window shows or hides.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from ..core import CaseError, Rulebook, editing, is_language_free, judge, word, word_ruling
 from ..core.case import split_case
 from ..store.service import Actor, EventInfo, Store
+from .changes import OpChanges, changes_of
 
 
 @dataclass
@@ -133,19 +135,23 @@ class Session:
 
     # -- tables --------------------------------------------------------------------------
 
-    def tables(self, round_no: int, table_no: int | None = None) -> list[TableRecord]:
-        """The round's tables (only ``table_no`` when given: after a save, only the table that
-        changed is worded again)."""
-        names = {p["number"]: p["players"] for p in self.pairs()}
+    def tables(
+        self, round_no: int, table_no: int | None = None, *, only: Collection[int] | None = None
+    ) -> list[TableRecord]:
+        """The round's tables (only ``table_no``, or the tables in ``only``, when given: after
+        a save, only the tables that changed are read and worded again)."""
+        if table_no is not None:
+            only = (table_no,)
+        found = self.store.current_matches(self.event.id, round_no, only)
+        seated = None if only is None else [m[k] for m in found for k in ("ns_number", "ew_number")]
+        names = {p["number"]: p["players"] for p in self.store.list_pairs(self.event.id, seated)}
         signed = self.store.signed_match_ids(self.event.id)
         open_at: dict[int, int] = {}
         for a in self.store.appeals(self.event.id, round_no):
             if a["open"]:
                 open_at[a["table"]] = open_at.get(a["table"], 0) + 1
         out = []
-        for m in self.store.current_matches(self.event.id):
-            if m["round_no"] != round_no or (table_no is not None and m["table_no"] != table_no):
-                continue
+        for m in found:
             record = self._record_of(m, names)
             record.signed = m["id"] in signed
             record.open_appeals = open_at.get(record.table, 0)
@@ -387,6 +393,13 @@ class Session:
     def store_head(self) -> int:
         """The store's last audit entry: it changes whenever any station writes."""
         return int(self.store.audit_head()[0])
+
+    def changes_since(self, seq: int) -> OpChanges:
+        """What any station changed in this event after the store's entry ``seq``."""
+        limit = 1000
+        entries = self.store.entries_since(seq, limit)
+        head = entries[-1][0] if entries else seq
+        return changes_of(self.event.id, head, entries, complete=len(entries) < limit)
 
     def publish_pairing(self, pairing: Any, warnings: list[str], reason: str | None = None) -> int:
         """Store ``pairing`` as the round's published pairing (the next version; a correction

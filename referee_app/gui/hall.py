@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.changes import OpChanges
 from ..app.errors import StoreError
 from ..app.session import Session, TableRecord
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
@@ -180,17 +181,53 @@ class HallView(QWidget):
         self.retranslate()
 
     def refresh(self) -> None:
+        """Read the round's tables again and draw every card (a new round, a language)."""
         for card in self.cards:
             card.deleteLater()
         self.cards = []
         records = self.session.tables(self.round.value())
-        for i, record in enumerate(records):
-            card = TableCard(self.language, record)
-            card.clicked.connect(lambda _=False, r=record: self.openTable.emit(r.round, r.table))
-            self.grid.addWidget(card, i // 4, i % 4)
-            self.cards.append(card)
-        self.empty.setVisible(not records)
+        for record in records:
+            self.cards.append(self._card(record))
+        self._lay_out()
         self.update_dashboard(records)
+
+    def apply(self, changes: OpChanges) -> None:
+        """Show what another station (or this one) changed: only the cards of the tables whose
+        record changed are read and drawn again; the rest of the hall stays as it is."""
+        rnd = self.round.value()
+        if changes.everything or changes.pairs:
+            self.refresh()
+            return
+        tables = changes.tables_of(rnd)
+        if tables:
+            fresh = {r.table: r for r in self.session.tables(rnd, only=tables)}
+            kept = []
+            for card in self.cards:
+                if card.record.table not in tables:
+                    kept.append(card)
+                elif card.record.table in fresh:
+                    card.record = fresh.pop(card.record.table)
+                    card.refresh()
+                    kept.append(card)
+                else:  # voided: no current record at this table any more
+                    card.deleteLater()
+            added = [self._card(r) for r in fresh.values()]
+            self.cards = sorted(kept + added, key=lambda c: c.record.table)
+            if added or len(kept) + len(added) != len(self.cards) or any(t not in fresh for t in tables):
+                self._lay_out()
+        if tables or rnd in changes.appeals:
+            self.update_dashboard([c.record for c in self.cards])
+
+    def _card(self, record: TableRecord) -> TableCard:
+        card = TableCard(self.language, record)
+        card.clicked.connect(lambda _=False, c=card: self.openTable.emit(c.record.round, c.record.table))
+        return card
+
+    def _lay_out(self) -> None:
+        """The cards in table order, four to a row."""
+        for i, card in enumerate(self.cards):
+            self.grid.addWidget(card, i // 4, i % 4)
+        self.empty.setVisible(not self.cards)
 
     def update_dashboard(self, records: list[TableRecord]) -> None:
         """The chief referee's overview: tables by status, late pairs, open appeals."""

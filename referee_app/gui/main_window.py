@@ -34,6 +34,7 @@ from .i18n import Language
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QPaintEvent
 
+    from ..app.changes import OpChanges
     from ..app.session import Session
     from ..app.store import Actor, Store
     from .appeals import AppealsView
@@ -292,8 +293,8 @@ class MainWindow(QMainWindow):
         if self.watcher is not None:
             self.watcher.timer.stop()
             self.watcher.deleteLater()
-        self.watcher = StoreWatcher(self.session.store_head, parent=self)
-        self.watcher.changed.connect(self.store_changed)
+        self.watcher = StoreWatcher(self.session.store_head, parent=self, since=self.session.changes_since)
+        self.watcher.changes.connect(self.store_changed)
         self.table_view = TableView(self.language, self.session, self.hall.clock.minutes_since_start)
         self.table_view.back.connect(self.show_hall)
         clock = self.hall.clock
@@ -528,11 +529,12 @@ class MainWindow(QMainWindow):
             )
             self.restore_clock()
 
-    def store_changed(self) -> None:
-        """Another station (or this one) wrote to the store: show it."""
+    def store_changed(self, changes: OpChanges) -> None:
+        """Another station (or this one) wrote to the store: show what it changed."""
         if self.hall is not None:
-            self.hall.refresh()
-            self.restore_clock()
+            self.hall.apply(changes)
+            if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
+                self.restore_clock()
 
     def restore_clock(self) -> None:
         if self.hall is None:

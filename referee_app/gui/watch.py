@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..app.changes import OpChanges
 from ..app.errors import StoreError
 
 POLL_MS = 1500
@@ -18,13 +19,22 @@ POLL_MS = 1500
 
 
 class StoreWatcher(QObject):
-    """Emits ``changed`` when the store's head (``head()``) differs from the last one seen."""
+    """Emits ``changed`` when the store's head (``head()``) differs from the last one seen,
+    and ``changes`` with what changed since (``since(seen)``, an ``OpChanges``) when given."""
 
     changed = Signal()
+    changes = Signal(object)
 
-    def __init__(self, head: Callable[[], int], interval_ms: int = POLL_MS, parent: QObject | None = None):
+    def __init__(
+        self,
+        head: Callable[[], int],
+        interval_ms: int = POLL_MS,
+        parent: QObject | None = None,
+        since: Callable[[int], OpChanges] | None = None,
+    ):
         super().__init__(parent)
         self.head = head
+        self.since = since
         self.seen: int | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
@@ -38,6 +48,12 @@ class StoreWatcher(QObject):
         except StoreError:
             return  # the server is away for a moment: try again at the next tick
         if self.seen is not None and now != self.seen:
-            self.seen = now
+            seen, self.seen = self.seen, now
+            if self.since is not None:
+                try:
+                    self.changes.emit(self.since(seen))
+                except StoreError:
+                    self.seen = seen  # read what changed at the next tick
+                    return
             self.changed.emit()
         self.seen = now

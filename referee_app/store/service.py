@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from typing import Any
@@ -459,7 +459,9 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
 
         return self._write(run)  # type: ignore[no-any-return]
 
-    def list_pairs(self, event_id: int) -> list[dict[str, Any]]:
+    def list_pairs(self, event_id: int, numbers: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """The event's pairs (only those numbered ``numbers`` when given), with their players."""
+
         def run(conn: Connection) -> list[dict[str, Any]]:
             # one query for the whole field (the desk reads it for every command)
             stmt = (
@@ -468,6 +470,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 .where(pairs.c.event_id == event_id)
                 .order_by(pairs.c.id, players.c.position)
             )
+            if numbers is not None:
+                stmt = stmt.where(pairs.c.number.in_(sorted(set(numbers))))
             out: dict[int, dict[str, Any]] = {}
             for r in conn.execute(stmt):
                 p = out.get(r.id)
@@ -786,10 +790,36 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
 
         return self._write(run)  # type: ignore[no-any-return]
 
-    def current_matches(self, event_id: int) -> list[dict[str, Any]]:
-        """The current version of every match of the event (voided ones excluded)."""
+    def current_matches(
+        self, event_id: int, round_no: int | None = None, tables: Collection[int] | None = None
+    ) -> list[dict[str, Any]]:
+        """The current version of every match of the event (voided ones excluded); with
+        ``round_no`` of that round only, with ``tables`` of those tables only."""
         stmt = _current_matches_stmt(event_id)
+        if round_no is not None:
+            stmt = stmt.where(rounds.c.number == round_no)
+        if tables is not None:
+            stmt = stmt.where(matches.c.table_no.in_(sorted(set(tables))))
         return self._read(lambda conn: [dict(r._mapping) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
+
+    def entries_since(
+        self, seq: int, limit: int = 1000
+    ) -> list[tuple[int, str, int | None, int | None, int | None]]:
+        """What each audit entry after ``seq`` touched: (seq, action, event, round, table), at
+        most ``limit`` (in seq order) — how a station learns what another one changed."""
+        stmt = (
+            select(
+                audit_log.c.seq,
+                audit_log.c.action,
+                audit_log.c.event_id,
+                audit_log.c.round_no,
+                audit_log.c.table_no,
+            )
+            .where(audit_log.c.seq > seq)
+            .order_by(audit_log.c.seq)
+            .limit(limit)
+        )
+        return self._read(lambda conn: [tuple(r) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
     def current_results(self, event_id: int, before_round: int | None = None) -> list[dict[str, Any]]:
         """What the desk reads of every current match (voided ones excluded; with
