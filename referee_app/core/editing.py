@@ -221,14 +221,20 @@ def carry_forward(
     return CarriedForward(out, tuple(dealers), tuple(kept), tuple(touched))
 
 
-def with_dealers(case: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[str, Any]:
+def with_dealers(case: Mapping[str, Any], decision: Mapping[str, Any]) -> Mapping[str, Any]:
     """``case`` with the seat that dealt each hand after the first, as ``decision`` judged it,
-    kept as ``dealt_by``: recorded when the hand is saved, a fact for every later version."""
-    out = copy.deepcopy(dict(case))
-    hands = out.get("hands")
+    kept as ``dealt_by``: recorded when the hand is saved, a fact for every later version.
+    The argument is left as it is; what did not change is shared with it (read it, do not
+    change it: every save does this, and a copy of a whole round costs more than the rest)."""
+    hands = case.get("hands")
     judged = decision.get("hands") or []
-    if isinstance(hands, list):
-        for i in range(1, min(len(hands), len(judged))):
-            if isinstance(hands[i], dict) and judged[i].get("dealer"):
-                hands[i]["dealt_by"] = judged[i]["dealer"]
-    return out
+    if not isinstance(hands, list):
+        return case
+    out = list(hands)
+    changed = False
+    for i in range(1, min(len(hands), len(judged))):
+        dealer = judged[i].get("dealer")
+        if isinstance(hands[i], dict) and dealer and hands[i].get("dealt_by") != dealer:
+            out[i] = {**hands[i], "dealt_by": dealer}
+            changed = True
+    return {**case, "hands": out} if changed else case

@@ -594,95 +594,33 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             )
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}
         action = "match.record" if correction is None else "match.correct"
-        # another station may save between the read of the version this one replaces and the
-        # write: then the carried facts are read again (a caller's own version is final)
-        attempts = 3 if expected_version is None else 1
-        for attempt in range(attempts):
-            judged_case, basis, carried = self._carried(
-                ev.id, rnd, tbl, stored_case, expected_version, source
-            )
-            if carried is not None and carried.touched and not replace_decisions:
-                raise _touched_error(source, carried.touched)
-            try:
-                return self._record_judged(
-                    ev,
-                    rb,
-                    rnd,
-                    tbl,
-                    nums,
-                    judged_case,
-                    carried,
-                    lang=lang,
-                    actor=actor,
-                    expected_version=basis,
-                    token=token,
-                    source=source,
-                    correction=correction,
-                    action=action,
-                )
-            except ConflictError:
-                if attempt == attempts - 1:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def _carried(
-        self,
-        event_id: int,
-        rnd: int,
-        tbl: int,
-        case: dict[str, Any],
-        expected_version: int | None,
-        source: str,
-    ) -> tuple[dict[str, Any], int | None, CarriedForward | None]:
-        """(the case to judge, the version it replaces, what was carried from that version):
-        the caller's ``expected_version`` when given, else the table's current version."""
-
-        def run(conn: Connection) -> tuple[Any, bool]:
-            row = self._match_at(conn, event_id, rnd, tbl, expected_version or None)
-            return row, row is not None and _voided(conn, int(row.id))
-
-        if expected_version == 0:
-            return case, 0, None
-        row, void = self._read(run)
-        if row is None:
-            return case, expected_version if expected_version is not None else 0, None
-        basis = int(row.version) if expected_version is None else expected_version
-        if void:  # a voided record is annulled: the next version starts from what is given
-            return case, basis, None
-        carried = carry_forward(json.loads(row.case_json), json.loads(row.decision_json), case)
-        return carried.case, basis, carried
-
-    def _record_judged(
-        self,
-        ev: EventInfo,
-        rb: Any,
-        rnd: int,
-        tbl: int,
-        nums: Mapping[str, str],
-        stored_case: dict[str, Any],
-        carried: CarriedForward | None,
-        *,
-        lang: str,
-        actor: Actor,
-        expected_version: int | None,
-        token: str | None,
-        source: str,
-        correction: Mapping[str, Any] | None,
-        action: str,
-    ) -> Recorded:
         from referee_app.core import CaseError, decide
 
-        to_judge = strip_case(stored_case)
-        try:
-            # stored, chained and printed as a digest in no language: words are added on reading
-            decision = decide(copy.deepcopy(to_judge), rulebook=rb).to_json()
-        except CaseError as err:
-            raise InputError(
-                f"{source}: {err}",
-                code=getattr(err, "code", "case.invalid"),
-                field=getattr(err, "field", None),
-                **getattr(err, "values", {}),
-            ) from None
+        def judged(case_: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+            to_judge_ = strip_case(case_)
+            try:
+                # stored, chained and printed as a digest in no language: words are added on reading
+                return to_judge_, decide(copy.deepcopy(to_judge_), rulebook=rb).to_json()
+            except CaseError as err:
+                raise InputError(
+                    f"{source}: {err}",
+                    code=getattr(err, "code", "case.invalid"),
+                    field=getattr(err, "field", None),
+                    **getattr(err, "values", {}),
+                ) from None
+
+        def carry(earlier_case: str, earlier_decision: str) -> _Prepared | None:
+            # what the version this one replaces recorded stays (read in the save's first batch)
+            carried = carry_forward(json.loads(earlier_case), json.loads(earlier_decision), stored_case)
+            if carried.touched and not replace_decisions:
+                raise _touched_error(source, carried.touched)
+            if not (carried.dealers or carried.decisions or carried.touched):
+                return None
+            if carried.case == stored_case:
+                return _Prepared(carried, stored_case, to_judge, decision)
+            return _Prepared(carried, carried.case, *judged(carried.case))
+
+        to_judge, decision = judged(stored_case)
 
         def run(conn: Connection) -> Recorded:
             return _write_match(
@@ -703,7 +641,7 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
                 token=token,
                 source=source,
                 correction=correction,
-                carried=carried,
+                carry=carry,
             )
 
         # the writers' lock is the first statement of the save's first batch (see _write_match)
@@ -1457,6 +1395,7 @@ def _write_match(
     missing: frozenset[str] = frozenset(),
     commit: bool = False,
     carried: CarriedForward | None = None,
+    carry: Callable[[str, str], _Prepared | None] | None = None,
 ) -> Recorded:
     """Insert a new version of a match (rows and audit entry) inside a write transaction.
 
@@ -1466,7 +1405,11 @@ def _write_match(
     returns the role kept in the entry, else ``role`` is kept. ``missing``: the tables of
     PINs, signatures or voidings an older store lacks (none there: nothing to read).
     ``commit``: nothing else is written in this transaction; on PostgreSQL the COMMIT goes
-    with the rows (one round trip less).
+    with the rows (one round trip less). ``carry``: given the case and decision of the
+    version this one replaces (read in the first batch; not called when there is none, it is
+    voided, or it is not the ``expected_version``), the case with what that version recorded
+    carried in, judged (``_Prepared``), or None when nothing is carried; ``carried``: the
+    same, found by the caller (an appeal decision).
 
     Two batches of fixed SQL through the driver (see ``driver``): first the writers' lock
     and everything the save checks — the token, the PINs, the two pairs, the round and the
@@ -1474,9 +1417,7 @@ def _write_match(
     the round, the chain's head, the store's clock and the new rows' ids; then, once every
     check passed, the rows and the entry in one go.
     """
-    # who dealt each hand is a fact from now on: a later version keeps it (carry_forward)
-    stored_case = with_dealers(stored_case, decision)
-    to_judge = with_dealers(to_judge, decision)
+    submitted = stored_case  # as given, before what the version it replaces recorded is carried in
     drv = Driver(conn)
     counts = _row_counts(to_judge, decision)
     params = {
@@ -1496,7 +1437,7 @@ def _write_match(
         (_SQL_TOKEN if token is not None else _NOTHING, params),
         (_NOTHING if authorize is None or role_pins.name in missing else _SQL_PINS, params),
         (_SQL_PAIRS, params),
-        (_SQL_ROUND_AND_CURRENT_UNSIGNED if signatures_t.name in missing else _SQL_ROUND_AND_CURRENT, params),
+        (_round_and_current_sql(missing), params),
         (_SQL_SEATED_ELSEWHERE_NO_VOIDINGS if voidings.name in missing else _SQL_SEATED_ELSEWHERE, params),
         (_SQL_HEAD, params),
         (_SQL_PG_IDS if drv.postgresql else _SQL_SQLITE_IDS, params),
@@ -1517,8 +1458,13 @@ def _write_match(
         seq, action, round_no, table_no, stored = prior_rows[0]
         payload = json.loads(audit.payload_text(stored))
         info = payload["info"]
-        before = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])]
-        if before != [audit.canonical(stored_case)]:
+        if "case_sha256" in info:  # the case as submitted, before what the save carried into it
+            same = info["case_sha256"] == _case_digest(submitted)
+        else:
+            same = [r.get("case_json") for r in payload.get("rows", {}).get("matches", [])] == [
+                audit.canonical(submitted)
+            ]
+        if not same:
             raise InputError(
                 f"--token {token}: already used for a different record (entry #{seq}, "
                 f"{action} round {round_no} table {table_no}); nothing "
@@ -1553,7 +1499,8 @@ def _write_match(
                 name=ev.name,
             )
         pair_ids[side] = int(pid)
-    here = here_rows[0] if here_rows else None  # (round id, match id, version, entry seq, signed)
+    # (round id, match id, version, entry seq, signed, voided, case, decision)
+    here = here_rows[0] if here_rows else None
     round_id = None if here is None else int(here[0])
     current = None if here is None or here[1] is None else _Current(int(here[1]), int(here[2]), int(here[3]))
     # A pair plays once per round: refuse a case that seats it at a second table (only
@@ -1579,6 +1526,17 @@ def _write_match(
             expected=expected_version,
         )
     signed = current is not None and bool(here[4])  # type: ignore[index]
+    if carry is not None and current is not None and not here[5]:  # type: ignore[index]
+        # a voided record is annulled: the next version starts from what is given
+        prepared = carry(str(here[6]), str(here[7]))  # type: ignore[index]
+        if prepared is not None:
+            carried = prepared.carried
+            # the ids taken above still fit: what is carried adds decisions to infractions
+            # already counted (a ruling per infraction, a hand per hand)
+            stored_case, to_judge, decision = prepared.case, prepared.to_judge, prepared.decision
+    # who dealt each hand is a fact from now on: a later version keeps it (carry_forward)
+    stored_case = with_dealers(stored_case, decision)
+    to_judge = with_dealers(to_judge, decision)
     if signed and correction is None:
         raise LockedError(
             _locked_message(rnd, tbl, cur_version),
@@ -1625,6 +1583,8 @@ def _write_match(
     }
     if correction is not None:
         info["correction"] = {**correction, "replaces_signed": signed}
+    if token is not None:  # what a retry with the same token is compared with
+        info["case_sha256"] = _case_digest(submitted)
     if carried is not None and (carried.dealers or carried.decisions or carried.touched):
         info["carried"] = {
             "dealers": list(carried.dealers),
@@ -1645,6 +1605,31 @@ def _write_match(
     )
     drv.write(w.statements(drv.postgresql), commit=commit)
     return Recorded(mid, cur_version + 1, rnd, tbl, None if current is None else current.id, w.seq)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A case with what the version it replaces recorded carried into it, judged."""
+
+    carried: CarriedForward
+    case: Mapping[str, Any]
+    to_judge: Mapping[str, Any]
+    decision: Mapping[str, Any]
+
+
+def _case_digest(case: Mapping[str, Any]) -> str:
+    return hashlib.sha256(audit.canonical(dict(case)).encode("utf-8")).hexdigest()
+
+
+def _round_and_current_sql(missing: frozenset[str]) -> str:
+    """The first batch's read of the round and the table's current version, for the tables
+    this store has (an older store lacks signatures or voidings: nothing signed or voided)."""
+    sql = _SQL_ROUND_AND_CURRENT
+    if signatures_t.name in missing:
+        sql = sql.replace(_SIGNED, "1 = 0")
+    if voidings.name in missing:
+        sql = sql.replace(_VOIDED, "1 = 0")
+    return sql
 
 
 @dataclass(frozen=True)
@@ -1700,9 +1685,10 @@ _SQL_TOKEN = "SELECT seq, action, round_no, table_no, payload FROM audit_log WHE
 _SQL_PINS = "SELECT role, pin_hash, entry_seq FROM role_pins WHERE event_id = %(event_id)s ORDER BY id"
 _SQL_PAIRS = "SELECT number, id FROM pairs WHERE event_id = %(event_id)s AND number IN (%(ns)s, %(ew)s)"
 #: the round's id and the table's current version (null columns when none yet), one row
+_SIGNED = "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id)"
+_VOIDED = "EXISTS (SELECT 1 FROM voidings v WHERE v.match_id = m.id)"
 _SQL_ROUND_AND_CURRENT = (
-    "SELECT r.id, m.id, m.version, m.entry_seq, "
-    "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id) "
+    f"SELECT r.id, m.id, m.version, m.entry_seq, {_SIGNED}, {_VOIDED}, m.case_json, m.decision_json "
     "FROM rounds r LEFT OUTER JOIN matches m ON m.round_id = r.id AND m.table_no = %(table_no)s "
     "WHERE r.event_id = %(event_id)s AND r.number = %(round_no)s "
     "ORDER BY m.version DESC LIMIT 1"
@@ -1710,10 +1696,6 @@ _SQL_ROUND_AND_CURRENT = (
 #: the current, unvoided matches of the round at other tables that seat one of the pairs,
 #: found through the indexes of a match by pair and round (schema 9), one lookup per side
 #: (an OR of the two lets SQLite scan every match of the round instead)
-#: the same before schema 4 (no signatures table: nothing is signed)
-_SQL_ROUND_AND_CURRENT_UNSIGNED = _SQL_ROUND_AND_CURRENT.replace(
-    "EXISTS (SELECT 1 FROM signatures s WHERE s.match_id = m.id)", "1 = 0"
-)
 _SQL_SEATED_ELSEWHERE = (
     "SELECT m.table_no, m.ns_pair_id, m.ew_pair_id FROM matches m "
     "LEFT OUTER JOIN voidings v ON v.match_id = m.id "

@@ -10,8 +10,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from store_helpers import cli, write_json
 
+from referee_app.store.errors import InputError
 from referee_app.store.service import Actor, Store
 
 CHIEF = Actor("孙裁判长", "desk-1")
@@ -203,3 +205,25 @@ def test_the_committees_decision_says_which_hands_stand_as_dealt(event_db: str, 
     assert rc == 0, err
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True).stdout
     assert "按实际发牌计（轮庄现应为东）" in text.replace(" ", "")
+
+
+def test_a_correction_sent_again_with_its_token_is_the_first_one(event_db: str, tmp_path: Path) -> None:
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)
+    corrected = hidden_card_round()
+    corrected["hands"][0]["defender_points"] = 90
+    with Store.open(event_db) as s:
+        first = s.record(1, corrected, actor=CHIEF, token="fix-1", correction_reason="第1副分数")
+        again = s.record(
+            1, copy.deepcopy(corrected), actor=CHIEF, token="fix-1", correction_reason="第1副分数"
+        )
+        entries = len(s.log())
+    assert again.match_id == first.match_id and again.version == first.version == 3
+    assert current(event_db)["version"] == 3
+    with Store.open(event_db) as s:
+        assert len(s.log()) == entries
+        other = hidden_card_round()
+        other["hands"][0]["defender_points"] = 95
+        with pytest.raises(InputError) as err:
+            s.record(1, other, actor=CHIEF, token="fix-1", correction_reason="另一处")
+        assert err.value.code == "match.token_reused" and len(s.log()) == entries
