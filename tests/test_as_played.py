@@ -152,3 +152,49 @@ def test_carry_forward_keeps_a_decision_before_play() -> None:
     carried = carry_forward(earlier, judge(copy.deepcopy(earlier), lang="en"), submitted)
     assert carried.decisions == (DecisionPlace(0, 0, "late_arrival", "void"),)
     assert carried.case["before_play"][0]["void"] == {"reason": "交通管制"}
+
+
+def j_rule_round(sanction: str, dealt: list[str | None] | None = None) -> dict[str, Any]:
+    case: dict[str, Any] = {
+        "event": "hbue-2018",
+        "first_dealer": "E",
+        "levels": {"NS": "2", "EW": "10"},
+        "hands": [
+            {
+                "defender_points": 40,
+                "infractions": [
+                    {
+                        "kind": "delay",
+                        "seat": "W",
+                        "what": "lead",
+                        "override": {"sanctions": [sanction], "reason": "r"},
+                    }
+                ],
+            },
+            {"defender_points": 85},
+            {"defender_points": 30, "bottom": {"points": 10, "captured": True, "shape": "single", "j": 1}},
+        ],
+        "finished": "time",
+    }
+    for i, seat in enumerate(dealt or []):
+        if seat:
+            case["hands"][i]["dealt_by"] = seat
+    return case
+
+
+def test_a_lighter_ruling_that_leaves_its_side_worse_is_found() -> None:
+    from referee_app.core.editing import lighter_but_worse
+
+    heavy = judge(j_rule_round("hand_loss"), lang="en")
+    as_played = [None] + [h["dealer"] for h in heavy["hands"][1:]]
+    light = judge(j_rule_round("warning", as_played), lang="en")
+    assert light["hands"][2]["j_drop"] == "6"
+    assert lighter_but_worse("EW", 1, heavy, light) == ("2/+7", "2/+4")
+    # the other way round the ruling is heavier for EW: a heavier ruling may worsen its side
+    assert lighter_but_worse("EW", 1, light, heavy) is None
+    # and a lighter ruling that leaves the side better off is what an appeal is for
+    plain = judge(round_of_three(), lang="en")
+    relieved = round_of_three()
+    relieved["hands"][1]["infractions"][0]["override"] = {"sanctions": ["warning"], "reason": "r"}
+    relieved["hands"][2]["dealt_by"] = "S"
+    assert lighter_but_worse("EW", 2, plain, judge(relieved, lang="en")) is None

@@ -238,3 +238,45 @@ def with_dealers(case: Mapping[str, Any], decision: Mapping[str, Any]) -> Mappin
             out[i] = {**hands[i], "dealt_by": dealer}
             changed = True
     return {**case, "hands": out} if changed else case
+
+
+def lighter_but_worse(
+    side: str, hand: int, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[str, str] | None:
+    """Whether ``after`` (a decision with hand ``hand``'s ruling against ``side`` changed) is
+    lighter for ``side`` in that hand yet leaves its match worse than ``before`` did — as a
+    rule that depends on the level can make it (HBUE's J rule drops a dealer side at J):
+    (the result before, after) for ``side`` as ``match points/level difference``, else None.
+    An appeal must not leave the side it relieves worse off."""
+    other = "EW" if side == "NS" else "NS"
+
+    def hand_of(d: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        hands = d.get("hands") or []
+        return hands[hand - 1] if 0 < hand <= len(hands) else None
+
+    hb, ha = hand_of(before), hand_of(after)
+    if hb is None or ha is None or hb.get("in_progress") or ha.get("in_progress"):
+        return None
+
+    def margin(h: Mapping[str, Any]) -> int:
+        gains = h.get("gains") or {}
+        return int(gains.get(side) or 0) - int(gains.get(other) or 0)
+
+    lost_before = hb.get("lost_by") in (side, "both")
+    lost_after = ha.get("lost_by") in (side, "both")
+    lighter = (lost_before and not lost_after) or (lost_before == lost_after and margin(ha) >= margin(hb))
+    if not lighter:
+        return None
+
+    def standing(d: Mapping[str, Any]) -> tuple[int, int]:
+        result = d.get("result") or {}
+        if result:
+            return int(result["match_points"][side]), int(result["level_difference"][side])
+        return 0, 0  # the round goes on: nothing decided to compare
+
+    if not (before.get("result") and after.get("result")):
+        return None
+    was, now = standing(before), standing(after)
+    if now >= was:
+        return None
+    return f"{was[0]}/{was[1]:+d}", f"{now[0]}/{now[1]:+d}"

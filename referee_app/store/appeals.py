@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
-from ..core.editing import carry_forward
+from ..core.editing import carry_forward, lighter_but_worse
 from ..core.errors import field_of
 from . import audit, roles
 from .errors import ConflictError, InputError, NotFoundError, RoleError
@@ -530,6 +530,24 @@ class AppealsMixin:
                         field=field_of(field),
                         detail=str(err),
                     ) from None
+                side = r["against"] if r["against"] in ("NS", "EW") else r["side"]
+                if r["hand"] and side in ("NS", "EW"):
+                    worse = lighter_but_worse(
+                        side, int(r["hand"]), json.loads(before.decision_json), new_decision
+                    )
+                    if worse is not None:
+                        raise ConflictError(
+                            f"appeal {appeal_id}: this decision relieves {side} in hand {r['hand']} but "
+                            f"leaves its match worse (match points/level difference {worse[0]} → "
+                            f"{worse[1]}): an appeal must not worsen the side it relieves; reject the "
+                            "appeal or decide otherwise",
+                            code="appeal.worsens_side",
+                            appeal=appeal_id,
+                            side=side,
+                            hand=int(r["hand"]),
+                            before=worse[0],
+                            after=worse[1],
+                        )
                 evrow = conn.execute(select(events).where(events.c.id == ev_id)).one()
                 ev = EventInfo(ev_id, evrow.name, evrow.date, evrow.rulebook_id, evrow.rulebook_sha256)
                 rec = _write_match(

@@ -227,3 +227,58 @@ def test_a_correction_sent_again_with_its_token_is_the_first_one(event_db: str, 
         with pytest.raises(InputError) as err:
             s.record(1, other, actor=CHIEF, token="fix-1", correction_reason="另一处")
         assert err.value.code == "match.token_reused" and len(s.log()) == entries
+
+
+def test_an_appeal_that_would_worsen_the_side_it_relieves_is_refused(db: str, tmp_path: Path) -> None:
+    """HBUE's J rule: relieved of a hand loss in hand 1, EW reach J and, dealing hand 3 as
+    played, drop to 6 on a bottom captured with a J — their level difference 7 → 4."""
+    from store_helpers import PAIRS_CSV
+
+    assert cli(db, "event", "create", "--rules", "hbue-2018", "--name", "测试杯")[0] == 0
+    (tmp_path / "pairs.csv").write_text(PAIRS_CSV, encoding="utf-8")
+    assert cli(db, "pairs", "import", str(tmp_path / "pairs.csv"))[0] == 0
+    case = {
+        "event": "hbue-2018",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "E",
+        "levels": {"NS": "2", "EW": "10"},
+        "hands": [
+            {
+                "defender_points": 40,
+                "infractions": [
+                    {
+                        "kind": "delay",
+                        "seat": "W",
+                        "what": "lead",
+                        "override": {"sanctions": ["hand_loss"], "reason": "多次拖延"},
+                    }
+                ],
+            },
+            {"defender_points": 85},
+            {"defender_points": 30, "bottom": {"points": 10, "captured": True, "shape": "single", "j": 1}},
+        ],
+        "finished": "time",
+    }
+    mid = recorded(db, tmp_path, case)
+    with Store.open(db) as s:
+        [ruling] = s.rulings_of(mid)
+        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF)
+        before = current(db)["version"]
+        with pytest.raises(Exception) as err:
+            s.decide_appeal(
+                aid,
+                decision="modified",
+                reason="改为警告",
+                committee=["周委员"],
+                sanctions=["warning"],
+                actor=CHIEF,
+            )
+        assert getattr(err.value, "code", None) == "appeal.worsens_side"
+        assert getattr(err.value, "values", {})["before"] == "2/+7" and err.value.values["after"] == "2/+4"
+        assert current(db)["version"] == before and s.appeal(aid)["state"] == "filed"
+        # rejecting it keeps the result the appeal could not improve
+        s.decide_appeal(aid, decision="rejected", reason="维持原判", committee=["周委员"], actor=CHIEF)
+    rc, _, err_line = cli(db, "verify")
+    assert rc == 0, err_line
