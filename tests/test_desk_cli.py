@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -437,11 +438,17 @@ def test_draw_entered_as_made_or_with_an_unforeseeable_seed(tmp_path: Path) -> N
         {"table": 2, "NS": "5", "EW": "2"},
         {"bye": "4"},
     ]
-    seeds = set()
-    for _ in range(3):
-        rc, out, err = cli(db, "pair", "--round", "1")
-        seeds.add(out.splitlines()[0])
-    assert len(seeds) > 1  # not the event id every time: a new, printed seed
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")  # the hall's draw is kept
+    assert rc == 0 and json.loads(out)[0] == {"table": 1, "NS": "3", "EW": "1"}, err
+    assert "round 1: entered, seed — (proposal, not published)" in err
+    seeds = []
+    for _ in range(3):  # each a new, printed seed, not the event id; the last one is kept
+        rc, out, err = cli(db, "pair", "--round", "1", "--redraw", "--json")
+        assert rc == 0, err
+        seeds.append(re.search(r"round 1: lot, seed (\d+) \(proposal, not published\)", err).group(1))
+    assert len(set(seeds)) == 3 and str(eid) not in seeds
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert f"round 1: lot, seed {seeds[-1]} (proposal" in err
     rc, out, err = cli(db, "pair", "--round", "1", "--drawn", "1,2,3", "--json")
     assert rc == 1 and "pair(s) 4, 5 of round 1's field not drawn" in err
 
