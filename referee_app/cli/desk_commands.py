@@ -56,7 +56,9 @@ PAIR_DESCRIPTION = (
     "--seed N, --drawn LIST or --redraw make a new one (kept in place of the old, in the "
     "audit log). A round paired by score groups follows from the results and the event's "
     "seed. Once published, the published pairing is what every command shows; a correction "
-    "is a new pairing (--seed, --drawn, --redraw or pairing enter) published with --reason."
+    "is a new pairing (--seed, --drawn, --redraw or pairing enter) published with --reason. "
+    "On an event with PINs only the chief referee draws (--role chief_referee); a draw kept "
+    "is shown to anyone."
 )
 
 
@@ -113,7 +115,7 @@ def register(subparsers: Any) -> None:
         "kept in place of the round's proposal",
     )
     _overriding(pa)
-    _publishing(pa)
+    _publishing(pa, "publish the pairing shown (the round's kept draw, or the new one asked for)")
     _common(pa, PAIR_SEED_HELP)
     pa.set_defaults(func=_guard(cmd_pair))
 
@@ -215,10 +217,10 @@ def _overriding(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _publishing(p: argparse.ArgumentParser) -> None:
+def _publishing(p: argparse.ArgumentParser, what: str = "store it as the round's published pairing") -> None:
     from referee_app.cli.store_commands import add_role_option
 
-    p.add_argument("--publish", action="store_true", help="store it as the round's published pairing")
+    p.add_argument("--publish", action="store_true", help=what)
     p.add_argument("--yes", action="store_true", help="publish without asking for confirmation")
     p.add_argument("--reason", default=None, help="why a published pairing is corrected (a new version)")
     p.add_argument("--user", default=None, help=argparse.SUPPRESS)
