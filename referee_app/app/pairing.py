@@ -164,11 +164,7 @@ def round_pairing(
     if not asked:
         if store.desk_records(ev.id, "pairing", round_no):
             return published_round(store, ev.id, round_no, loaded=loaded)
-        seated = sorted(
-            (int(m["table_no"]), str(m["ns_number"]), str(m["ew_number"]))
-            for m in store.current_matches(ev.id)
-            if int(m["round_no"]) == round_no
-        )
+        seated = store.seated_tables(ev.id, round_no)
         if seated:
             playing = {p for _t, ns, ew in seated for p in (ns, ew)}
             absent = [str(p["number"]) for p in loaded.pairs if str(p["number"]) not in playing]
@@ -299,9 +295,7 @@ def publish_round(
             body.setdefault("drawn", drawn)
     if reason:
         body["reason"] = reason
-    return store.add_desk_record(
-        ev_id, "pairing", rp.round, body, actor=actor, version=len(current) + 1
-    )
+    return store.add_desk_record(ev_id, "pairing", rp.round, body, actor=actor, version=len(current) + 1)
 
 
 def refuse_unfinished(loaded: Loaded, round_no: int) -> None:
