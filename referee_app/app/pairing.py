@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.pairing import Pairing, PairingError, Progress, Table, check_pairing, pair_round
-from ..store.errors import InputError
+from ..store.errors import ConflictError, InputError
 from .event import Loaded, load_event, published_pairing, round_unfinished
 
 #: The statuses of a round's pairing: what players read (published, seated) or a proposal.
@@ -284,8 +284,21 @@ def publish_round(
 ) -> dict[str, Any]:
     """Store ``rp``'s pairing as the round's published pairing: the next version (a
     correction needs ``reason``; another station publishing first is a conflict), with its
-    seed and the kept proposal it publishes. Returns the desk record."""
+    seed and the kept proposal it publishes. A kept proposal replaced since it was read (a
+    new draw at another station) is a conflict: the station reloads and publishes what it
+    then shows. Returns the desk record."""
     ev_id = rp.loaded.ev.id
+    if rp.proposal_version is not None:  # what was shown must still be the round's proposal
+        kept = store.desk_records(ev_id, "proposal", rp.round)
+        if kept and int(kept[-1]["version"]) != rp.proposal_version:
+            raise ConflictError(
+                f"round {rp.round}: the proposal shown (draft {rp.proposal_version}) was replaced "
+                f"by draft {kept[-1]['version']} at another station; reload and publish what is shown",
+                code="desk.proposal_changed",
+                round=rp.round,
+                shown=rp.proposal_version,
+                version=int(kept[-1]["version"]),
+            )
     current = store.desk_records(ev_id, "pairing", rp.round)
     body: dict[str, Any] = {**_body(rp.pairing), "warnings": list(warnings), **(extra or {})}
     if rp.proposal_version is not None:

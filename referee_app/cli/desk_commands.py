@@ -496,6 +496,13 @@ def cmd_pair(args: argparse.Namespace) -> int:
         else:
             _print_pairing(args, loaded, pairing, _status(args, rp))
         if args.publish:
+            if rp.status == "seated":
+                raise InputError(
+                    f"round {rp.round} is already seated at the tables (no pairing was published); "
+                    f"it cannot be published again",
+                    code="desk.already_seated",
+                    round=rp.round,
+                )
             if rp.published:
                 raise InputError(
                     f"round {rp.round}: version {rp.version or 1} is published; a correction is a new "

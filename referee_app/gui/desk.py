@@ -400,6 +400,7 @@ class PairingView(QWidget):
             self.session.publish_pairing(current, warnings)
         except StoreError as exc:
             QMessageBox.warning(self, tr("not_saved"), refusal(exc, self.language))
+            self.compute()  # e.g. another station drew again: show what the store now holds
             return 0
         count = len(current.pairing.tables)
         self.published.emit(current.round)

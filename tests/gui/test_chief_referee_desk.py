@@ -208,3 +208,32 @@ def test_a_swap_is_kept_with_the_proposal_and_is_what_is_published(make_window, 
     assert view.publish() == 2
     (rec,) = window.session.store.desk_records(eid, "pairing", 1)
     assert [tuple(t) for t in rec["body"]["tables"]] == swapped == shown_tables(view)
+
+
+def test_a_proposal_replaced_at_another_station_is_not_published_unseen(make_window, pairs_csv) -> None:
+    """Two desk stations: B draws again after A's view was shown; A's 发布并安排桌次 is refused
+    (saying so), A's view then shows B's draw, and publishing publishes that one."""
+    a = make_window()
+    eid = open_new_event(a, "两台", pairs_csv)
+    a.act_pairing.trigger()
+    b = make_window()
+    b.fill_events()
+    b.open_event(eid)
+    b.act_pairing.trigger()
+    b.pairing_view.redraw()
+    theirs = shown_tables(b.pairing_view)
+    seen = {}
+
+    def confirm_then_read_the_refusal(dialog) -> None:
+        dialog.button(QMessageBox.StandardButton.Yes).click()
+        when_modal(lambda refusal: (seen.setdefault("text", refusal.text()), refusal.accept()))
+
+    when_modal(confirm_then_read_the_refusal)
+    assert a.pairing_view.publish() == 0
+    assert "已被其他工作站的第 2 稿取代" in seen["text"]
+    assert a.session.store.desk_records(eid, "pairing", 1) == []
+    assert shown_tables(a.pairing_view) == theirs
+    when_modal(lambda dialog: dialog.button(QMessageBox.StandardButton.Yes).click())
+    assert a.pairing_view.publish() == 2
+    (rec,) = a.session.store.desk_records(eid, "pairing", 1)
+    assert ([tuple(t) for t in rec["body"]["tables"]], rec["body"]["proposal"]) == (theirs, 2)
