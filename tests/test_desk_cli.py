@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -437,13 +438,206 @@ def test_draw_entered_as_made_or_with_an_unforeseeable_seed(tmp_path: Path) -> N
         {"table": 2, "NS": "5", "EW": "2"},
         {"bye": "4"},
     ]
-    seeds = set()
-    for _ in range(3):
-        rc, out, err = cli(db, "pair", "--round", "1")
-        seeds.add(out.splitlines()[0])
-    assert len(seeds) > 1  # not the event id every time: a new, printed seed
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")  # the hall's draw is kept
+    assert rc == 0 and json.loads(out)[0] == {"table": 1, "NS": "3", "EW": "1"}, err
+    assert "round 1: entered, seed — (proposal, not published)" in err
+    seeds = []
+    for _ in range(3):  # each a new, printed seed, not the event id; the last one is kept
+        rc, out, err = cli(db, "pair", "--round", "1", "--redraw", "--json")
+        assert rc == 0, err
+        seeds.append(re.search(r"round 1: lot, seed (\d+) \(proposal, not published\)", err).group(1))
+    assert len(set(seeds)) == 3 and str(eid) not in seeds
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert f"round 1: lot, seed {seeds[-1]} (proposal" in err
     rc, out, err = cli(db, "pair", "--round", "1", "--drawn", "1,2,3", "--json")
     assert rc == 1 and "pair(s) 4, 5 of round 1's field not drawn" in err
+
+
+# -- one truth: the draw shown is the draw published and printed ------------------------------
+SEED_LINE = re.compile(r"round (\d+): (\w+), seed (\S+) \((.+)\)")
+
+
+def shown(err: str) -> tuple[str, str, str]:
+    """(method, seed, status) of ``pair --json``'s line on standard error."""
+    m = SEED_LINE.search(err)
+    assert m, err
+    return m.group(2), m.group(3), m.group(4)
+
+
+def printed_pairing(pdf: Path) -> tuple[list[tuple[int, str, str]], str | None, str]:
+    """The tables (table, NS, EW) and the bye of a printed pairing list, and its text."""
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    tables: list[tuple[int, str, str]] = []
+    bye = None
+    for line in text.splitlines():
+        cells = line.split()  # table, NS, its players, EW, its players
+        if len(cells) == 5 and cells[0].isdigit() and cells[1].isdigit() and cells[3].isdigit():
+            tables.append((int(cells[0]), cells[1], cells[3]))
+        elif cells[:2] == ["轮空", "Bye"]:
+            bye = cells[2]
+    return tables, bye, text
+
+
+def preview_tables(out: str) -> tuple[list[tuple[int, str, str]], str | None]:
+    got = json.loads(out)
+    return [(t["table"], t["NS"], t["EW"]) for t in got if "table" in t], next(
+        (t["bye"] for t in got if "bye" in t), None
+    )
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed")
+def test_print_pairing_after_publishing_prints_the_published_draw(tmp_path: Path) -> None:
+    """pair --json previews a draw; a bare --publish publishes that draw; print pairing prints
+    the published record's tables, without the proposal's mark (before publishing: the same
+    draw, marked 编排建议，未公布)."""
+    db, store, eid = make_event(tmp_path, 7)  # odd: a bye as well
+    store.close()
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert rc == 0, err
+    method, seed, status = shown(err)
+    assert (method, status) == ("lot", "proposal, not published") and seed != str(eid)
+    previewed = preview_tables(out)
+    rc, _, err = cli(db, "print", "pairing", "--round", "1", "-o", str(tmp_path / "before.pdf"))
+    assert rc == 0, err
+    tables, bye, text = printed_pairing(tmp_path / "before.pdf")
+    assert (tables, bye) == previewed and len(tables) == 3
+    assert "编排建议，未公布" in text and "PROPOSAL, NOT PUBLISHED" in text and seed in text
+
+    rc, out, err = cli(db, "pair", "--round", "1", "--publish", "--yes")
+    assert rc == 0 and "round 1: pairing published (version 1)" in err, err
+    rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--json")
+    rec = json.loads(out)
+    assert (rec["version"], str(rec["seed"]), rec["method"], rec["proposal"]) == (1, seed, "lot", 1)
+    assert ([tuple(t) for t in rec["tables"]], rec["bye"]) == previewed
+    rc, _, err = cli(db, "print", "pairing", "--round", "1", "-o", str(tmp_path / "after.pdf"))
+    assert rc == 0, err
+    tables, bye, text = printed_pairing(tmp_path / "after.pdf")
+    assert (tables, bye) == ([tuple(t) for t in rec["tables"]], rec["bye"])
+    assert "未公布" not in text and "NOT PUBLISHED" not in text
+    assert "version 1" in text and seed in text and "抽签编排" in text
+
+
+def test_a_drawn_first_round_is_the_same_draw_at_every_look_until_published(tmp_path: Path) -> None:
+    """Round 1 is drawn once: every preview (and the reader the window uses) shows that draw,
+    one kept proposal in the audit log; publishing publishes it; after that every look shows
+    the published version and a bare --publish again is refused in one line."""
+    from referee_app.app.pairing import round_pairing
+
+    db, store, eid = make_event(tmp_path, 8)
+    store.close()
+    looks = []
+    for _ in range(3):
+        rc, out, err = cli(db, "pair", "--round", "1", "--json")
+        assert rc == 0, err
+        looks.append((preview_tables(out), shown(err)))
+    assert looks[0] == looks[1] == looks[2]
+    (tables, bye), (method, seed, status) = looks[0]
+    assert (method, status, bye) == ("lot", "proposal, not published", None) and len(tables) == 4
+    rc, out, _ = cli(db, "pair", "--round", "1")
+    assert out.splitlines()[0] == f"测试赛: round 1 pairing (by lot, seed {seed}, proposal, not published)"
+    with Store.open(db) as s:
+        assert [e["action"] for e in s.log(eid)].count("desk.proposal") == 1  # one draw, kept
+        rp = round_pairing(s, eid, 1)  # read only: what the window and print pairing show
+        assert (rp.status, str(rp.pairing.seed), rp.tables()) == ("proposal", seed, tables)
+
+    rc, out, err = cli(db, "pair", "--round", "1", "--json", "--publish", "--yes")
+    assert rc == 0 and preview_tables(out) == (tables, None), err
+    with Store.open(db) as s:
+        (rec,) = s.desk_records(eid, "pairing", 1)
+        assert (str(rec["body"]["seed"]), rec["body"]["proposal"]) == (seed, 1)
+        assert [tuple(t) for t in rec["body"]["tables"]] == tables
+        rp = round_pairing(s, eid, 1)
+        assert (rp.status, rp.version, rp.tables()) == ("published", 1, tables)
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert preview_tables(out) == (tables, None) and shown(err) == ("lot", seed, "version 1")
+    rc, out, err = cli(db, "pair", "--round", "1", "--publish", "--yes")
+    assert rc == 1 and err.count("\n") == 1
+    assert err.startswith("round 1: version 1 is published; a correction is a new pairing")
+
+
+def test_a_corrected_pairing_is_the_latest_version_every_reader_shows(tmp_path: Path) -> None:
+    """A correction (a new draw, published with its reason) is version 2: pair, pairing show
+    and the app's reader all show it; version 1 stays as it was."""
+    from referee_app.app.pairing import round_pairing
+
+    db, store, eid = make_event(tmp_path, 6)
+    store.close()
+    first = publish(db, 1)
+    rc, out, err = cli(db, "pair", "--round", "1", "--seed", "4242", "--json")
+    assert rc == 0 and shown(err) == ("lot", "4242", "proposal, not published"), err
+    corrected = preview_tables(out)
+    rc, _, err = cli(db, "pair", "--round", "1", "--seed", "4242", "--publish", "--yes")
+    assert rc == 1 and "a correction needs --reason" in err
+    rc, _, err = cli(
+        db, "pair", "--round", "1", "--seed", "4242", "--publish", "--yes", "--reason", "抽签有误"
+    )
+    assert rc == 0 and "version 2" in err, err
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert preview_tables(out) == corrected and shown(err) == ("lot", "4242", "version 2")
+    rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--version", "1", "--json")
+    assert [tuple(t) for t in json.loads(out)["tables"]] == preview_tables(json.dumps(first))[0]
+    with Store.open(db) as s:
+        rp = round_pairing(s, eid, 1)
+        assert (rp.status, rp.version, rp.pairing.seed, rp.record["body"]["reason"]) == (
+            "published",
+            2,
+            4242,
+            "抽签有误",
+        )
+        assert (rp.tables(), rp.pairing.bye) == corrected
+
+
+def test_a_kept_draw_that_no_longer_fits_the_field_is_drawn_again_and_said(tmp_path: Path) -> None:
+    """Printing draws nothing: an undrawn round 1 is refused in one line. A pair entered after
+    the draw: printing refuses the draw kept (it leaves the pair out); the desk draws again
+    and says why."""
+    db, store, eid = make_event(tmp_path, 6)
+    store.close()
+    pdf = str(tmp_path / "p.pdf")
+    rc, out, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf)
+    assert (rc, out) == (1, "") and err.count("\n") == 1
+    assert err.startswith("round 1 has not been drawn yet: the chief referee draws it")
+    rc, _, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf, lang="zh")
+    assert rc == 1 and err.startswith("第 1 轮尚未抽签：由裁判长抽签")
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    _, seed, _ = shown(err)
+    with Store.open(db) as s:
+        s.import_pairs(eid, parse_pairs("number,player1,player2\n7,甲,乙\n"), actor=ACTOR, source="late.csv")
+    rc, out, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf)
+    assert rc == 1 and err == (
+        f"round 1: the field changed since the draw kept (seed {seed}); draw again: referee-app pair --round 1\n"
+    )
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert rc == 0 and f"round 1: the field changed since the draw kept (seed {seed}); drawn again" in err
+    tables, bye = preview_tables(out)
+    assert bye is not None and {p for t in tables for p in t[1:]} | {bye} == {str(i) for i in range(1, 8)}
+    assert shown(err)[1] != seed
+    assert cli(db, "print", "pairing", "--round", "1", "-o", pdf)[0] == 0
+
+
+def test_with_pins_only_the_chief_referee_draws_and_anyone_reads_the_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping a draw is the chief referee's act: without the role a preview of round 1 is
+    refused in one line; drawn by the chief referee, it is printed without a role."""
+    from referee_app.store import roles
+
+    monkeypatch.setattr(roles, "SCRYPT_N", 2**14)
+    db, store, eid = make_event(tmp_path, 4)
+    store.set_pin(eid, "chief_referee", "135790", actor=ACTOR)
+    store.close()
+    rc, out, err = cli(db, "pair", "--round", "1", "--json")
+    assert (rc, out) == (1, "") and err.count("\n") == 1 and "chief referee" in err, err
+    monkeypatch.setenv("REFEREE_APP_PIN", "135790")
+    monkeypatch.setenv("REFEREE_APP_USER", "孙裁判长")
+    rc, out, err = cli(db, "pair", "--round", "1", "--json", "--role", "chief_referee")
+    assert rc == 0, err
+    monkeypatch.delenv("REFEREE_APP_PIN")
+    rc, again, err = cli(db, "pair", "--round", "1", "--json")  # kept: shown without a role
+    assert rc == 0 and again == out, err
+    assert cli(db, "print", "pairing", "--round", "1", "-o", str(tmp_path / "p.pdf"))[0] == 0
 
 
 def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> None:

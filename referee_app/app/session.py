@@ -401,28 +401,42 @@ class Session:
         head = entries[-1][0] if entries else seq
         return changes_of(self.event.id, head, entries, complete=len(entries) < limit)
 
-    def publish_pairing(self, pairing: Any, warnings: list[str], reason: str | None = None) -> int:
-        """Store ``pairing`` as the round's published pairing (the next version; a correction
-        needs ``reason``), then seat its tables. Returns the version."""
-        current = self.store.desk_records(self.event.id, "pairing", pairing.round)
-        version = len(current) + 1
-        body: dict[str, Any] = {
-            "method": pairing.method,
-            "seed": pairing.seed,
-            "tables": [[t.table, t.ns, t.ew] for t in pairing.tables],
-            "bye": pairing.bye,
-            "warnings": warnings,
-        }
-        if reason:
-            body["reason"] = reason
-        self.store.add_desk_record(
-            self.event.id, "pairing", pairing.round, body, actor=self.actor, version=version
+    # -- a round's pairing (one truth: referee_app.app.pairing) ------------------------------
+
+    def round_pairing(self, round_no: int, *, redraw: bool = False) -> Any:
+        """Round ``round_no``'s pairing as the desk shows it
+        (:class:`~referee_app.app.pairing.RoundPairing`): the published record, the seated
+        tables, or the proposal kept for the round; a draw that is needed is made and kept
+        as this station's actor. An unfinished previous round is refused (PairingError)."""
+        from .pairing import refuse_unfinished, round_pairing
+
+        return round_pairing(
+            self.store,
+            self.event.id,
+            round_no,
+            keeper=lambda: self.actor,
+            redraw=redraw,
+            check=lambda loaded: refuse_unfinished(loaded, round_no),
         )
-        seated = {t.table for t in self.tables(pairing.round)}
-        for t in pairing.tables:
+
+    def change_pairing(self, current: Any, tables: list[tuple[int, str, str]]) -> Any:
+        """Keep the round's proposal with its tables changed by hand (a swap at the desk)."""
+        from .pairing import change_proposal
+
+        return change_proposal(self.store, current, tables, actor=self.actor)
+
+    def publish_pairing(self, current: Any, warnings: list[str], reason: str | None = None) -> int:
+        """Publish ``current`` (a :class:`~referee_app.app.pairing.RoundPairing`, the pairing
+        as shown) as the round's published pairing (the next version; a correction needs
+        ``reason``), then seat its tables (first dealer East). Returns the version."""
+        from .pairing import publish_round
+
+        rec = publish_round(self.store, current, actor=self.actor, warnings=warnings, reason=reason)
+        seated = {t.table for t in self.tables(current.round)}
+        for t in current.pairing.tables:
             if t.table not in seated:
-                self.open_table(pairing.round, t.table, t.ns, t.ew, "E")
-        return version
+                self.open_table(current.round, t.table, t.ns, t.ew, "E")
+        return int(rec["version"])
 
 
 __all__ = ["CaseError", "Session", "TableRecord"]

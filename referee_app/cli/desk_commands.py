@@ -16,9 +16,14 @@ core's :class:`~referee_app.core.standings.EventRecord`:
   pair had the bye. Any other pair without a match scores nothing that round (named on
   standard error).
 
-The seed of the lots is ``--seed`` or, by default, the event's id, so the same command
-gives the same answer; it is printed with the result. Pairings go to standard output only:
-publishing them into the store is a later step.
+The standings' seed of the lots is ``--seed`` or, by default, the event's id, so the same
+command gives the same answer; it is printed with the result.
+
+A round's pairing is read through ``referee_app.app.pairing.round_pairing``, as the window
+and ``print pairing`` read it: the published pairing once published, else the round's
+proposal. A draw (round 1, a knockout round) is made once, with a seed no one can foresee,
+and kept in the store as the round's proposal: ``pair`` shows it again at every call, and
+``pair --publish`` publishes it (the seed goes with the published record).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from referee_app.app.event import Loaded, clock_acts, load_event, published_pairing, round_unfinished
+from referee_app.app.event import Loaded, clock_acts, load_event, round_unfinished
 from referee_app.core.errors import one_line as _one_line
 
 from ..app.messages import has, word_gap
@@ -38,13 +43,32 @@ from .messages import lang_of, say_error, text
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+SEED_HELP = "seed of the lots (抽签); default: the event id"
+PAIR_SEED_HELP = (
+    "draw with this seed (kept as the round's proposal; with --publish, publish that draw); "
+    "default: the draw kept for the round"
+)
+PAIR_DESCRIPTION = (
+    "A draw (round 1, a knockout round) is made once, with a seed no one can foresee, and "
+    "kept in the event store as the round's proposal (编排建议，未公布): pair shows the same "
+    "draw at every call, from any station, and print pairing prints it, until it is "
+    "published. --publish publishes exactly the draw shown, its seed stored with it; "
+    "--seed N, --drawn LIST or --redraw make a new one (kept in place of the old, in the "
+    "audit log). A round paired by score groups follows from the results and the event's "
+    "seed. Once published, the published pairing is what every command shows; a correction "
+    "is a new pairing (--seed, --drawn, --redraw or pairing enter) published with --reason. "
+    "On an event with PINs only the chief referee draws (--role chief_referee); a draw kept "
+    "is shown to anyone."
+)
+
+
+def _common(p: argparse.ArgumentParser, seed_help: str = SEED_HELP) -> None:
     p.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument(
         "--event", type=int, default=None, help="event id (default: the only event in the database)"
     )
-    p.add_argument("--seed", type=int, default=None, help="seed of the lots (抽签); default: the event id")
+    p.add_argument("--seed", type=int, default=None, help=seed_help)
     p.add_argument("--json", action="store_true", help="JSON on standard output")
     p.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (for Excel)")
     p.add_argument("--xlsx", default=None, metavar="FILE", help="also write the table as an Excel workbook")
@@ -68,7 +92,9 @@ def register(subparsers: Any) -> None:
     st.set_defaults(func=_guard(cmd_standings))
 
     pa = subparsers.add_parser(
-        "pair", help="pair round R (积分编排, or a knockout draw) from the results before it"
+        "pair",
+        help="pair round R (积分编排, or a knockout draw) from the results before it",
+        description=PAIR_DESCRIPTION,
     )
     pa.add_argument("--round", type=int, required=True, help="the round to pair")
     pa.add_argument(
@@ -82,9 +108,15 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help="the draw as made in the hall: pair numbers in the order drawn, comma-separated",
     )
+    pa.add_argument(
+        "--redraw",
+        action="store_true",
+        help="a new draw with a new seed (a score-group round: paired again from the results), "
+        "kept in place of the round's proposal",
+    )
     _overriding(pa)
-    _publishing(pa)
-    _common(pa)
+    _publishing(pa, "publish the pairing shown (the round's kept draw, or the new one asked for)")
+    _common(pa, PAIR_SEED_HELP)
     pa.set_defaults(func=_guard(cmd_pair))
 
     pg = subparsers.add_parser("pairing", help="published pairings: enter one by hand, show one")
@@ -185,10 +217,10 @@ def _overriding(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _publishing(p: argparse.ArgumentParser) -> None:
+def _publishing(p: argparse.ArgumentParser, what: str = "store it as the round's published pairing") -> None:
     from referee_app.cli.store_commands import add_role_option
 
-    p.add_argument("--publish", action="store_true", help="store it as the round's published pairing")
+    p.add_argument("--publish", action="store_true", help=what)
     p.add_argument("--yes", action="store_true", help="publish without asking for confirmation")
     p.add_argument("--reason", default=None, help="why a published pairing is corrected (a new version)")
     p.add_argument("--user", default=None, help=argparse.SUPPRESS)
@@ -339,16 +371,15 @@ def _confirm(args: argparse.Namespace, question: str, **values: Any) -> bool:
     return answer in ("y", "yes", "是")
 
 
-def _print_pairing(
-    args: argparse.Namespace, loaded: Loaded, pairing: Any, version: int | None = None
-) -> None:
+def _print_pairing(args: argparse.Namespace, loaded: Loaded, pairing: Any, status: str = "") -> None:
+    """The pairing as a tab-separated table under its title; ``status`` goes in the title
+    (the published version, or the mark of a proposal)."""
     lang = lang_of(args)
     code = f"desk_out.method_{pairing.method}"
     method = text(code, lang) if has(code) else pairing.method
     seed = "—" if pairing.seed is None else str(pairing.seed)
-    ver = "" if version is None else text("desk_out.version", lang, version=version)
-    values = {"event": loaded.ev.name, "round": pairing.round, "method": method, "seed": seed, "version": ver}
-    title = text("desk_out.pairing_title", lang, **values)
+    values = {"event": loaded.ev.name, "round": pairing.round, "method": method, "seed": seed}
+    title = text("desk_out.pairing_title", lang, **values, version=status)
     head = [text("desk_out.col_table", lang), text("desk_out.col_ns", lang), text("desk_out.col_ew", lang)]
     lines: list[list[Any]] = [[str(t.table), t.ns, t.ew] for t in pairing.tables]
     if pairing.bye is not None:
@@ -360,21 +391,30 @@ def _print_pairing(
         print("\t".join(str(c) for c in line).rstrip("\t"))
 
 
-def _publish(
-    args: argparse.Namespace, store: Any, loaded: Loaded, pairing: Any, extra: dict[str, Any]
-) -> int:
-    """Check, confirm and store the pairing as the round's published pairing (a new version
-    with a reason when one is published already)."""
-    from referee_app.app.errors import InputError
-    from referee_app.cli.store_commands import acting_as
-    from referee_app.core.pairing import check_pairing
+def _status(args: argparse.Namespace, rp: Any) -> str:
+    """A round's pairing's status in the title: ", version 2" or ", proposal, not published"."""
+    if rp.status == "published":
+        return text("desk_out.version", args, version=rp.version)
+    if rp.status == "seated":
+        return text("desk_out.seated_mark", args)
+    return text("desk_out.proposal_mark", args)
 
-    errors, warnings = check_pairing(loaded.record, pairing, knockout=loaded.knockout)
+
+def _publish(args: argparse.Namespace, store: Any, rp: Any, extra: dict[str, Any]) -> int:
+    """Check, confirm and store ``rp`` (a :class:`~referee_app.app.pairing.RoundPairing`,
+    the pairing just shown) as the round's published pairing (a new version with a reason
+    when one is published already)."""
+    from referee_app.app.errors import InputError
+    from referee_app.app.pairing import publish_round
+    from referee_app.cli.store_commands import acting_as
+
+    pairing = rp.pairing
+    errors, warnings = rp.check()
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if errors:
         raise InputError(f"not published: {'; '.join(errors)}", code="desk.not_published", problems=errors)
-    current = store.desk_records(loaded.ev.id, "pairing", pairing.round)
+    current = store.desk_records(rp.loaded.ev.id, "pairing", pairing.round)
     version = len(current) + 1
     reason = (getattr(args, "reason", None) or "").strip()
     if version > 1 and not reason:
@@ -388,30 +428,21 @@ def _publish(
     if not _confirm(args, "desk_out.publish_question", round=pairing.round, version=version):
         print(text("desk_out.not_published", args), file=sys.stderr)
         return 1
-    actor = acting_as(args, store, loaded.ev.id)
-    body = {
-        "method": pairing.method,
-        "seed": pairing.seed,
-        "tables": [[t.table, t.ns, t.ew] for t in pairing.tables],
-        "bye": pairing.bye,
-        "warnings": warnings,
-        **extra,
-    }
-    if reason:
-        body["reason"] = reason
-    store.add_desk_record(loaded.ev.id, "pairing", pairing.round, body, actor=actor, version=version)
-    print(text("desk_out.published", args, round=pairing.round, version=version), file=sys.stderr)
+    actor = acting_as(args, store, rp.loaded.ev.id)
+    rec = publish_round(store, rp, actor=actor, warnings=warnings, reason=reason or None, extra=extra)
+    print(text("desk_out.published", args, round=pairing.round, version=rec["version"]), file=sys.stderr)
     return 0
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    """``referee-app pair --round R [--json] [--seed N] [--knockout] [--drawn LIST]
-    [--override REASON] [--publish [--yes] [--reason R]]``."""
-    import secrets
-
+    """``referee-app pair --round R [--json] [--seed N | --drawn LIST | --redraw] [--knockout]
+    [--override REASON] [--publish [--yes] [--reason R]]``: round R's pairing as
+    ``app.pairing.round_pairing`` gives it (PAIR_DESCRIPTION); ``--publish`` publishes what
+    was shown."""
     from referee_app.app.errors import InputError
+    from referee_app.app.pairing import round_pairing
     from referee_app.app.store import Store
-    from referee_app.core.pairing import pair_round
+    from referee_app.cli.store_commands import acting_as
 
     if args.round < 1:
         raise InputError(
@@ -420,48 +451,73 @@ def cmd_pair(args: argparse.Namespace) -> int:
             field="round",
             got=args.round,
         )
+    drawn = None
+    if args.drawn is not None:
+        drawn = [x.strip() for x in args.drawn.replace("，", ",").split(",") if x.strip()]
     with Store.open(args.db) as store:
-        loaded = load_event(store, args.event, before_round=args.round, knockout=args.knockout or None)
-        _check_round(args, store, loaded, args.round, "drawing" if loaded.knockout else "pairing")
-        by_lot = args.round == 1 or loaded.knockout
-        drawn = None
-        if args.drawn is not None:
-            drawn = [x.strip() for x in args.drawn.replace("，", ",").split(",") if x.strip()]
-        if args.seed is not None:
-            seed = args.seed
-        elif by_lot and drawn is None:
-            seed = secrets.randbelow(10**9)  # a draw no one can foresee; printed and stored
-        else:
-            seed = loaded.ev.id  # the standings' lots: the same answer every time
+        ev = store.pick_event(args.event)
+        actors: list[Any] = []
+
+        def keeper() -> Any:  # asked for a role (and PIN) only when a draw is kept
+            if not actors:
+                actors.append(acting_as(args, store, ev.id))
+            return actors[0]
+
+        def check(loaded: Loaded) -> None:
+            _check_round(args, store, loaded, args.round, "drawing" if loaded.knockout else "pairing")
 
         def progress(done: int, total: int) -> None:  # only a large field reports (in blocks)
             print(text("desk_out.pairing_progress", args, done=done, n=total), file=sys.stderr)
 
-        pairing = pair_round(
-            loaded.rulebook,
-            loaded.record,
+        rp = round_pairing(
+            store,
+            ev.id,
             args.round,
-            seed=seed,
-            knockout=loaded.knockout,
+            keeper=keeper,
+            seed=args.seed,
             drawn=drawn,
+            redraw=args.redraw,
+            knockout=args.knockout or None,
+            check=check,
             progress=progress,
         )
-        for note in loaded.worded_notes(args.lang):
+        loaded, pairing = rp.loaded, rp.pairing
+        for note in loaded.worded_notes(args.lang) + rp.worded_notes(args.lang):
             print(note, file=sys.stderr)
         if args.json:
             # the JSON is the list of tables (and the bye); the seed goes with it on stderr
-            print(f"round {pairing.round}: {pairing.method}, seed {pairing.seed}", file=sys.stderr)
+            seed = "—" if pairing.seed is None else pairing.seed
+            state = _status(args, rp).removeprefix(", ").removeprefix("，")
+            code = f"desk_out.method_{pairing.method}"
+            method = pairing.method if lang_of(args) == "en" or not has(code) else text(code, args)
+            line = text("desk_out.pairing_line", args, round=rp.round, method=method, seed=seed, state=state)
+            print(line, file=sys.stderr)
             sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
         else:
-            _print_pairing(args, loaded, pairing)
+            _print_pairing(args, loaded, pairing, _status(args, rp))
         if args.publish:
-            extra = {"drawn": drawn} if drawn is not None else {}
-            return _publish(args, store, loaded, pairing, extra)
+            if rp.status == "seated":
+                raise InputError(
+                    f"round {rp.round} is already seated at the tables (no pairing was published); "
+                    f"it cannot be published again",
+                    code="desk.already_seated",
+                    round=rp.round,
+                )
+            if rp.published:
+                raise InputError(
+                    f"round {rp.round}: version {rp.version or 1} is published; a correction is a new "
+                    f"pairing (--seed N, --drawn LIST or --redraw, or pairing enter FILE) with --reason",
+                    code="desk.already_published",
+                    round=rp.round,
+                    version=rp.version or 1,
+                )
+            return _publish(args, store, rp, {})
     return 0
 
 
 def cmd_pairing_enter(args: argparse.Namespace) -> int:
     """``referee-app pairing enter FILE --round R``: a pairing made or changed by hand."""
+    from referee_app.app.pairing import RoundPairing
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import _read_json
     from referee_app.core.pairing import pairing_from_json
@@ -470,42 +526,32 @@ def cmd_pairing_enter(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         loaded = load_event(store, args.event, before_round=args.round)
         _check_round(args, store, loaded, args.round, "pairing")
-        pairing = pairing_from_json(args.round, data)
-        _print_pairing(args, loaded, pairing)
-        return _publish(args, store, loaded, pairing, {"entered_from": args.file})
+        rp = RoundPairing(pairing_from_json(args.round, data), "proposal", loaded)
+        _print_pairing(args, loaded, rp.pairing)
+        return _publish(args, store, rp, {"entered_from": args.file})
 
 
 def cmd_pairing_show(args: argparse.Namespace) -> int:
     """``referee-app pairing show --round R [--version V] [--json] [--pdf FILE]``."""
+    from referee_app.app.pairing import published_round
     from referee_app.app.store import Store
 
     with Store.open(args.db) as store:
         ev = store.pick_event(args.event)
-        pairing, rec = published_pairing(store, ev.id, args.round, args.version)
-        loaded = load_event(store, ev.id)
+        rp = published_round(store, ev.id, args.round, args.version)
+    rec = rp.record
+    assert rec is not None
     if args.pdf:
-        from referee_app.app.printouts import PairingSheet, render_pairing
+        from referee_app.app.pairing import pairing_sheet
+        from referee_app.app.printouts import render_pairing
 
-        render_pairing(
-            PairingSheet(
-                event_name=loaded.ev.name,
-                rulebook_id=loaded.rulebook.id,
-                round=pairing.round,
-                method=pairing.method,
-                seed=pairing.seed,
-                tables=[(t.table, t.ns, t.ew) for t in pairing.tables],
-                bye=pairing.bye,
-                players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
-                version=int(rec["version"]),
-            ),
-            args.pdf,
-        )
+        render_pairing(pairing_sheet(rp), args.pdf)
     if args.json:
-        out = {"round": pairing.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
+        out = {"round": rp.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
         out.update(rec["body"])
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return 0
-    _print_pairing(args, loaded, pairing, int(rec["version"]))
+    _print_pairing(args, rp.loaded, rp.pairing, _status(args, rp))
     return 0
 
 

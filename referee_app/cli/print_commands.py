@@ -149,13 +149,11 @@ def register(subparsers: Any) -> None:
     sd.set_defaults(func=_guard(cmd_print_standings))
 
     pg = pr_sub.add_parser(
-        "pairing", help="a round's pairing list (对阵表): as seated in the store, or else the proposal"
+        "pairing",
+        help="a round's pairing list (对阵表): the published pairing, else the round's proposal, marked",
     )
     pg.add_argument("--round", type=int, required=True)
     pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
-    pg.add_argument(
-        "--seed", type=int, default=None, help="seed of a proposal's lots (default: the event's id)"
-    )
     pg.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(pg)
     _common(pg)
@@ -962,11 +960,11 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_print_pairing(args: argparse.Namespace) -> int:
-    """The pairing list of a round: the tables seated in the store (the published pairing);
-    before any table is seated, the proposal the pairing rules give, marked as not published."""
-    from ..app.printouts import PairingSheet
-    from ..core.pairing import pair_round
-    from .desk_commands import load_event
+    """The pairing list of a round as ``app.pairing.round_pairing`` reads it (the window's
+    pairing view and ``pair`` read the same): the published pairing (its latest version);
+    else the tables seated in the store; else the round's proposal, marked as not published.
+    Printing draws nothing: a drawn round that has not been drawn is refused in one line."""
+    from ..core.pairing import PairingError
 
     if args.round < 1:
         raise CommandError(
@@ -976,41 +974,22 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
             got=args.round,
         )
 
-    def read(store: Any) -> tuple[Any, list[dict[str, Any]]]:
-        loaded = load_event(store, args.event, before_round=args.round)
-        seated = [m for m in store.current_matches(loaded.ev.id) if int(m["round_no"]) == args.round]
-        return loaded, seated
+    def read(store: Any) -> Any:
+        from ..app.pairing import pairing_sheet, round_pairing
 
-    loaded, seated = _store_call(args, read)
-    args._event_id = loaded.ev.id
-    args._event_name = loaded.ev.name
-    players = {str(p["number"]): list(p["players"]) for p in loaded.pairs}
-    seed = loaded.ev.id if args.seed is None else args.seed
-    if seated:
-        tables = [(int(m["table_no"]), str(m["ns_number"]), str(m["ew_number"])) for m in seated]
-        playing = {p for _t, ns, ew in tables for p in (ns, ew)}
-        absent = [p for p in players if p not in playing]
-        sheet = PairingSheet(
-            loaded.ev.name, loaded.rulebook.id, args.round, "seated", seed, sorted(tables),
-            bye=absent[0] if len(absent) == 1 else None, players=players,
-        )  # fmt: skip
-    else:
-        from ..core.pairing import PairingError
-
-        knockout = loaded.rulebook.data["standings"]["format"] == "knockout"
         try:
-            pairing = pair_round(loaded.rulebook, loaded.record, args.round, seed=seed, knockout=knockout)
+            rp = round_pairing(store, store.pick_event(args.event).id, args.round)
         except PairingError as exc:
             raise CommandError(
                 f"--round {args.round}: {_one_line(exc)}",
                 code=getattr(exc, "code", None),
                 **getattr(exc, "values", {}),
             ) from None
-        sheet = PairingSheet(
-            loaded.ev.name, loaded.rulebook.id, args.round, pairing.method, seed,
-            [(t.table, t.ns, t.ew) for t in pairing.tables], bye=pairing.bye, players=players,
-            published=False,
-        )  # fmt: skip
+        return rp.loaded, pairing_sheet(rp)
+
+    loaded, sheet = _store_call(args, read)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
     from ..app.printouts import render_pairing
 
     reason = text("print_out.reason_pairing", args, round=args.round)

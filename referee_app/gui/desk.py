@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import secrets
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -22,11 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.errors import StoreError
-from ..app.event import load_event, round_unfinished
-from ..app.messages import word_gap
-from ..app.printouts import PairingSheet, StandingsSheet, render_pairing, render_standings
+from ..app.event import load_event
+from ..app.pairing import pairing_sheet
+from ..app.printouts import StandingsSheet, render_pairing, render_standings
 from ..app.session import Session
-from ..core.pairing import Pairing, PairingError, Table, check_pairing, pair_round
+from ..core.pairing import Pairing, PairingError, Table
 from ..core.standings import (
     ASSUMED_MARK,
     StandingsError,
@@ -174,7 +173,11 @@ class StandingsView(QWidget):
 
 
 class PairingView(QWidget):
-    """The next round's pairing: computed, reviewed (swaps warn on a rematch), published."""
+    """A round's pairing as the store holds it (``Session.round_pairing``, the one reader the
+    command line uses too): the published pairing once published; before that the round's
+    proposal, kept in the store so that every look (and every station) shows the same draw.
+    Swaps warn on a rematch and are kept with the proposal; publishing publishes what is
+    shown."""
 
     back = Signal()
     published = Signal(int)
@@ -183,7 +186,7 @@ class PairingView(QWidget):
         super().__init__(parent)
         self.language = language
         self.session = session
-        self.pairing: Pairing | None = None
+        self.current: Any = None  # the RoundPairing shown (app.pairing)
         self.met: set[frozenset[str]] = set()
         self.names: dict[str, str] = {}
         self.title = QLabel()
@@ -197,10 +200,13 @@ class PairingView(QWidget):
         button_shortcut(self.back_button, "Alt+Left", self)
         self.swap_button = QPushButton()
         self.swap_button.clicked.connect(self.swap_selected)
+        self.redraw_button = QPushButton()
+        self.redraw_button.clicked.connect(self.redraw)
         self.publish_button = QPushButton()
         self.publish_button.clicked.connect(self.publish)
         self.print_button = QPushButton()
         self.print_button.clicked.connect(self.print_list)
+        self.status = QLabel()
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.warning = QLabel()
@@ -217,53 +223,83 @@ class PairingView(QWidget):
         top.addWidget(self.swap_button)
         top.addWidget(self.publish_button)
         top.addWidget(self.print_button)
+        line = QHBoxLayout()  # what is shown (status, method and seed) and the way to a new draw
+        line.addWidget(self.status)
+        line.addWidget(self.info, 1)
+        line.addWidget(self.redraw_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.info)
+        layout.addLayout(line)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.warning)
         language.changed.connect(self.retranslate)
         self.retranslate()
 
-    def compute(self) -> None:
-        tr = self.language.tr
-        round_no = self.round.value()
+    @property
+    def pairing(self) -> Pairing | None:
+        """The pairing shown (None when the round cannot be shown)."""
+        return None if self.current is None else self.current.pairing
+
+    @property
+    def loaded(self) -> Any:
+        return None if self.current is None else self.current.loaded
+
+    def compute(self, *_: object, redraw: bool = False) -> None:
+        """Show the round's pairing as the store holds it; a draw is made (and kept) only
+        when the round has none that fits, or with ``redraw``."""
         try:
-            loaded = load_event(self.session.store, self.session.event.id, before_round=round_no)
-            knockout = self.session.rulebook.data["standings"]["format"] == "knockout"
-            gaps = round_unfinished(loaded, round_no - 1)
-            if gaps:
-                # the command line's pair --override REASON is the chief referee's way past it
-                raise PairingError(
-                    f"round {round_no - 1} is not finished ({'; '.join(word_gap(g, 'en') for g in gaps)})",
-                    code="pairing.previous_unfinished",
-                    round=round_no - 1,
-                    gaps=gaps,
-                )
-            self.loaded = loaded
-            # a draw (round 1, a knockout round) with a seed no one can foresee, shown and stored
-            # when published; score-group rounds use the event's seed for the standings' lots
-            seed = secrets.randbelow(10**9) if round_no == 1 or knockout else self.session.event.id
-            self.pairing = pair_round(
-                self.session.rulebook, loaded.record, round_no, seed=seed, knockout=knockout
-            )
+            current = self.session.round_pairing(self.round.value(), redraw=redraw)
         except (StoreError, PairingError, StandingsError) as exc:
-            self.pairing = None
+            self.current = None
+            self.status.setText("")
             self.info.setText("")
             self.warning.setText(refusal(exc, self.language))
             self.table.setRowCount(0)
-            self.publish_button.setEnabled(False)
+            for button in (self.publish_button, self.swap_button, self.redraw_button, self.print_button):
+                button.setEnabled(False)
             return
-        self.names = {str(p["number"]): " · ".join(p["players"]) for p in loaded.pairs}
-        self.met = {frozenset((m.ns, m.ew)) for m in loaded.record.results}
-        already = bool(self.session.tables(round_no))
-        self.publish_button.setEnabled(not already)
+        self.show_current(current)
+
+    def show_current(self, current: Any) -> None:
+        tr = self.language.tr
+        self.current = current
+        pairing = current.pairing
+        self.names = {str(p["number"]): " · ".join(p["players"]) for p in current.loaded.pairs}
+        self.met = {frozenset((m.ns, m.ew)) for m in current.loaded.record.results}
+        proposal = current.status == "proposal"
+        for button in (self.publish_button, self.swap_button, self.redraw_button):
+            button.setEnabled(proposal)
+        self.print_button.setEnabled(True)
+        if current.status == "published":
+            self.status.setText(tr("pairing_state_published", version=current.version))
+            self.status.setStyleSheet("color: #2e7d32; font-weight: bold;")
+        else:
+            self.status.setText(tr(f"pairing_state_{current.status}"))
+            self.status.setStyleSheet(
+                "color: #8a1c1c; font-weight: bold;" if proposal else "color: #2e7d32; font-weight: bold;"
+            )
+        seed = "—" if pairing.seed is None else pairing.seed
         self.info.setText(
-            tr(f"pairing_method_{self.pairing.method}", seed=self.pairing.seed)
-            + (("　" + tr("bye_to", pair=self.pairing.bye)) if self.pairing.bye else "")
+            tr(f"pairing_method_{pairing.method}", seed=seed)
+            + (("　" + tr("bye_to", pair=pairing.bye)) if pairing.bye else "")
         )
-        self.warning.setText(tr("round_already_seated", round=round_no) if already else "")
+        warnings = current.worded_notes(self.language.lang)
+        if current.status == "published":
+            warnings.append(tr("round_published", round=pairing.round, version=current.version))
+        elif current.status == "seated":
+            warnings.append(tr("round_already_seated", round=pairing.round))
+        rematches = self.rematches()
+        if rematches:
+            warnings.append(tr("rematch_warning", pairs="、".join(rematches)))
+        self.warning.setText("\n".join(warnings))
         self.show_tables()
+
+    def rematches(self, rows: Any = None) -> list[str]:
+        """The tables (of ``rows``; all of them by default) whose two pairs have met before."""
+        tables = self.pairing.tables if self.pairing else []
+        picked = range(len(tables)) if rows is None else sorted(rows)
+        met = [tables[r] for r in picked if frozenset((tables[r].ns, tables[r].ew)) in self.met]
+        return [f"{t.ns}–{t.ew}" for t in met]
 
     def show_tables(self) -> None:
         tr = self.language.tr
@@ -289,23 +325,22 @@ class PairingView(QWidget):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
 
     def swap(self, a: tuple[int, str], b: tuple[int, str]) -> list[str]:
-        """Swap two seated pairs (row, "NS"|"EW"); returns the rematches it creates."""
-        assert self.pairing is not None
-        tables = self.pairing.tables
+        """Swap two seated pairs (row, "NS"|"EW") of the proposal and keep it so; returns the
+        rematches it creates."""
+        if self.current is None or self.current.published:
+            return []
+        tables = list(self.current.pairing.tables)
         seats = {(r, s): getattr(tables[r], s.lower()) for r in (a[0], b[0]) for s in ("NS", "EW")}
         seats[a], seats[b] = seats[b], seats[a]
         for r in {a[0], b[0]}:
             tables[r] = Table(tables[r].table, seats[(r, "NS")], seats[(r, "EW")])
-        rematches = [
-            f"{tables[r].ns}–{tables[r].ew}"
-            for r in sorted({a[0], b[0]})
-            if frozenset((tables[r].ns, tables[r].ew)) in self.met
-        ]
-        self.show_tables()
-        self.warning.setText(
-            self.language.tr("rematch_warning", pairs="、".join(rematches)) if rematches else ""
-        )
-        return rematches
+        try:
+            changed = self.session.change_pairing(self.current, [(t.table, t.ns, t.ew) for t in tables])
+        except StoreError as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
+            return []
+        self.show_current(changed)
+        return self.rematches({a[0], b[0]})
 
     def swap_selected(self) -> None:
         cells = [
@@ -319,57 +354,56 @@ class PairingView(QWidget):
             return
         self.swap(unique[0], unique[1])
 
+    def redraw(self) -> None:
+        """A new draw (a new seed) or, in a score-group round, the pairing from the results
+        again without the swaps: kept as the round's proposal in place of the one shown."""
+        self.compute(redraw=True)
+
     def print_list(self) -> PdfPreview | None:
-        """The pairing list (对阵表) as shown, previewed, printable and savable as PDF."""
-        if self.pairing is None:
+        """The pairing list (对阵表) of the round as the store holds it (the view shows it
+        again first), previewed, printable and savable as PDF; a proposal is marked so."""
+        self.compute()
+        if self.current is None:
             return None
-        players = {str(p["number"]): list(p["players"]) for p in self.session.pairs()}
-        sheet = PairingSheet(
-            event_name=self.session.event.name,
-            rulebook_id=self.session.rulebook.id,
-            round=self.pairing.round,
-            method=self.pairing.method,
-            seed=self.pairing.seed,
-            tables=[(t.table, t.ns, t.ew) for t in self.pairing.tables],
-            bye=self.pairing.bye,
-            players=players,
-        )
         out = io.BytesIO()
-        render_pairing(sheet, out)
+        render_pairing(pairing_sheet(self.current), out)
         return show_pdf(
             self,
             self.language,
             out.getvalue(),
             self.language.tr("pairing_list"),
-            f"pairing-r{self.pairing.round}.pdf",
+            f"pairing-r{self.current.round}.pdf",
         )
 
     def publish(self) -> int:
         """Check the pairing as shown (every pair of the field once, tables 1, 2, …), ask
         the chief referee to confirm (naming any rematch), store it as the round's published
-        pairing and seat every table (first dealer East). Returns the tables seated."""
-        if self.pairing is None:
+        pairing with its seed and seat every table (first dealer East). Returns the tables
+        seated."""
+        current = self.current
+        if current is None or current.published:
             return 0
         tr = self.language.tr
-        errors, warnings = check_pairing(self.loaded.record, self.pairing, knockout=self.loaded.knockout)
+        errors, warnings = current.check()
         if errors:
             QMessageBox.warning(self, tr("not_saved"), "\n".join(errors))
             return 0
-        question = tr("publish_confirm", round=self.pairing.round, tables=len(self.pairing.tables))
-        if self.pairing.bye:
-            question += "\n" + tr("bye_to", pair=self.pairing.bye)
+        question = tr("publish_confirm", round=current.round, tables=len(current.pairing.tables))
+        if current.pairing.bye:
+            question += "\n" + tr("bye_to", pair=current.pairing.bye)
         if warnings:
             question += "\n\n" + "\n".join(warnings)
         answer = QMessageBox.question(self, tr("publish_pairing"), question)
         if answer != QMessageBox.StandardButton.Yes:
             return 0
         try:
-            self.session.publish_pairing(self.pairing, warnings)
+            self.session.publish_pairing(current, warnings)
         except StoreError as exc:
             QMessageBox.warning(self, tr("not_saved"), refusal(exc, self.language))
+            self.compute()  # e.g. another station drew again: show what the store now holds
             return 0
-        count = len(self.pairing.tables)
-        self.published.emit(self.pairing.round)
+        count = len(current.pairing.tables)
+        self.published.emit(current.round)
         self.compute()
         return count
 
@@ -379,6 +413,7 @@ class PairingView(QWidget):
         self.round_label.setText(tr("round_label"))
         self.back_button.setText(tr("back_to_hall"))
         self.swap_button.setText(tr("swap"))
+        self.redraw_button.setText(tr("redraw"))
         self.publish_button.setText(tr("publish_pairing"))
         self.print_button.setText(tr("print_pairing"))
         self.compute()

@@ -307,17 +307,14 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         Paragraph(markup(sheet.event_name), st.event),
         Spacer(1, 3),
         Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
-        Paragraph(
-            escape(f"ROUND {sheet.round} PAIRING")
-            + (
-                ""
-                if sheet.published
-                else ' · <font color="#8a1c1c">编排建议，未公布 PROPOSAL, NOT PUBLISHED</font>'
-            ),
-            st.title_en,
-        ),
+        Paragraph(escape(f"ROUND {sheet.round} PAIRING"), st.title_en),
         Spacer(1, 4),
     ]
+    if not sheet.published:  # a proposal must not be taken for the tables the players go to
+        story += [
+            Paragraph('<font color="#8a1c1c">编排建议，未公布 · PROPOSAL, NOT PUBLISHED</font>', st.event),
+            Spacer(1, 4),
+        ]
     if sheet.version is not None:
         story += [
             Paragraph(escape(f"第 {sheet.version} 版 / version {sheet.version}"), st.title_en),

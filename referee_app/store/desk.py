@@ -1,6 +1,6 @@
-"""The chief referee's desk records (schema 6): published pairings, withdrawals and
-re-admissions, knockout deciders, overrides, the round clock, the round's end and the
-publication of its scores.
+"""The chief referee's desk records (schema 6): published pairings and the proposal kept
+for a round until it is published, withdrawals and re-admissions, knockout deciders,
+overrides, the round clock, the round's end and the publication of its scores.
 
 Each is one append-only row of ``desk_records`` written with its own audit entry
 (``desk.<kind>``), only by the chief referee on an event with PINs. The current state is
@@ -23,6 +23,9 @@ from .models import audit_log, desk_records, matches, pairs, rounds
 #: The kinds of desk record, and whether one needs a reason.
 KINDS: dict[str, bool] = {
     "pairing": False,  # the first version needs none; a correction does (checked below)
+    # a round's draw (or pairing changed by hand) as shown before it is published: every look
+    # shows it and publishing publishes it (referee_app.app.pairing); the latest is the one
+    "proposal": False,
     "withdraw": True,
     "readmit": False,
     "decider": True,

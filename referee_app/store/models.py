@@ -307,11 +307,13 @@ V5_TABLES: tuple[Table, ...] = (role_pins, auth_attempts)
 # Added in schema version 6: the chief referee's running of the event.
 #: One row per act of the chief referee's desk, ``kind`` naming it and ``body`` holding
 #: its canonical JSON: a published pairing (``pairing``, numbered ``version`` per round, a
-#: correction naming its reason), a withdrawal or re-admission (``withdraw``, ``readmit``),
-#: a tied knockout match's deciding result (``decider``), pairing over an unfinished round
-#: (``override``), the round clock (``clock``), the round's end (``round_end``) and the
-#: publication of its scores (``scores_published``). ``at`` is the station's clock, ISO
-#: 8601 UTC. The current state of each is derived by reading them in order.
+#: correction naming its reason), the round's proposal until then (``proposal``: the draw
+#: shown, its seed and tables, so that publishing publishes it), a withdrawal or
+#: re-admission (``withdraw``, ``readmit``), a tied knockout match's deciding result
+#: (``decider``), pairing over an unfinished round (``override``), the round clock
+#: (``clock``), the round's end (``round_end``) and the publication of its scores
+#: (``scores_published``). ``at`` is the station's clock, ISO 8601 UTC. The current state
+#: of each is derived by reading them in order.
 desk_records = Table(
     "desk_records",
     metadata,

@@ -759,6 +759,14 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         )
         return self._read(lambda conn: [tuple(r) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
+    def seated_tables(self, event_id: int, round_no: int) -> list[tuple[int, str, str]]:
+        """Round ``round_no``'s tables as seated (each current match's table, NS and EW
+        pair), in table order; nothing else of the matches is read."""
+        stmt = _current_matches_stmt(event_id, matches.c.table_no).where(rounds.c.number == round_no)
+        return self._read(  # type: ignore[no-any-return]
+            lambda conn: [(int(r.table_no), str(r.ns_number), str(r.ew_number)) for r in conn.execute(stmt)]
+        )
+
     def current_results(self, event_id: int, before_round: int | None = None) -> list[dict[str, Any]]:
         """What the desk reads of every current match (voided ones excluded; with
         ``before_round``, the rounds before it), in round and table order: ``round_no``,

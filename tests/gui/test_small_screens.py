@@ -141,3 +141,26 @@ def test_the_table_view_fits_1024_wide_in_english_and_shows_every_kind_unscrolle
         header = view.rulings_view.horizontalHeader()  # the ruling's text gets the room
         assert header.sectionSize(1) > header.sectionSize(2), lang
         window.table_view.clear_hand_form()
+
+
+def test_the_pairing_view_fits_1024_wide_in_both_languages(make_window, pairs_csv, app_font) -> None:
+    """The pairing view's row of buttons (swap, publish, print) and its line of what is shown
+    (status, method and seed, pair again) leave the window within the small screen."""
+    from referee_app.app.session import Session
+    from referee_app.core import load_rulebook
+
+    for lang in ("en", "zh"):
+        window = make_window(lang)
+        info = Session.create_event(
+            window.store, f"编排 {lang}", load_rulebook("gansu-2018"), None, window.actor
+        )
+        window.fill_events()
+        window.open_event(info.id)
+        window.import_pairs(str(pairs_csv))
+        window.act_pairing.trigger()
+        window.fit_to_screen()
+        QApplication.processEvents()
+        view = window.pairing_view
+        assert view.current is not None and view.redraw_button.isVisible(), lang
+        assert window.minimumSizeHint().width() <= WIDTH, lang
+        assert window.width() <= WIDTH and window.height() <= HEIGHT

@@ -193,6 +193,8 @@ def _vocabulary(parser: argparse.ArgumentParser) -> set[str]:
         ["print", "scoresheet"],
         ["role", "set-pin"],
         ["standings"],
+        ["pair"],
+        ["print", "pairing"],
     ],
 )
 def test_help_in_chinese(argv: list[str]) -> None:

@@ -452,3 +452,65 @@ def test_current_results_give_each_result_and_a_decision_only_where_it_has_rulin
     assert every[0]["result"]["winner"] == stored[1, 1]["result"]["winner"] is not None
     assert [m["decision"] is not None for m in every] == [False, False, True, True, True]
     assert every[3]["result"] == second != first  # the second version of table 4
+
+
+def _published_round_one(target: str, tmp_path: Path) -> dict:
+    """On ``target``: an event, round 1 drawn with seed 77 and published, then corrected
+    (seed 78, with its reason); round 1 as ``app.pairing.round_pairing`` reads it."""
+    from referee_app.app.pairing import round_pairing
+
+    assert cli(target, "event", "create", "--rules", "bhg-2011", "--name", "测试杯")[0] == 0
+    csv = tmp_path / "pairs.csv"
+    csv.write_text(PAIRS_CSV, encoding="utf-8")
+    assert cli(target, "pairs", "import", str(csv))[0] == 0
+    rc, out, err = cli(target, "pair", "--round", "1", "--seed", "77", "--json")
+    assert rc == 0, err
+    previewed = json.loads(out)
+    rc, out, err = cli(target, "pair", "--round", "1", "--publish", "--yes", "--json")
+    assert rc == 0 and json.loads(out) == previewed, err
+    rc, _, err = cli(target, "pair", "--round", "1", "--seed", "78", "--publish", "--yes", "--reason", "重抽")
+    assert rc == 0 and "version 2" in err, err
+    with Store.open(target) as store:
+        rp = round_pairing(store, 1, 1)
+        first = store.desk_records(1, "pairing", 1)[0]["body"]
+        kept = [r["body"] for r in store.desk_records(1, "proposal", 1)]
+    assert [tuple(t) for t in first["tables"]] == [(t["table"], t["NS"], t["EW"]) for t in previewed]
+    return {
+        "status": rp.status,
+        "version": rp.version,
+        "method": rp.pairing.method,
+        "seed": rp.pairing.seed,
+        "tables": rp.tables(),
+        "bye": rp.pairing.bye,
+        "body": rp.record["body"] if rp.record else None,
+        "first": first,
+        "kept": kept,
+        "players": rp.players(),
+    }
+
+
+def test_a_published_round_reads_the_same_on_postgresql_as_on_sqlite(pg_db: str, tmp_path: Path) -> None:
+    """The same desk acts on each store: round 1's pairing read back (the latest published
+    version, its seed, tables and reason; the first version and the kept proposals) is equal."""
+    (tmp_path / "lite").mkdir()
+    (tmp_path / "pg").mkdir()
+    on_sqlite = _published_round_one(str(tmp_path / "lite" / "event.db"), tmp_path / "lite")
+    on_postgresql = _published_round_one(pg_db, tmp_path / "pg")
+    assert on_postgresql == on_sqlite
+    assert (on_sqlite["status"], on_sqlite["version"], on_sqlite["seed"]) == ("published", 2, 78)
+    assert on_sqlite["body"]["reason"] == "重抽" and on_sqlite["first"]["seed"] == 77
+    assert [k["seed"] for k in on_sqlite["kept"]] == [77, 78] and len(on_sqlite["tables"]) == 4
+
+
+def test_the_draw_previewed_is_the_draw_published_on_each_store(event_db: str) -> None:
+    """An unforeseeable draw kept in the store (SQLite or PostgreSQL) is shown again and
+    published as shown, its seed with it."""
+    looks = [cli(event_db, "pair", "--round", "1", "--json") for _ in range(2)]
+    assert looks[0] == looks[1] and looks[0][0] == 0, looks[0][2]
+    seed = int(re.search(r"round 1: lot, seed (\d+) \(proposal", looks[0][2]).group(1))
+    rc, out, err = cli(event_db, "pair", "--round", "1", "--publish", "--yes", "--json")
+    assert rc == 0 and out == looks[0][1], err
+    with Store.open(event_db) as store:
+        (rec,) = store.desk_records(1, "pairing", 1)
+    assert (rec["body"]["seed"], rec["body"]["proposal"]) == (seed, 1)
+    assert [{"table": t, "NS": ns, "EW": ew} for t, ns, ew in rec["body"]["tables"]] == json.loads(out)
