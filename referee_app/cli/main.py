@@ -170,7 +170,8 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    from ..core import CaseError, RulebookError, judge
+    from ..core.engine import judge
+    from ..core.errors import CaseError, RulebookError
 
     try:
         if args.case == "-":
@@ -219,7 +220,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
-    from ..core import RulebookError, bundled_ids, load_rulebook
+    from ..core.errors import RulebookError
+    from ..core.rulebook import bundled_ids, load_rulebook
 
     status = 0
     for rulebook_id in bundled_ids():

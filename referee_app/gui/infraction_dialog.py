@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import CaseError
+from ..core.errors import CaseError
 from ..core.catalogue import CHOICES, FIELD_LABELS
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 from ..app.drafts import Drafts
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
-from ..core import CaseError, editing
+from ..core import editing
+from ..core.errors import CaseError
 from ..core.catalogue import facts_required, fields_for
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .appeals import FileAppealDialog

@@ -586,7 +586,8 @@ def scoresheet_from_case(
     Raises the core's ``CaseError``/``RulebookError`` for an invalid case and ``ValueError``
     for bad ``round``/``table``/``pairs`` keys.
     """
-    from ..core import judge, load_rulebook
+    from ..core.engine import judge
+    from ..core.rulebook import load_rulebook
 
     case, meta = split_case(raw_case)
     pairs = pairs_from_meta(meta.get("pairs"))

@@ -509,7 +509,8 @@ class AppealsMixin:
                 else:
                     inf.pop("void", None)
                     inf["override"] = {"sanctions": copy.deepcopy(sanctions), "reason": f"{tag}：{reason}"}
-                from referee_app.core import CaseError, decide
+                from referee_app.core.engine import decide
+                from referee_app.core.errors import CaseError
 
                 from .service import strip_case
 

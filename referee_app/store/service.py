@@ -395,7 +395,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         return self._read(run)  # type: ignore[no-any-return]
 
     def pinned_rulebook(self, event_id: int) -> Any:
-        from referee_app.core import RulebookError, rulebook_from_text
+        from referee_app.core.errors import RulebookError
+        from referee_app.core.rulebook import rulebook_from_text
 
         if event_id in self._rulebooks:
             return self._rulebooks[event_id]
@@ -670,7 +671,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         correction: Mapping[str, Any] | None,
         action: str,
     ) -> Recorded:
-        from referee_app.core import CaseError, decide
+        from referee_app.core.engine import decide
+        from referee_app.core.errors import CaseError
 
         to_judge = strip_case(stored_case)
         try:

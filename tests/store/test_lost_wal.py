@@ -21,7 +21,7 @@ import pytest
 from store_helpers import PAIRS_CSV, make_case
 
 from referee_app.app.session import Session
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.store.db import wal_identity
 from referee_app.store.pairs_csv import parse_pairs
 from referee_app.store.service import Actor, Store
