@@ -204,7 +204,7 @@ def appeal_window_start(
     from datetime import datetime
 
     from ..core.clock import ClockAct, clock_state
-    from .appeals import from_iso
+    from .common import from_iso
 
     def latest(kind: str) -> Any:
         return conn.execute(
@@ -242,7 +242,7 @@ def appeal_window_start(
         st = clock_state(round_minutes, acts, datetime.now(UTC))
         if st.phase == "ended" and st.ends_at is not None:
             return st.ends_at, "clock"
-    from .appeals import _result_time
+    from .common import _result_time
 
     rid = conn.execute(
         select(rounds.c.id).where(rounds.c.event_id == event_id, rounds.c.number == round_no)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import base64
 import copy
-import getpass
 import hashlib
 import json
 import logging
 import os
 import secrets
-import socket
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -35,11 +33,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from ..core.case import split_case
 from ..core.editing import CarriedForward, DecisionPlace, carry_forward, with_dealers
 from ..core.errors import field_of
 from . import audit, keys, roles
 from .appeals import AppealsMixin
+from .common import Actor, EventInfo, Recorded, _current_at, _voided, strip_case
 from .db import READ_ONLY, database_error, display_url, open_engine, wal_identity
 from .desk import DeskMixin
 from .driver import Driver
@@ -84,57 +82,6 @@ MAX_TOKEN = 100
 log = logging.getLogger("referee_app.store")
 
 
-@dataclass(frozen=True)
-class Actor:
-    """Who writes, from which station, and in which role.
-
-    ``role`` alone is a claim; an actor returned by :meth:`Store.login` also carries a
-    ticket that the same store issued for that event and PIN (``authenticated``). On an
-    event whose roles are enforced, the store accepts only its own tickets."""
-
-    user: str
-    station: str
-    role: str | None = None
-    ticket: str | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def authenticated(self) -> bool:
-        return self.ticket is not None
-
-    @classmethod
-    def default(cls, user: str | None = None, station: str | None = None) -> Actor:
-        u = user or os.environ.get("REFEREE_APP_USER") or _login()
-        s = station or os.environ.get("REFEREE_APP_STATION") or socket.gethostname() or "local"
-        return cls(u[:100], s[:100])
-
-
-def _login() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name in the environment
-        return "unknown"
-
-
-@dataclass(frozen=True)
-class EventInfo:
-    id: int
-    name: str
-    date: str | None
-    rulebook_id: str
-    rulebook_sha256: str
-
-
-@dataclass(frozen=True)
-class Recorded:
-    match_id: int
-    version: int
-    round: int
-    table: int
-    supersedes_id: int | None
-    entry_seq: int
-    replayed: bool = False  # the same token was already saved: nothing new written
-
-
 def _whole(value: Any, field: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InputError(
@@ -157,11 +104,6 @@ def _pair_number(value: Any, field: str, where: str) -> str:
             got=json.dumps(value),
         )
     return str(value).strip()
-
-
-def strip_case(case: Mapping[str, Any]) -> dict[str, Any]:
-    """The case as ``judge`` reads it: without the store's ``round``, ``table``, ``pairs``."""
-    return split_case(case)[0]
 
 
 def _side_of(seat: Any) -> str | None:
@@ -293,6 +235,11 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             ).scalar()
             conn.rollback()
         return int(found or 0) == len(hashes)
+
+    def _write_match(self, conn: Connection, **version: Any) -> Recorded:
+        """:func:`_write_match` (a new version of a match) for the Store's parts: an appeal's
+        decision writes one too, and :mod:`.appeals` does not import this module back."""
+        return _write_match(conn, **version)
 
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         try:
@@ -1794,20 +1741,6 @@ def _signed(conn: Connection, match_id: int) -> bool:
     found = conn.execute(
         select(signatures_t.c.id).where(signatures_t.c.match_id == match_id).limit(1)
     ).first()
-    return found is not None
-
-
-def _current_at(conn: Connection, round_id: int, table_no: int) -> Any:
-    return conn.execute(
-        select(matches)
-        .where(and_(matches.c.round_id == round_id, matches.c.table_no == table_no))
-        .order_by(matches.c.version.desc())
-        .limit(1)
-    ).first()
-
-
-def _voided(conn: Connection, match_id: int) -> bool:
-    found = conn.execute(select(voidings.c.id).where(voidings.c.match_id == match_id)).first()
     return found is not None
 
 
