@@ -16,8 +16,7 @@ import pytest
 
 from referee_app.core.engine import judge
 from referee_app.core.errors import CaseError
-from referee_app.core.rulebook import load_rulebook
-from referee_app.core.rulebook import check_files
+from referee_app.core.rulebook import check_files, load_rulebook
 
 C = 'clause = {{ ref = "{ref}", title = "{title}", zh = "{title}", en = "{title}" }}'
 

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.errors import CaseError
 from ..core.catalogue import CHOICES, FIELD_LABELS
+from ..core.errors import CaseError
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language
 from .refusal import refusal

@@ -33,8 +33,8 @@ from ..app.drafts import Drafts
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
 from ..core import editing
-from ..core.errors import CaseError
 from ..core.catalogue import facts_required, fields_for
+from ..core.errors import CaseError
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .appeals import FileAppealDialog
 from .i18n import Language

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
-from referee_app.core.engine import is_language_free, judge, word
 from referee_app.core.catalogue import fields_for
+from referee_app.core.engine import is_language_free, judge, word
 from referee_app.core.rulebook import bundled_ids
 from referee_app.gui.infraction_dialog import InfractionDialog
 from referee_app.gui.new_event import NewEventDialog
