@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..core.case import split_case
-from ..core.errors import Reported
+from .errors import PaperCodeError
 
 SIDES = ("NS", "EW")
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -347,12 +347,6 @@ class PaperCode:
     chain_seq: int
     chain_hash_prefix: str
     digest: str
-
-
-class PaperCodeError(Reported, ValueError):
-    """The text is not a scoresheet's QR code from the event record; the message is one line."""
-
-    default_code = "paper_code.invalid"
 
 
 def parse_paper_code(text: str) -> PaperCode:

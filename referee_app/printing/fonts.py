@@ -22,12 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported
-from ..locations import resources_dir
+from ..locations import FONT_FILE, font_path, resources_dir
+from .errors import ResourceError
 
 FONT = "WQYMicroHei"
 FONT_MONO = "WQYMicroHeiMono"  # the same file's second face, for digests
-FONT_FILE = "wqy-microhei.ttc"
 
 # Cannot start a line (避头): closing punctuation and marks, full-width and ASCII.
 CANNOT_START = (
@@ -36,16 +35,6 @@ CANNOT_START = (
 )
 # Cannot end a line (避尾): opening punctuation and prefixes.
 CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$#@§"
-
-
-class ResourceError(Reported, RuntimeError):
-    """A shipped resource (font, form template) is missing or unreadable."""
-
-    default_code = "print.resource"
-
-
-def font_path() -> Path:
-    return resources_dir() / "fonts" / FONT_FILE
 
 
 _registered = False

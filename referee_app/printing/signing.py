@@ -24,17 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported, cannot_read
+from ..core.errors import cannot_read
+from .errors import SigningError
 
 FIELD_NAME = "RefereeAppSignature"
 KEY_FILE = "event-key.p12"
 CERT_FILE = "event-cert.pem"
-
-
-class SigningError(Reported, RuntimeError):
-    """A key, certificate or PDF that cannot be used; the message is one line."""
-
-    default_code = "signing.error"
 
 
 @dataclass(frozen=True)
