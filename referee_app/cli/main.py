@@ -1,5 +1,6 @@
-"""The command line: ``referee-app`` (the desktop app), ``judge``, ``rules``, and the store's
-commands. Kept light: ``judge`` must not load Qt, reportlab or the database layer."""
+"""The command line: ``judge``, ``rules``, and the store's, printing's and desk's commands;
+with no command, the window the launcher (:mod:`referee_app.launcher`) hands it. Kept light:
+``judge`` must not load Qt, reportlab or the database layer."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .messages import (
     use_language,
     words_for_flags,
 )
+from .windows import Windows, open_window
 
 
 def _say(args: argparse.Namespace, english: str, code: str, **values: object) -> None:
@@ -248,15 +250,12 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    try:
-        from ..gui.app import run
-    except ImportError as exc:
-        print(text("cli.no_desktop", args, detail=exc), file=sys.stderr)
-        return 1
-    return run(args)
+    return open_window("window", args)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> int:
+    """Run the command line ``argv``; with no command it opens the window that ``windows``
+    (the launcher's) loads. Without ``windows`` the command line opens no window."""
     given = list(sys.argv[1:] if argv is None else argv)
     command = command_of(given)
     # no command opens the window: its parser needs only the global options (unless --help)
@@ -271,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         restore_argparse()
     if args.lang is None:
         args.lang = default_lang()
+    args.windows = windows  # for the commands that open one (cli.windows.open_window)
     func = getattr(args, "func", None)
     if func is None:
         return cmd_gui(args)

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..app import errors
 from ..app.messages import describe
 from .i18n import Language
 
@@ -204,6 +203,8 @@ class MainWindow(QMainWindow):
             self.welcome.open_button.setEnabled(False)
             self.welcome.new_button.setEnabled(False)
             return
+        from ..app import errors  # not at module level: the window paints first
+
         self.welcome.new_button.setEnabled(True)
         try:
             events = self.store.list_events()
@@ -229,6 +230,8 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.welcome)
 
     def new_event(self) -> Any:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.store is None or self.actor is None:
             return None
         from .new_event import NewEventDialog
@@ -261,6 +264,7 @@ class MainWindow(QMainWindow):
             self.open_event(int(item.data(QtCore.Qt.ItemDataRole.UserRole)))
 
     def open_event(self, event_id: int) -> None:
+        from ..app import errors  # not at module level: the window paints first
         from ..app.session import Session
         from .hall import HallView
         from .table_view import TableView
@@ -470,6 +474,8 @@ class MainWindow(QMainWindow):
             view.log_infraction(str(dialog.get("kind")), draft=dialog)
 
     def import_pairs(self, path: str | None = None) -> int:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.session is None:
             return 0
         if not path:
@@ -509,6 +515,8 @@ class MainWindow(QMainWindow):
         return f"clock/{self.store.where}/{self.session.event.id}/{self.hall.round.value()}"
 
     def remember_clock(self) -> None:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.hall is None:
             return
         clock = self.hall.clock
@@ -537,6 +545,8 @@ class MainWindow(QMainWindow):
                 self.restore_clock()
 
     def restore_clock(self) -> None:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.hall is None:
             return
         if self.session is not None:

@@ -249,7 +249,7 @@ def test_the_bundle_executable_runs_as_the_holder(tmp_path: Path) -> None:
     prog = (
         f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
         f"sys.argv = ['referee-app', {HOLD_ARGUMENT!r}, {db!r}]\n"
-        "from referee_app.gui.app import gui_script\nsys.exit(gui_script())\n"
+        "from referee_app.launcher import gui_script\nsys.exit(gui_script())\n"
     )
     child = subprocess.Popen([sys.executable, "-c", prog], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdout is not None and child.stdin is not None
