@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from ..app.language import default_lang
 from ..core.errors import one_line as _one_line
@@ -58,7 +58,7 @@ class _VersionAction(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         if current_language() == "zh":  # no flag in a Chinese line: the option in words
             self.exit(2, f"{self.prog}：{words_for_flags(message)}\n")
         self.exit(2, f"{self.prog}: {message}\n")
@@ -156,7 +156,7 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     from . import store_commands
 
     if only is not None:
-        sub = _OneCommand(sub, only)
+        sub = cast("argparse._SubParsersAction[_Parser]", _OneCommand(sub, only))  # as registering uses it
 
     store_commands.register(sub)
     from . import print_commands as printing_commands

@@ -80,6 +80,8 @@ class WelcomePage(QWidget):
 
 
 class MainWindow(QMainWindow):
+    #: The modal dialog open now (a test or the error reporter finds it here), else None.
+    active_dialog: QtWidgets.QDialog | None = None
     #: Emitted once, when the window has painted for the first time (the app opens the store then).
     first_painted = Signal()
 
@@ -362,11 +364,11 @@ class MainWindow(QMainWindow):
             return
         from .appeals import AppealsView
 
-        view = self._desk_view(
-            "appeals_view",
-            lambda: AppealsView(self.language, self.session),
-            lambda v: (v.changed.connect(self.say), setattr(v, "login", self.login)),
-        )
+        def wire(view: AppealsView) -> None:
+            view.changed.connect(self.say)
+            view.login = self.login
+
+        view = self._desk_view("appeals_view", lambda: AppealsView(self.language, self.session), wire)
         view.refresh()
         self.stack.setCurrentWidget(view)
 
@@ -433,7 +435,7 @@ class MainWindow(QMainWindow):
         pending = self.drafts.pending()
         key = self._place_key()
         try:
-            event_id = int(self.settings.value(f"{key}/event", 0) or 0)
+            event_id = int(str(self.settings.value(f"{key}/event", 0) or 0))
             round_no, _, table_no = str(self.settings.value(f"{key}/table", "") or "").partition("/")
             table = (int(round_no), int(table_no)) if table_no else None
         except ValueError:

@@ -34,7 +34,7 @@ def chain_head(store: Any) -> tuple[int, str]:
     """(entry number, hash) of the last entry of the store's audit chain, read now."""
     from ..store import audit
 
-    return store._read(audit.head)  # type: ignore[no-any-return]
+    return store._read(audit.head)
 
 
 def chain_entry_hash(store: Any, seq: int) -> str | None:
@@ -47,7 +47,7 @@ def chain_entry_hash(store: Any, seq: int) -> str | None:
         row = conn.execute(select(audit_log.c.hash).where(audit_log.c.seq == seq)).first()
         return None if row is None else str(row.hash)
 
-    return store._read(run)  # type: ignore[no-any-return]
+    return store._read(run)
 
 
 def stored_pairs(
@@ -363,11 +363,13 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
                 break
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
+    filed_at = local_time(a["filed_at"])
+    assert filed_at is not None  # the store keeps every appeal's filing time
     data = AppealFormData(
         event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
         ruling=ruling,
         by_side=a["by"],
-        filed_at=local_time(a["filed_at"]),
+        filed_at=filed_at,
         grounds=a["grounds"],
         window_minutes=a["window_minutes"],
         window_from=a["window_from"],

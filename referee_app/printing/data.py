@@ -538,7 +538,9 @@ def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] |
     if not spec:
         return None
     if ruling.get("escalated"):
-        rule = next((r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {})
+        rule: dict[str, Any] = next(
+            (r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {}
+        )
         counter = rulebook.data.get("counters", {}).get(rule.get("counter") or ruling.get("kind"), {})
         occurrence = int(ruling.get("occurrence") or 0)
         steps = [st for st in counter.get("steps", []) if int(st.get("from_count", 0)) <= occurrence]

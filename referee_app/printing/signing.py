@@ -220,8 +220,8 @@ def sign_pdf(
     try:
         data = Path(in_path).read_bytes()
     except OSError as exc:
-        line, data = cannot_read(in_path, exc)
-        raise SigningError(line, **data) from None
+        line, values = cannot_read(in_path, exc)
+        raise SigningError(line, **values) from None
     import io
 
     try:

@@ -51,13 +51,13 @@ class _PageCanvas(Canvas):
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
         self._saved.append(dict(self.__dict__))
-        self._startPage()
+        self._startPage()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
 
     def save(self) -> None:
         total = len(self._saved)
         for i, state in enumerate(self._saved, start=1):
             self.__dict__.update(state)
-            width, _ = self._pagesize
+            width, _ = self._pagesize  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
             self.saveState()
             self.setStrokeColor(RULE)
             self.setLineWidth(0.5)

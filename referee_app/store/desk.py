@@ -37,7 +37,10 @@ class DeskMixin:
     """The desk operations of :class:`~referee_app.store.service.Store`."""
 
     # provided by Store
-    where: str
+    @property
+    def where(self) -> str:  # the Store's: where it is (for messages)
+        raise NotImplementedError
+
     _write: Any
     _read: Any
     pick_event: Any

@@ -1561,7 +1561,7 @@ def _write_match(
         },
     )
     written = _insert_hands(w, mid, to_judge, decision)
-    info: dict[str, Any] = {
+    info = {
         "match_id": mid,
         "round": rnd,
         "table": tbl,
@@ -1805,8 +1805,8 @@ def _insert_hands(
     groups: list[tuple[int | None, list[Any], list[dict[str, Any]]]] = [
         (None, list(case.get("before_play") or []), list(decision.get("before_play") or []))
     ]
-    for hid, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
-        groups.append((hid, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
+    for hand_id, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
+        groups.append((hand_id, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
     inf_rows = [
         _infraction_row(match_id, hid, pos, inf) for hid, infs, _ in groups for pos, inf in enumerate(infs)
     ]
