@@ -46,8 +46,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee_app.core import load_rulebook  # noqa: E402
 from referee_app.core.pairing import Pairing, pair_round  # noqa: E402
+from referee_app.core.rulebook import load_rulebook  # noqa: E402
 from referee_app.core.standings import Bye, EventRecord, MatchResult, compute_standings  # noqa: E402
 
 

@@ -34,7 +34,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from referee_app.app.session import Session  # noqa: E402
-from referee_app.core import load_rulebook  # noqa: E402
+from referee_app.core.rulebook import load_rulebook  # noqa: E402
 from referee_app.gui.hall import HallView  # noqa: E402
 from referee_app.gui.i18n import Language  # noqa: E402
 from referee_app.gui.watch import StoreWatcher  # noqa: E402

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee_app.core import judge, load_rulebook
+from referee_app.core.engine import judge
+from referee_app.core.rulebook import load_rulebook
 
 EVENTS = ["bhg-2011", "gansu-2018", "hbue-2018"]
 

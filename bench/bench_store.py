@@ -39,7 +39,7 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee_app.core import load_rulebook  # noqa: E402
+from referee_app.core.rulebook import load_rulebook  # noqa: E402
 from referee_app.store.pairs_csv import PairRow  # noqa: E402
 from referee_app.store.service import Actor, Store  # noqa: E402
 

@@ -1,5 +1,5 @@
 """The desktop bundle's entry point (PyInstaller): the same command line as ``referee-app``."""
 
-from referee_app.gui.app import gui_script
+from referee_app.launcher import gui_script
 
 raise SystemExit(gui_script())

@@ -20,6 +20,8 @@ from importlib.resources import files
 from pathlib import Path
 
 APP_NAME = "referee-app"
+#: The bundled CJK font (resources/fonts/): the window shows it and the printed forms embed it.
+FONT_FILE = "wqy-microhei.ttc"
 
 _SHIPPED_ENV = {
     "rules": "REFEREE_APP_RULES",
@@ -51,6 +53,11 @@ def forms_dir() -> Path:
 
 def resources_dir() -> Path:
     return shipped_dir("resources")
+
+
+def font_path() -> Path:
+    """The bundled CJK font file (文泉驿微米黑)."""
+    return resources_dir() / "fonts" / FONT_FILE
 
 
 def user_data_dir() -> Path:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import CaseError, judge
 from referee_app.core.editing import DecisionPlace, carry_forward, with_dealers
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
 
 
 def round_of_three() -> dict[str, Any]:

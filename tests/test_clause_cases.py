@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core import CaseError, judge
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core import judge
+from referee_app.core.engine import judge
 
 from .test_clause_cases import CASES, _cases_in, _expected_of, _load, diff, judge_command
 

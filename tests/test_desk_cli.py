@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.store.pairs_csv import parse_pairs
 from referee_app.store.service import Actor, Store
 

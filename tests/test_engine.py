@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import CaseError, judge
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
 
 
 def case(event: str, hands: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -316,8 +317,8 @@ def test_an_unknown_field_with_a_line_break_is_quoted_on_one_line() -> None:
 
 
 def test_the_fields_asked_for_follow_the_rulebook() -> None:
-    from referee_app.core import load_rulebook
     from referee_app.core.catalogue import fields_for
+    from referee_app.core.rulebook import load_rulebook
 
     bhg, gansu, hbue = (load_rulebook(r).data for r in ("bhg-2011", "gansu-2018", "hbue-2018"))
     assert fields_for(bhg, "exposed_card") == ("cards", "trick")  # BHG: 10 a card, light or heavy

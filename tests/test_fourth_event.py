@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core import CaseError, judge, load_rulebook
-from referee_app.core.rulebook import check_files
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
+from referee_app.core.rulebook import check_files, load_rulebook
 
 C = 'clause = {{ ref = "{ref}", title = "{title}", zh = "{title}", en = "{title}" }}'
 

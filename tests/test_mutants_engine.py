@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import CaseError, load_rulebook
 from referee_app.core.engine import Ruling, decide, is_language_free, judge, word, word_ruling
+from referee_app.core.errors import CaseError
+from referee_app.core.rulebook import load_rulebook
 
 BHG = load_rulebook("bhg-2011")
 GANSU = load_rulebook("gansu-2018")

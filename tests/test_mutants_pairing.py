@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import load_rulebook
 from referee_app.core import pairing as pairing_mod
 from referee_app.core.knockout import Undecided, field_of, loser_of, placings, undecided, winner_of
 from referee_app.core.pairing import (
@@ -27,6 +26,7 @@ from referee_app.core.pairing import (
     pairing_from_json,
     round_gaps,
 )
+from referee_app.core.rulebook import load_rulebook
 from referee_app.core.standings import (
     Bye,
     Decider,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.core.standings import (
     ASSUMED_MARK,
     Bye,

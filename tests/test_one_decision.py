@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee_app.core import CaseError, judge
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
 
 from .test_fourth_event import FOURTH
 from .test_properties import infractions, single_hands
@@ -216,7 +217,7 @@ def test_a_hand_ending_offence_ends_a_hand_in_progress() -> None:
 
 
 def test_bhg_time_warning_is_marked_assumed() -> None:
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
 
     rounds = {r: load_rulebook(r).data["round"] for r in ("bhg-2011", "gansu-2018", "hbue-2018")}
     assert rounds["bhg-2011"]["warning_clause"]["assumed"] is True  # 每轮1小时 only
@@ -358,7 +359,8 @@ CASE_FILES = sorted(p for p in (Path(__file__).parent / "cases").rglob("*.json")
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
 def test_the_decision_is_in_no_language_and_worded_at_the_edge(path: Path) -> None:
-    from referee_app.core import decide, is_language_free, load_rulebook, word
+    from referee_app.core.engine import decide, is_language_free, word
+    from referee_app.core.rulebook import load_rulebook
 
     raw = json.loads(path.read_text(encoding="utf-8"))
     try:

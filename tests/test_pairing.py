@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from referee_app.core import load_rulebook
 from referee_app.core import pairing as pairing_mod
 from referee_app.core.pairing import Pairing, PairingError, best_matching, pair_round
+from referee_app.core.rulebook import load_rulebook
 from referee_app.core.standings import (
     Bye,
     Disqualification,

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee_app import cli
-from referee_app.core import CaseError, judge
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
 from referee_app.core.levels import LEVELS, level_index
 from referee_app.core.rulebook_kinds import KINDS, PHASES
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee_app.core import judge
+from referee_app.core.engine import judge
 
 from .test_one_decision import assert_one_decision_in_any_order, case, hand, outcome
 from .test_properties import infractions, single_hands

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import judge, load_rulebook
+from referee_app.core.engine import judge
+from referee_app.core.rulebook import load_rulebook
 from referee_app.core.standings import (
     Bye,
     Disqualification,

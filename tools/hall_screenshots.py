@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
 from referee_app.app.session import Session
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.app import register_font
 from referee_app.gui.hall_display import HallDisplay
 from referee_app.store.pairs_csv import parse_pairs

@@ -30,7 +30,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
 from referee_app.app.session import Session
-from referee_app.core import editing, load_rulebook
+from referee_app.core import editing
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.app import register_font
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow

@@ -1,44 +1,119 @@
 """The print-outs the window and the command line share: the scoresheet data built from the
-store (one builder), the appeal form and ruling slip data, the rendered PDFs, the standings,
-pairing and bracket sheets, and signing. Each name is imported on first use, so opening the
-window or running ``judge`` does not load reportlab."""
+store (one builder), the appeal form and ruling slip data, the standings, pairing and
+bracket sheets' data, the rendered PDFs, and signing.
+
+Importing this module loads no reportlab: the data and the builders are plain Python, the
+signing module imports pyHanko and cryptography inside its functions, and each ``render_*``
+here imports the renderer when it is called (the window opens and ``judge`` runs without
+the PDF code; the first print-out pays for it)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
-from ..lazy import lazy_names
+from ..printing.build import (
+    appeal_form_data,
+    chain_entry_hash,
+    chief_referee_name,
+    store_scoresheets,
+    stored_digest,
+    stored_ruling_slip,
+)
+from ..printing.data import (
+    AppealFormData,
+    RulingSlipData,
+    ScoresheetData,
+    SignatureStamp,
+    applied_clause,
+    blank_sheet,
+    parse_paper_code,
+    scoresheet_from_case,
+)
+from ..printing.forms import FormTemplate
+from ..printing.sheets import BracketSheet, PairingSheet, StandingsSheet, Target
+from ..printing.signing import make_event_identity, sign_pdf, verify_pdf
 
-if TYPE_CHECKING:
-    pass
+__all__ = [
+    "AppealFormData",
+    "BracketSheet",
+    "PairingSheet",
+    "RulingSlipData",
+    "ScoresheetData",
+    "SignatureStamp",
+    "StandingsSheet",
+    "Target",
+    "appeal_form_data",
+    "applied_clause",
+    "blank_sheet",
+    "chain_entry_hash",
+    "chief_referee_name",
+    "make_event_identity",
+    "parse_paper_code",
+    "render_appeal",
+    "render_bracket",
+    "render_pairing",
+    "render_round",
+    "render_ruling",
+    "render_scoresheet",
+    "render_standings",
+    "scoresheet_from_case",
+    "sign_pdf",
+    "store_scoresheets",
+    "stored_digest",
+    "stored_ruling_slip",
+    "verify_pdf",
+]
 
-_WHERE = {
-    "appeal_form_data": "..printing.build",
-    "chain_entry_hash": "..printing.build",
-    "chief_referee_name": "..printing.build",
-    "store_scoresheets": "..printing.build",
-    "stored_digest": "..printing.build",
-    "stored_ruling_slip": "..printing.build",
-    "RulingSlipData": "..printing.data",
-    "SignatureStamp": "..printing.data",
-    "applied_clause": "..printing.data",
-    "blank_sheet": "..printing.data",
-    "parse_paper_code": "..printing.data",
-    "scoresheet_from_case": "..printing.data",
-    "font_path": "..printing.fonts",
-    "render_appeal": "..printing.render",
-    "render_round": "..printing.render",
-    "render_ruling": "..printing.render",
-    "render_scoresheet": "..printing.render",
-    "make_event_identity": "..printing.signing",
-    "sign_pdf": "..printing.signing",
-    "verify_pdf": "..printing.signing",
-    "BracketSheet": "..printing.standings",
-    "PairingSheet": "..printing.standings",
-    "StandingsSheet": "..printing.standings",
-    "render_bracket": "..printing.standings",
-    "render_pairing": "..printing.standings",
-    "render_standings": "..printing.standings",
-}
-__all__ = sorted(_WHERE)
-__getattr__ = lazy_names(__name__, _WHERE)
+
+def render_scoresheet(data: ScoresheetData, target: Target, form: FormTemplate | None = None) -> None:
+    """One table's scoresheet as a PDF written to ``target`` (a path or a binary file)."""
+    from ..printing.render import render_scoresheet as render
+
+    render(data, target, form)
+
+
+def render_round(
+    sheets: Sequence[ScoresheetData],
+    target: Target,
+    form: FormTemplate | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """A round's scoresheets in one PDF; ``progress(n)`` as the n-th is laid out."""
+    from ..printing.render import render_round as render
+
+    render(sheets, target, form, progress)
+
+
+def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | None = None) -> None:
+    """One ruling slip (判罚单), A5."""
+    from ..printing.render import render_ruling as render
+
+    render(data, target, form)
+
+
+def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | None = None) -> None:
+    """The appeal form (申诉表), pre-filled from the ruling."""
+    from ..printing.render import render_appeal as render
+
+    render(data, target, form)
+
+
+def render_standings(sheet: StandingsSheet, target: Target) -> None:
+    """The standings sheet (名次表)."""
+    from ..printing.standings import render_standings as render
+
+    render(sheet, target)
+
+
+def render_pairing(sheet: PairingSheet, target: Target) -> None:
+    """A round's pairing list (对阵表)."""
+    from ..printing.standings import render_pairing as render
+
+    render(sheet, target)
+
+
+def render_bracket(sheet: BracketSheet, target: Target) -> None:
+    """The knockout bracket (淘汰赛对阵与名次)."""
+    from ..printing.standings import render_bracket as render
+
+    render(sheet, target)

@@ -18,8 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..core import CaseError, Rulebook, editing, is_language_free, judge, word, word_ruling
+from ..core import editing
 from ..core.case import split_case
+from ..core.engine import is_language_free, judge, word, word_ruling
+from ..core.errors import CaseError
+from ..core.rulebook import Rulebook
 from ..store.service import Actor, EventInfo, Store
 from .changes import OpChanges, changes_of
 

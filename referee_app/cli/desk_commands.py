@@ -789,33 +789,13 @@ def cmd_clock(args: argparse.Namespace) -> int:
 # -- the hall display ------------------------------------------------------------------------
 def cmd_hall_display(args: argparse.Namespace) -> int:
     """``referee-app hall-display [--event ID] [--windowed]``: for a projector or a second
-    screen; it writes nothing and follows the store on its own."""
-    from referee_app.gui.app import display_problem, register_font
+    screen; it writes nothing and follows the store on its own (the window's code is the
+    launcher's to load: ``gui.hall_display.run``)."""
+    from referee_app.app.display import display_problem
+    from referee_app.cli.windows import open_window
 
     problem = display_problem(args.lang)
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from PySide6.QtGui import QFont
-    from PySide6.QtWidgets import QApplication
-
-    from referee_app.app.session import Session
-    from referee_app.app.store import Actor, Store
-    from referee_app.gui.hall_display import HallDisplay
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    family = register_font()
-    if family:
-        app.setFont(QFont(family))
-    store = Store.open(args.db)
-    ev = store.pick_event(args.event)
-    view = HallDisplay(Session(store, ev, Actor.default()))
-    if args.windowed:
-        view.resize(1920, 1080)
-        view.show()
-    else:
-        view.showFullScreen()
-    try:
-        return int(app.exec())
-    finally:
-        store.close()
+    return open_window("hall-display", args)

@@ -1,5 +1,6 @@
-"""The command line: ``referee-app`` (the desktop app), ``judge``, ``rules``, and the store's
-commands. Kept light: ``judge`` must not load Qt, reportlab or the database layer."""
+"""The command line: ``judge``, ``rules``, and the store's, printing's and desk's commands;
+with no command, the window the launcher (:mod:`referee_app.launcher`) hands it. Kept light:
+``judge`` must not load Qt, reportlab or the database layer."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from ..app.language import default_lang
 from ..core.errors import one_line as _one_line
@@ -25,6 +26,7 @@ from .messages import (
     use_language,
     words_for_flags,
 )
+from .windows import Windows, open_window
 
 
 def _say(args: argparse.Namespace, english: str, code: str, **values: object) -> None:
@@ -56,7 +58,7 @@ class _VersionAction(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         if current_language() == "zh":  # no flag in a Chinese line: the option in words
             self.exit(2, f"{self.prog}：{words_for_flags(message)}\n")
         self.exit(2, f"{self.prog}: {message}\n")
@@ -154,7 +156,7 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     from . import store_commands
 
     if only is not None:
-        sub = _OneCommand(sub, only)
+        sub = cast("argparse._SubParsersAction[_Parser]", _OneCommand(sub, only))  # as registering uses it
 
     store_commands.register(sub)
     from . import print_commands as printing_commands
@@ -170,7 +172,8 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    from ..core import CaseError, RulebookError, judge
+    from ..core.engine import judge
+    from ..core.errors import CaseError, RulebookError
 
     try:
         if args.case == "-":
@@ -219,7 +222,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
-    from ..core import RulebookError, bundled_ids, load_rulebook
+    from ..core.errors import RulebookError
+    from ..core.rulebook import bundled_ids, load_rulebook
 
     status = 0
     for rulebook_id in bundled_ids():
@@ -246,15 +250,12 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    try:
-        from ..gui.app import run
-    except ImportError as exc:
-        print(text("cli.no_desktop", args, detail=exc), file=sys.stderr)
-        return 1
-    return run(args)
+    return open_window("window", args)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> int:
+    """Run the command line ``argv``; with no command it opens the window that ``windows``
+    (the launcher's) loads. Without ``windows`` the command line opens no window."""
     given = list(sys.argv[1:] if argv is None else argv)
     command = command_of(given)
     # no command opens the window: its parser needs only the global options (unless --help)
@@ -269,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         restore_argparse()
     if args.lang is None:
         args.lang = default_lang()
+    args.windows = windows  # for the commands that open one (cli.windows.open_window)
     func = getattr(args, "func", None)
     if func is None:
         return cmd_gui(args)

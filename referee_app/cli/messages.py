@@ -110,7 +110,7 @@ def use_language(lang: str) -> None:
     _current[0] = lang
     if lang == "zh":
         argparse._ = lambda text: ARGPARSE_ZH.get(text, text)  # type: ignore[attr-defined]
-        argparse.ngettext = lambda one, many, n: _ARGPARSE_NZH.get(one if n == 1 else many, many)
+        argparse.ngettext = lambda one, many, n: _ARGPARSE_NZH.get(one if n == 1 else many, many)  # type: ignore[attr-defined]
     else:
         argparse._, argparse.ngettext = _ORIGINAL  # type: ignore[attr-defined]
 

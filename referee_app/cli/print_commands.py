@@ -279,7 +279,7 @@ def _read_case(name: str) -> dict[str, Any]:
 
 def _scoresheet_from_file(name: str, args: argparse.Namespace, lang: str) -> Any:
     from ..app.printouts import scoresheet_from_case
-    from ..core import CaseError, RulebookError
+    from ..core.errors import CaseError, RulebookError
 
     case = _read_case(name)
     try:
@@ -605,7 +605,7 @@ def cmd_print_ruling(args: argparse.Namespace) -> int:
     lang = _lang(args)
     sheet = _scoresheet_from_file(args.case, args, lang)
     from ..app.printouts import RulingSlipData, applied_clause
-    from ..core import load_rulebook
+    from ..core.rulebook import load_rulebook
 
     dec = sheet.decision
     if args.hand == 0:

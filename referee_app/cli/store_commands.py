@@ -667,7 +667,8 @@ def _read_json(name: str) -> Any:
 def cmd_event_create(args: argparse.Namespace) -> int:
     from datetime import date
 
-    from referee_app.core import RulebookError, load_rulebook
+    from referee_app.core.errors import RulebookError
+    from referee_app.core.rulebook import load_rulebook
 
     from ..app.errors import InputError
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from .seats import SEAT_NAMES, SIDE_NAMES, other_side
 
 if TYPE_CHECKING:
-    from .engine import Ruling
     from .rulebook import Rulebook
+    from .ruling import Ruling
 
 _SCOPE = {
     "zh": {"hand": "本副牌第{n}次", "round": "本轮第{n}次", "event": "本次比赛第{n}次"},

@@ -1,4 +1,6 @@
 """Starting the desktop app: a display, the bundled font, the language, the store, the log.
+The launcher (:mod:`referee_app.launcher`) calls :func:`run` when the command line has no
+command; this package does not import the command line.
 
 An unexpected exception anywhere in the window (Qt hands a slot's exception to
 ``sys.excepthook``) is written in full to the log file and shown as one message naming the
@@ -14,25 +16,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..app.printouts import font_path
+from ..app.display import display_problem
 from ..applog import log_unexpected, logger, start_logging
-from ..locations import resources_dir
+from ..locations import font_path, resources_dir
 
 ICON_FILE = "referee-app.png"
-
-
-def display_problem(lang: str) -> str | None:
-    """Why no window can open here, in one line in ``lang``, or None."""
-    if os.environ.get("QT_QPA_PLATFORM"):
-        return None
-    if sys.platform.startswith("linux") and not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    ):
-        from ..app.messages import message
-
-        tools = "referee-app judge CASE.json, referee-app rules list, referee-app --help"
-        return "referee-app: " + message("window.no_display", lang, tools=tools)
-    return None
 
 
 def register_font() -> str | None:
@@ -49,22 +37,6 @@ def register_font() -> str | None:
 
 def icon_path() -> Path:
     return resources_dir() / "icons" / ICON_FILE
-
-
-def gui_script() -> int:
-    """The ``referee-app-gui`` entry point (and the bundle's): Windows starts it without a
-    console, where ``sys.stdout``/``sys.stderr`` are None, so printing would fail. The
-    bundle's executable is also the store's holder process (``store.walholder``)."""
-    from ..app import store
-
-    if len(sys.argv) == 3 and sys.argv[1] == store.HOLD_ARGUMENT:
-        return int(store.hold(sys.argv[2]))
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the app
-    from ..cli import main
-
-    return main()
 
 
 class UnexpectedErrorReporter:
@@ -114,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
 
     reporter = UnexpectedErrorReporter(args.lang)  # logs on its own if the log is not started
     sys.excepthook = reporter
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("referee-app")
     app.setDesktopFileName("referee-app")  # Wayland/X11 match the window to referee-app.desktop
     if icon_path().is_file():

@@ -264,6 +264,9 @@ class DecideDialog(QDialog):
 class AppealsView(QWidget):
     """The appeals desk: open appeals with their deadlines, one opened beside its ruling."""
 
+    #: The modal dialog open now, else None.
+    active_dialog: QDialog | None = None
+
     back = Signal()
     changed = Signal(str)
 
@@ -461,7 +464,8 @@ class AppealsView(QWidget):
         winner_after = ((after.decision.get("result") or {}).get("winner")) if after else None
         if winner_after != winner_before:
             lang = self.language.lang
-            name = {None: self.language.tr("draw"), **SIDE_NAMES[lang]}
+            name: dict[str | None, str] = {None: self.language.tr("draw")}
+            name.update(SIDE_NAMES[lang])
             self.changed.emit(
                 self.language.tr("result_changed", before=name[winner_before], after=name[winner_after])
             )
@@ -507,7 +511,7 @@ class AppealsView(QWidget):
             self, self.language, out.getvalue(), self.language.tr("appeal_form"), f"appeal-{a['id']}.pdf"
         )
 
-    def _act(self, action, message: str) -> bool:
+    def _act(self, action: Callable[[], object], message: str) -> bool:
         try:
             action()
         except StoreError as exc:

@@ -318,7 +318,7 @@ class PairingView(QWidget):
             self.table.setItem(r, 4, _item(self.names.get(t.ew, ""), Qt.AlignmentFlag.AlignLeft))
             if frozenset((t.ns, t.ew)) in self.met:
                 for c in range(5):
-                    self.table.item(r, c).setBackground(Qt.GlobalColor.yellow)
+                    self.table.item(r, c).setBackground(Qt.GlobalColor.yellow)  # type: ignore[union-attr]  # set above
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)

@@ -16,6 +16,7 @@ table):
 
 from __future__ import annotations
 
+import argparse
 from html import escape
 from typing import Any
 
@@ -253,3 +254,34 @@ def _table(rows: list[str], px: int) -> str:
         f"<table cellspacing='0' cellpadding='10' align='center' width='100%' "
         f"style='font-size:{px}px; border-collapse:collapse'>" + "".join(rows) + "</table>"
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    """``referee-app hall-display``: open the store (``--db``), the event (``--event``) and the
+    display, full screen unless ``--windowed``, until it is closed. The command line checked
+    that a window can open here; the launcher loads this function for it."""
+    import sys
+
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from ..app.store import Actor, open_store
+    from .app import register_font
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    family = register_font()
+    if family:
+        app.setFont(QFont(family))
+    store = open_store(args.db)
+    try:
+        ev = store.pick_event(args.event)
+        view = HallDisplay(Session(store, ev, Actor.default()))
+        if args.windowed:
+            view.resize(1920, 1080)
+            view.show()
+        else:
+            view.showFullScreen()
+        return int(app.exec())
+    finally:
+        store.close()

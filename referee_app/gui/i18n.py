@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QObject, QTranslator, Signal
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtWidgets import QApplication
 
 from ..app.messages import catalogue_dir
@@ -35,7 +35,7 @@ class Language(QObject):
         self.lang = lang
         self.catalog = load_catalog()
 
-    def tr(self, name: str, /, **values: Any) -> str:
+    def tr(self, name: str, /, **values: Any) -> str:  # type: ignore[override]  # the catalogue's, not Qt's
         entry = self.catalog.get(name)
         if entry is None:
             raise KeyError(f"{CATALOG_PATH.name}: no string {name!r}")
@@ -88,7 +88,7 @@ QT_MISSING_ZH = {
 
 
 class _MissingQtStrings(QTranslator):
-    def translate(  # type: ignore[override]
+    def translate(
         self, context: str, source: str, disambiguation: str | None = None, n: int = -1
     ) -> str | None:
         # None (a null string): not ours, so Qt asks the next translator
@@ -101,7 +101,7 @@ class _MissingQtStrings(QTranslator):
 _qt_missing: QTranslator | None = None
 
 
-def _install_missing(app: QApplication) -> None:
+def _install_missing(app: QCoreApplication) -> None:
     global _qt_missing
     if _qt_missing is None:
         _qt_missing = _MissingQtStrings(app)

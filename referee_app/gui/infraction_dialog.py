@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import CaseError
 from ..core.catalogue import CHOICES, FIELD_LABELS
+from ..core.errors import CaseError
 from ..core.seats import SEAT_NAMES, SIDE_NAMES, side_of
 from .i18n import Language
 from .refusal import refusal
@@ -130,9 +130,9 @@ class InfractionDialog(QDialog):
         for name, value in (values or {}).items():
             self._set_value(name, value)
         if self.inputs:
-            fields = QGroupBox(tr("facts"))
-            fields.setLayout(self.form)
-            outer.addWidget(fields)
+            facts = QGroupBox(tr("facts"))
+            facts.setLayout(self.form)
+            outer.addWidget(facts)
 
         # -- the live preview ------------------------------------------------------------------
         preview_box = QGroupBox(tr("proposed_ruling"))
@@ -196,16 +196,16 @@ class InfractionDialog(QDialog):
         self.confirm_button.setDefault(True)
         self.confirm_button.setMinimumHeight(40)
         self.confirm_button.clicked.connect(self.confirm)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.confirm)
+        QShortcut(QKeySequence("Ctrl+Return"), self).activated.connect(self.confirm)
         row.addWidget(self.cancel_button)
         row.addWidget(self.confirm_button)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.body)
+        self.scroller = QScrollArea()  # not .scroll: QWidget.scroll is a method
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroller.setWidget(self.body)
         dialog_layout = QVBoxLayout(self)
-        dialog_layout.addWidget(self.scroll, 1)
+        dialog_layout.addWidget(self.scroller, 1)
         dialog_layout.addLayout(row)
         self.ready = True
         self.refresh()
@@ -224,7 +224,7 @@ class InfractionDialog(QDialog):
         self.resize(self.width(), self.sizeHint().height())
         if on:  # unfolded below the preview: bring the reason into view, Confirm stays put
             self.body.adjustSize()
-            self.scroll.ensureWidgetVisible(self.ov_reason)
+            self.scroller.ensureWidgetVisible(self.ov_reason)
 
     def _start_from(self, ruling: dict[str, Any]) -> None:
         """An override starts from the proposed sanction: the referee changes what differs."""

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..app import errors
 from ..app.messages import describe
 from .i18n import Language
 
@@ -81,6 +80,8 @@ class WelcomePage(QWidget):
 
 
 class MainWindow(QMainWindow):
+    #: The modal dialog open now (a test or the error reporter finds it here), else None.
+    active_dialog: QtWidgets.QDialog | None = None
     #: Emitted once, when the window has painted for the first time (the app opens the store then).
     first_painted = Signal()
 
@@ -204,6 +205,8 @@ class MainWindow(QMainWindow):
             self.welcome.open_button.setEnabled(False)
             self.welcome.new_button.setEnabled(False)
             return
+        from ..app import errors  # not at module level: the window paints first
+
         self.welcome.new_button.setEnabled(True)
         try:
             events = self.store.list_events()
@@ -229,6 +232,8 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.welcome)
 
     def new_event(self) -> Any:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.store is None or self.actor is None:
             return None
         from .new_event import NewEventDialog
@@ -261,6 +266,7 @@ class MainWindow(QMainWindow):
             self.open_event(int(item.data(QtCore.Qt.ItemDataRole.UserRole)))
 
     def open_event(self, event_id: int) -> None:
+        from ..app import errors  # not at module level: the window paints first
         from ..app.session import Session
         from .hall import HallView
         from .table_view import TableView
@@ -358,11 +364,11 @@ class MainWindow(QMainWindow):
             return
         from .appeals import AppealsView
 
-        view = self._desk_view(
-            "appeals_view",
-            lambda: AppealsView(self.language, self.session),
-            lambda v: (v.changed.connect(self.say), setattr(v, "login", self.login)),
-        )
+        def wire(view: AppealsView) -> None:
+            view.changed.connect(self.say)
+            view.login = self.login
+
+        view = self._desk_view("appeals_view", lambda: AppealsView(self.language, self.session), wire)
         view.refresh()
         self.stack.setCurrentWidget(view)
 
@@ -429,7 +435,7 @@ class MainWindow(QMainWindow):
         pending = self.drafts.pending()
         key = self._place_key()
         try:
-            event_id = int(self.settings.value(f"{key}/event", 0) or 0)
+            event_id = int(str(self.settings.value(f"{key}/event", 0) or 0))
             round_no, _, table_no = str(self.settings.value(f"{key}/table", "") or "").partition("/")
             table = (int(round_no), int(table_no)) if table_no else None
         except ValueError:
@@ -470,6 +476,8 @@ class MainWindow(QMainWindow):
             view.log_infraction(str(dialog.get("kind")), draft=dialog)
 
     def import_pairs(self, path: str | None = None) -> int:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.session is None:
             return 0
         if not path:
@@ -509,6 +517,8 @@ class MainWindow(QMainWindow):
         return f"clock/{self.store.where}/{self.session.event.id}/{self.hall.round.value()}"
 
     def remember_clock(self) -> None:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.hall is None:
             return
         clock = self.hall.clock
@@ -537,6 +547,8 @@ class MainWindow(QMainWindow):
                 self.restore_clock()
 
     def restore_clock(self) -> None:
+        from ..app import errors  # not at module level: the window paints first
+
         if self.hall is None:
             return
         if self.session is not None:

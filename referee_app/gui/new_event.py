@@ -23,7 +23,7 @@ from ..app.messages import describe
 from .i18n import Language
 
 if TYPE_CHECKING:
-    from ..core import Rulebook
+    from ..core.rulebook import Rulebook
 
 
 class NewEventDialog(QDialog):
@@ -42,7 +42,8 @@ class NewEventDialog(QDialog):
         self.date.setCalendarPopup(True)
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.rules = QComboBox()
-        from ..core import RulebookError, bundled_ids, load_rulebook
+        from ..core.errors import RulebookError
+        from ..core.rulebook import bundled_ids, load_rulebook
 
         for rid in bundled_ids():
             try:
@@ -99,7 +100,8 @@ class NewEventDialog(QDialog):
             self.load_file(path)
 
     def load_file(self, path: str) -> bool:
-        from ..core import RulebookError, load_rulebook
+        from ..core.errors import RulebookError
+        from ..core.rulebook import load_rulebook
 
         try:
             rb = load_rulebook(path)

@@ -109,7 +109,7 @@ class SignaturePad(QWidget):
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        image.save(buffer, "PNG")
+        image.save(buffer, "PNG")  # type: ignore[call-overload]  # Qt takes the format as str too
         return bytes(data.data())
 
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -32,8 +33,9 @@ from PySide6.QtWidgets import (
 from ..app.drafts import Drafts
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
-from ..core import CaseError, editing
+from ..core import editing
 from ..core.catalogue import facts_required, fields_for
+from ..core.errors import CaseError
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .appeals import FileAppealDialog
 from .i18n import Language
@@ -131,6 +133,9 @@ class PointsField(QWidget):
 
 class TableView(QWidget):
     """One table of one round. Everything it shows comes from the core's decision."""
+
+    #: The modal dialog open now, else None.
+    active_dialog: QDialog | None = None
 
     back = Signal()
     saved = Signal(str)
@@ -347,8 +352,8 @@ class TableView(QWidget):
         layout.addWidget(self.correction_banner)
         layout.addWidget(body, 1)
 
-        QShortcut(QKeySequence("Ctrl+Return"), self.hand_box, activated=self.confirm_hand)
-        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=lambda: self.void_selected())
+        QShortcut(QKeySequence("Ctrl+Return"), self.hand_box).activated.connect(self.confirm_hand)
+        QShortcut(QKeySequence("Ctrl+Shift+V"), self).activated.connect(lambda: self.void_selected())
         self.setTabOrder(self.defender_points.edit, self.redeclarations)
         self.setTabOrder(self.redeclarations, self.bottom_points.edit)
         self.setTabOrder(self.bottom_points.edit, self.captured)
@@ -830,8 +835,8 @@ class TableView(QWidget):
             button.setText(f"{label[lang]} ({key})" if key else label[lang])
             button.setToolTip(label["en"] if lang == "zh" else label["zh"])
         self.back_button.setText(tr("back_to_hall"))
-        for side, button in self.arrive.items():
-            button.setText(tr("mark_arrived", side=SIDE_NAMES[lang][side]))
+        for side, arrived in self.arrive.items():
+            arrived.setText(tr("mark_arrived", side=SIDE_NAMES[lang][side]))
         self.shot_box.setTitle(tr("shot_clock"))
         editing_hand = self.editing_hand
         self.hand_box.setTitle(

@@ -60,7 +60,8 @@ def button_shortcut(button: QPushButton, keys: str, scope: QWidget) -> QShortcut
         if button.isVisible() and button.isEnabled():
             button.click()
 
-    shortcut = QShortcut(QKeySequence(keys), scope, activated=press)
+    shortcut = QShortcut(QKeySequence(keys), scope)
+    shortcut.activated.connect(press)
     button.setToolTip(QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText))
     return shortcut
 
@@ -177,7 +178,9 @@ class RoundClock(QWidget):
     warned = Signal()
     ended = Signal()
 
-    def __init__(self, language: Language, minutes: int, warning_minutes_left: int, parent=None) -> None:
+    def __init__(
+        self, language: Language, minutes: int, warning_minutes_left: int, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.language = language
         self.total = minutes * 60
@@ -261,7 +264,9 @@ class ShotClock(QWidget):
 
     expired = Signal(str, str)  # seat, what
 
-    def __init__(self, language: Language, limits: dict[str, int | None], parent=None) -> None:
+    def __init__(
+        self, language: Language, limits: dict[str, int | None], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.language = language
         self.limits = {k: v for k, v in limits.items() if k in ("bury", "lead", "follow") and v}

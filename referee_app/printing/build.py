@@ -34,7 +34,7 @@ def chain_head(store: Any) -> tuple[int, str]:
     """(entry number, hash) of the last entry of the store's audit chain, read now."""
     from ..store import audit
 
-    return store._read(audit.head)  # type: ignore[no-any-return]
+    return store._read(audit.head)
 
 
 def chain_entry_hash(store: Any, seq: int) -> str | None:
@@ -47,7 +47,7 @@ def chain_entry_hash(store: Any, seq: int) -> str | None:
         row = conn.execute(select(audit_log.c.hash).where(audit_log.c.seq == seq)).first()
         return None if row is None else str(row.hash)
 
-    return store._read(run)  # type: ignore[no-any-return]
+    return store._read(run)
 
 
 def stored_pairs(
@@ -97,7 +97,7 @@ def store_scoresheets(
         ),
         key=lambda m: m["table"],
     )
-    from ..core import is_language_free, word
+    from ..core.engine import is_language_free, word
 
     sheets = []
     for m in records:
@@ -106,7 +106,7 @@ def store_scoresheets(
         if is_language_free(decision):
             decision = word(decision, lang, rulebook)  # worded, not judged again
         elif m.get("lang") != lang:  # stored with words in another language: judged again
-            from ..core import judge
+            from ..core.engine import judge
 
             decision = judge(case, lang=lang, rulebook=rulebook)
         sheet = ScoresheetData(
@@ -319,14 +319,14 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
 def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -> dict[str, Any]:
     """The stored ruling worded in ``lang``; one stored with its words in another language
     (before rulings were stored in no language) is judged again (same engine and rulebook)."""
-    from ..core import word_ruling
+    from ..core.engine import word_ruling
 
     if "scope" in r["ruling"] and "text" not in r["ruling"]:
         return word_ruling(copy.deepcopy(dict(r["ruling"])), lang, rulebook)
     version = [h for h in store.history(r["event_id"], r["round"], r["table"]) if h["id"] == r["match_id"]]
     if not version or version[0]["lang"] == lang:
         return dict(r["ruling"])
-    from ..core import judge
+    from ..core.engine import judge
 
     case, _meta = split_case(json.loads(version[0]["case_json"]))
     decision = judge(case, lang=lang, rulebook=rulebook)
@@ -363,11 +363,13 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
                 break
     cfg = rulebook.data.get("appeal") or {}
     decided = a["decision"] is not None
+    filed_at = local_time(a["filed_at"])
+    assert filed_at is not None  # the store keeps every appeal's filing time
     data = AppealFormData(
         event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
         ruling=ruling,
         by_side=a["by"],
-        filed_at=local_time(a["filed_at"]),
+        filed_at=filed_at,
         grounds=a["grounds"],
         window_minutes=a["window_minutes"],
         window_from=a["window_from"],

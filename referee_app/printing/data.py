@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..core.case import split_case
-from ..core.errors import Reported
+from .errors import PaperCodeError
 
 SIDES = ("NS", "EW")
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -349,12 +349,6 @@ class PaperCode:
     digest: str
 
 
-class PaperCodeError(Reported, ValueError):
-    """The text is not a scoresheet's QR code from the event record; the message is one line."""
-
-    default_code = "paper_code.invalid"
-
-
 def parse_paper_code(text: str) -> PaperCode:
     """The fields of a QR text from :func:`qr_payload`; :class:`PaperCodeError` names what
     is wrong (a sheet printed from a case file carries no event record to check)."""
@@ -544,7 +538,9 @@ def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] |
     if not spec:
         return None
     if ruling.get("escalated"):
-        rule = next((r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {})
+        rule: dict[str, Any] = next(
+            (r for r in spec.get("rules", []) if r.get("id") == ruling.get("branch")), {}
+        )
         counter = rulebook.data.get("counters", {}).get(rule.get("counter") or ruling.get("kind"), {})
         occurrence = int(ruling.get("occurrence") or 0)
         steps = [st for st in counter.get("steps", []) if int(st.get("from_count", 0)) <= occurrence]
@@ -586,7 +582,8 @@ def scoresheet_from_case(
     Raises the core's ``CaseError``/``RulebookError`` for an invalid case and ``ValueError``
     for bad ``round``/``table``/``pairs`` keys.
     """
-    from ..core import judge, load_rulebook
+    from ..core.engine import judge
+    from ..core.rulebook import load_rulebook
 
     case, meta = split_case(raw_case)
     pairs = pairs_from_meta(meta.get("pairs"))

@@ -48,7 +48,7 @@ def supported(story: Sequence[Any], own: tuple[type, ...]) -> bool:
         if isinstance(block, KeepTogether):
             if getattr(block, "_maxHeight", None) or type(block) is not KeepTogether:
                 return False
-            if not supported(block._content, own):
+            if not supported(block._content, own):  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
                 return False
         elif type(block) in (PageBreak, CondPageBreak):
             continue
@@ -121,7 +121,7 @@ class _Frame:
 def _together(frame: _Frame, canv: Any, block: KeepTogether) -> list[Any]:
     """What ``KeepTogether.split`` puts back in the story: its content, after a page break
     when the content does not fit below but would on a fresh page."""
-    content = list(block._content)
+    content = list(block._content)  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
     first = next((c for c in content if not hasattr(c, "frameAction")), None)
     before = 0.0 if first is None or frame.at_top else max(first.getSpaceBefore() - frame.after, 0.0)
     room = frame.y - frame.bottom - before
@@ -167,8 +167,8 @@ def build(doc: SimpleDocTemplate, story: Iterable[Any], canvasmaker: Any) -> Non
     block by block as the pages fill: a round's sheets can be made one at a time, each
     sheet's blocks dropped once drawn (made all first, they are a hundred sheets of cells
     alive at once, which the garbage collector walks again and again)."""
-    doc._calc()
-    canv = doc._makeCanvas(canvasmaker=canvasmaker)
+    doc._calc()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
+    canv = doc._makeCanvas(canvasmaker=canvasmaker)  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
     frame = _Frame(doc)
     incoming = iter(story)
     todo: list[Any] = []  # blocks put back (split, kept together, moved on): the next last

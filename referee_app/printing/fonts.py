@@ -20,14 +20,16 @@ import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import Reported
-from ..locations import resources_dir
+from ..locations import FONT_FILE, font_path, resources_dir
+from .errors import ResourceError
+
+if TYPE_CHECKING:
+    from reportlab.pdfbase.ttfonts import TTFontFace
 
 FONT = "WQYMicroHei"
 FONT_MONO = "WQYMicroHeiMono"  # the same file's second face, for digests
-FONT_FILE = "wqy-microhei.ttc"
 
 # Cannot start a line (避头): closing punctuation and marks, full-width and ASCII.
 CANNOT_START = (
@@ -36,16 +38,6 @@ CANNOT_START = (
 )
 # Cannot end a line (避尾): opening punctuation and prefixes.
 CANNOT_END = "([{‘“〈《「『【〔〖〘〚〝﹙﹛﹝（［｛＄￥£$#@§"
-
-
-class ResourceError(Reported, RuntimeError):
-    """A shipped resource (font, form template) is missing or unreadable."""
-
-    default_code = "print.resource"
-
-
-def font_path() -> Path:
-    return resources_dir() / "fonts" / FONT_FILE
 
 
 _registered = False
@@ -85,7 +77,7 @@ def register_fonts() -> str:
     rl_fonts.addMapping(FONT, 1, 1, FONT)
     # reportlab's own CJK splitter (used for paragraphs with markup) reads these globals.
     extended = "".join(sorted(set(textsplit.ALL_CANNOT_START) | set(CANNOT_START)))
-    textsplit.ALL_CANNOT_START = extended
+    textsplit.ALL_CANNOT_START = extended  # type: ignore[misc]  # Final in the stubs; reportlab reads it
     paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
     _registered = True
     return FONT
@@ -244,12 +236,12 @@ def _glyph_to_char(entry: tuple[Any, ...]) -> dict[int, list[int]]:
 
 
 @cache
-def _face_class() -> type:
+def _face_class() -> type[TTFontFace]:
     """reportlab's face whose ``glyphToChar`` is unpacked from the cache when first read
     (only shaping reads it; rebuilding its lists costs as much as the rest of the face)."""
     from reportlab.pdfbase import ttfonts
 
-    class CachedFace(ttfonts.TTFontFace):  # type: ignore[misc]
+    class CachedFace(ttfonts.TTFontFace):
         def __getattr__(self, name: str) -> Any:
             entry = self.__dict__.get("_packed_glyph_to_char")
             if name != "glyphToChar" or entry is None:
@@ -295,9 +287,9 @@ def load_face(name: str, path: Path, index: int) -> Any:
     for k in _NAME_FIELDS:
         if isinstance(fields.get(k), bytes):
             setattr(face, k, ttfonts.TTFNameBytes(fields[k]))
-    face._ttf_data = path.read_bytes()
+    face._ttf_data = path.read_bytes()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
     scale = 1000 / face.unitsPerEm
-    face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)
+    face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)  # type: ignore[attr-defined]
     with _face_lock:  # TTFont builds its face itself: hand it the cached one
         parse = ttfonts.TTFontFace
         ttfonts.TTFontFace = lambda *args, **kwargs: face  # type: ignore[misc,assignment]
@@ -404,7 +396,7 @@ def make_cjk_paragraph_class() -> Any:
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.platypus import Paragraph
 
-    class CJKParagraph(Paragraph):  # type: ignore[misc]
+    class CJKParagraph(Paragraph):
         """A paragraph with ``wordWrap="CJK"``; plain text breaks by Chinese rules."""
 
         def breakLinesCJK(self, maxWidths: Any) -> Any:  # noqa: N802 - reportlab's name
@@ -418,7 +410,7 @@ def make_cjk_paragraph_class() -> Any:
                 or self.bulletText
             ):
                 return super().breakLinesCJK(maxWidths)
-            if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+            if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
                 return frags[0].clone(kind=0, lines=self.blPara.lines)
             f = frags[0]
             if not isinstance(maxWidths, (list, tuple)):
@@ -489,7 +481,8 @@ def _covered(ch: str) -> bool:
         register_fonts()
         from reportlab.pdfbase import pdfmetrics
 
-        _main_chars = frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
+        face = pdfmetrics.getFont(FONT).face  # type: ignore[attr-defined]  # a TTFont: getFont is typed Font
+        _main_chars = frozenset(face.charToGlyph)
     return ord(ch) in _main_chars
 
 

@@ -16,16 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported
 from ..core.validated import ValidatedCache, code_stamp
 from ..locations import forms_dir
-
-
-class FormError(Reported, ValueError):
-    """A form template that cannot be used; the message is one line naming file and key."""
-
-    default_code = "form.invalid"
-
+from .errors import FormError
 
 _COMMON_LABELS = {"event", "organiser", "date", "round", "table", "page"}
 

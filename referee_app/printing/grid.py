@@ -278,7 +278,7 @@ class Grid(Flowable):
                     fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
-            c._code.append(" ".join(boxes) + " f")
+            c._code.append(" ".join(boxes) + " f")  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         for name, bottom in zip(uses, place, strict=True):
             shared.place(c, name, 0, bottom)
         runs: list[Run] = []
@@ -323,7 +323,7 @@ class Grid(Flowable):
                 fills.setdefault(id(fill), (fill, []))[1].append(f"{box} re")
         for fill, boxes in fills.values():
             c.setFillColor(fill)
-            c._code.append(" ".join(boxes) + " f")
+            c._code.append(" ".join(boxes) + " f")  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         runs: list[Run] = []
         self._cells(row, 0.0, height, runs, True)
         if runs:
@@ -403,7 +403,7 @@ class Grid(Flowable):
                     x = xs[col]
                     ops.append(f"{x} {top} m {x} {low} l")
         if ops:
-            c._code.append(" ".join(ops) + " S")
+            c._code.append(" ".join(ops) + " S")  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         c.setLineWidth(self.box)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
@@ -458,7 +458,7 @@ def write_runs(text: Any, state: dict[str, Any], runs: Sequence[Run]) -> None:
             if subset is not subset_now or size != size_now:
                 ops = faces.get((subset, size))
                 if ops is None:
-                    name = getFont(subset[0]).getSubsetInternalName(subset[1], doc)
+                    name = getFont(subset[0]).getSubsetInternalName(subset[1], doc)  # type: ignore[attr-defined]  # a TTFont: getFont is typed Font
                     ops = faces[(subset, size)] = f"{name} {num(size)} Tf {num(size * 1.2)} TL"
                 append(ops)
                 subset_now, size_now = subset, size
@@ -482,10 +482,10 @@ class _Written:
 
     def parts(self, face: str, s: str, canv: Any) -> list[tuple[tuple[str, int], str]]:
         font = getFont(face)
-        if not font._dynamicFont:
+        if not font._dynamicFont:  # type: ignore[attr-defined]  # a TTFont: getFont is typed Font
             return []
         out = []
-        for subset, t in font.splitString(s, canv._doc):
+        for subset, t in font.splitString(s, canv._doc):  # type: ignore[attr-defined]  # a TTFont: getFont is typed Font
             key = self.subsets.setdefault((face, subset), (face, subset))
             out.append((key, f"({canv._escape(t)}) Tj"))
         return out
@@ -506,13 +506,14 @@ class SharedParts:
         """The form's name for the part of ``key`` (``draw()`` draws it from the origin
         into the form), or None to draw the part inline."""
         try:
-            name = self.seen.get(key, False)
+            known = key in self.seen
         except TypeError:  # a cell or colour that cannot be a key: drawn inline
             return None
-        if name is False:
+        if not known:
             self.seen[key] = None
             self.keep.append(key)
             return None
+        name = self.seen[key]
         if name is None:
             name = f"Shared{len(self.keep)}"
             self.keep.append(key)

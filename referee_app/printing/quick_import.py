@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 #: The modules whose patterns reaching U+FFFF are compiled when first used.
 MODULES = frozenset({"reportlab.platypus.paragraph", "reportlab.lib.textsplit"})
@@ -59,11 +62,11 @@ class _Loader:
     def exec_module(self, module: Any) -> None:
         with _lock:
             before = re.compile  # this hook's own, when paragraph imports textsplit
-            re.compile = _compile_on_use  # type: ignore[assignment]
+            re.compile = _compile_on_use
             try:
                 self.loader.exec_module(module)
             finally:
-                re.compile = before  # type: ignore[assignment]
+                re.compile = before
 
     def __getattr__(self, name: str) -> Any:  # get_source, is_package… as the loader has them
         return getattr(self.loader, name)
@@ -80,7 +83,7 @@ class _Finder:
 
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _Loader(spec.loader)
+            spec.loader = cast("Loader", _Loader(spec.loader))  # a Loader by its methods
         return spec
 
 

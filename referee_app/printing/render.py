@@ -184,7 +184,8 @@ class CellText(RunsText):
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         laid: list[tuple[float, float, list[tuple[str, float, Any, float, str]]]] = []
-        shift = {TA_CENTER: 0.5, TA_RIGHT: 1.0}.get(self.style.alignment, 0.0)  # of the room left
+        shifts: dict[object, float] = {TA_CENTER: 0.5, TA_RIGHT: 1.0}
+        shift = shifts.get(self.style.alignment, 0.0)  # of the room left
         for line in self.lines:
             if len(line) == 1:
                 text, size, color, *face = line[0]
@@ -195,7 +196,11 @@ class CellText(RunsText):
                 if whole <= width + 1e-6 and "\n" not in text:  # fits: break_lines would keep it
                     broken = [text.rstrip().lstrip(" ")]
                 else:
-                    broken = break_lines(text, lambda s, z=size, f=f: stringWidth(s, f, z), width)
+
+                    def measure(s: str, z: float = size, f: str = f) -> float:
+                        return float(stringWidth(s, f, z))
+
+                    broken = break_lines(text, measure, width)
                 for part in broken:
                     w = whole if part == text else stringWidth(part, f, size)
                     laid.append((size, (width - w) * shift, [(part, size, color, w, f)]))
@@ -266,12 +271,11 @@ class CellText(RunsText):
     def fit(self, width: float) -> tuple[float, list[Run]] | None:
         """Its height at ``width`` (what :meth:`wrap` gives) and :meth:`runs_at`, kept per
         width: a grid lays out every cell once a sheet, and most cells are the same text."""
-        kept = self._fits.get(width, False)
-        if kept is False:
+        if width not in self._fits:
             placed = self.runs_at(width)
             kept = None if placed is None else (len(self._at_width(width)[0]) * self.style.leading, placed)
             self._fits[width] = kept
-        return kept
+        return self._fits[width]
 
     def draw(self) -> None:
         if self._stand_in is not None:
@@ -457,7 +461,7 @@ class NumberedCanvas(Canvas):
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
         self._pages.append(dict(self.__dict__))
-        self._startPage()
+        self._startPage()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
 
     def save(self) -> None:
         counts = Counter(id(p["_sheet"]) for p in self._pages)
@@ -475,7 +479,7 @@ class NumberedCanvas(Canvas):
         form: FormTemplate | None = info.get("form")
         if form is None:
             return
-        width, _height = self._pagesize
+        width, _height = self._pagesize  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         margin = info.get("margin", 15 * mm)
         y = info.get("footer_y", 10 * mm)
         self.saveState()
@@ -503,7 +507,7 @@ class NumberedCanvas(Canvas):
         if mark:
             self.setFillColor(MARK)
             self.setFillAlpha(0.22)
-            self.translate(width / 2, self._pagesize[1] / 2)
+            self.translate(width / 2, self._pagesize[1] / 2)  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
             self.rotate(35)
             self.setFont(FONT, 54)
             self.drawCentredString(0, 10, mark[0])
@@ -511,9 +515,9 @@ class NumberedCanvas(Canvas):
             self.drawCentredString(0, -26, mark[1].upper())
             self.setFillAlpha(1)
             self.rotate(-35)
-            self.translate(-width / 2, -self._pagesize[1] / 2)
+            self.translate(-width / 2, -self._pagesize[1] / 2)  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         if page > 1 and info.get("running"):
-            top = self._pagesize[1] - info.get("top_margin", 14 * mm) + 6
+            top = self._pagesize[1] - info.get("top_margin", 14 * mm) + 6  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
             draw_text(self, margin, top, info["running"], FONT, 7.5, GREY)
             self.line(margin, top - 3, width - margin, top - 3)
         self.restoreState()
@@ -931,7 +935,7 @@ class QRFlowable(Flowable):
                     boxes.append(f"{starts[start]} {y} {lengths[col - start]} {size} re")
                 else:
                     col += 1
-        c._code.append(" ".join(boxes) + " f")
+        c._code.append(" ".join(boxes) + " f")  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
         c.restoreState()
 
 
@@ -984,7 +988,7 @@ def _header_values(form: FormTemplate, ev: Any, values: Mapping[str, Any]) -> li
     return out
 
 
-def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width: float) -> Table:
+def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width: float) -> Flowable:
     """Organiser and rulebook each on a full row; the other fields three to a row."""
     items = _header_values(form, ev, values)
     label_w = 56.0
@@ -1172,7 +1176,8 @@ def scoresheet_story(
     # pairs, with each player at a seat (the first player North or East)
     if form.has("pairs"):
         story.append(_heading(form, "pairs"))
-        start = dec.get("hands")[0]["levels_before"] if dec.get("hands") else data.case.get("levels") or {}
+        hands_decided = dec.get("hands")
+        start = hands_decided[0]["levels_before"] if hands_decided else data.case.get("levels") or {}
         rows: list[list[Any]] = [
             [_lab(form, k, center=True) for k in ("side", "pair_no", "players", "unit", "start_levels")]
         ]
@@ -1212,7 +1217,7 @@ def scoresheet_story(
             "hand_no", "dealer", "levels_before", "redeclarations", "defender_points",
             "bottom", "penalties", "shift", "total", "outcome", "levels_after",
         ]  # fmt: skip
-        widths = [22, 32, 48, 30, 42, 54, 32, 40, 32, 0, 48]
+        widths: list[float] = [22, 32, 48, 30, 42, 54, 32, 40, 32, 0, 48]
         if not any(shifts):
             i = keys.index("shift")
             del keys[i], widths[i]
@@ -1262,7 +1267,7 @@ def scoresheet_story(
     facts = _facts(data.case)
     if form.has("infractions"):
         keys2 = ("when", "seat", "infraction", "sanction", "clause", "note")
-        widths = [58, 98, 96, 0, 92, 58]
+        widths = [58.0, 98, 96, 0, 92, 58]
         widths[3] = width - sum(widths)
         rows = [[_lab(form, k, center=True) for k in keys2]]
         counters: Counter[int | None] = Counter()
@@ -1318,7 +1323,7 @@ def scoresheet_story(
     # overrides and voidings: printed only when there are any
     if form.has("corrections"):
         keys3 = ("when", "infraction", "proposed", "ruled", "reason")
-        widths = [64, 92, 100, 100, 0]
+        widths = [64.0, 92, 100, 100, 0]
         widths[4] = width - sum(widths)
         rows = [[_lab(form, k, center=True) for k in keys3]]
         counters = Counter()
@@ -1415,10 +1420,10 @@ def scoresheet_story(
         result_block += [Spacer(1, 3), *_record_lines(form, data, digest, payload)]
     if result_block or qr is not None:
         tail.append(_heading(form, "result"))
-        cells = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
-        widths = [rw, qr.width + 6] if qr is not None else [rw]
+        tail_cells: list[Any] = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
+        tail_widths = [rw, qr.width + 6] if qr is not None else [rw]
         pad = [("LEFTPADDING", (1, 0), (1, 0), 6)] if qr is not None else []
-        tail.append(Grid([cells], widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
+        tail.append(Grid([tail_cells], tail_widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
     if form.has("signatures"):
         tail.append(_heading(form, "signatures"))
         when = _dt(data.signed_at)
@@ -1912,7 +1917,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         t = Table(rows, colWidths=[width], hAlign="LEFT")
         t.setStyle(
             TableStyle(
-                [
+                [  # type: ignore[arg-type]  # the stubs type each command's tuple, not such a list
                     ("FONT", (0, 0), (-1, -1), FONT, 10),
                     ("BOX", (0, 0), (-1, -1), 1.0, RULE),
                     ("LEFTPADDING", (0, 0), (-1, -1), 8),

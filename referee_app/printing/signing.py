@@ -24,17 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported, cannot_read
+from ..core.errors import cannot_read
+from .errors import SigningError
 
 FIELD_NAME = "RefereeAppSignature"
 KEY_FILE = "event-key.p12"
 CERT_FILE = "event-cert.pem"
-
-
-class SigningError(Reported, RuntimeError):
-    """A key, certificate or PDF that cannot be used; the message is one line."""
-
-    default_code = "signing.error"
 
 
 @dataclass(frozen=True)
@@ -225,8 +220,8 @@ def sign_pdf(
     try:
         data = Path(in_path).read_bytes()
     except OSError as exc:
-        line, data = cannot_read(in_path, exc)
-        raise SigningError(line, **data) from None
+        line, values = cannot_read(in_path, exc)
+        raise SigningError(line, **values) from None
     import io
 
     try:

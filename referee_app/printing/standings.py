@@ -7,11 +7,9 @@ labels live here rather than in ``forms/`` until a standings template is added t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -21,8 +19,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
 from .fonts import FONT, escape, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
-
-Target = str | Path | IO[bytes]
+from .sheets import BracketSheet, PairingSheet, StandingsSheet, Target
 
 TITLE = ("名次表", "Standings")
 COLUMNS = {
@@ -31,47 +28,6 @@ COLUMNS = {
     "players": ("选手", "Players"),
     "unit": ("单位", "Unit"),
 }
-
-
-@dataclass
-class StandingsSheet:
-    """What the sheet shows; :meth:`build` makes it from the store's event and the core."""
-
-    event_name: str
-    rulebook_id: str
-    round: int
-    seed: int
-    tie_breaks: list[str]
-    rows: list[dict[str, Any]]
-    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    units: Mapping[str, str] = field(default_factory=dict)
-    clause_ref: str = ""
-    clause_zh: str = ""
-    printed_at: datetime | None = None
-    #: Tie-breaks whose definition is the rulebook's reading (printed with a mark).
-    assumed: list[str] = field(default_factory=list)
-    #: Final once the chief referee says so (the last round, every table signed); until
-    #: then the sheet says provisional across its head.
-    final: bool = False
-    chief_referee: str = ""
-    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
-
-    @classmethod
-    def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
-        clause = rulebook.data["standings"]["clause"]
-        return cls(
-            event_name=ev.name,
-            rulebook_id=rulebook.id,
-            round=table.round,
-            seed=table.seed,
-            tie_breaks=list(table.tie_breaks),
-            rows=list(table.rows),
-            players={str(p["number"]): list(p["players"]) for p in pairs},
-            units={str(p["number"]): p["unit"] for p in pairs if p.get("unit")},
-            clause_ref=str(clause.get("ref", "")),
-            clause_zh=str(clause.get("zh", "")),
-            assumed=list(table.assumed),
-        )
 
 
 def _head(zh: str, en: str) -> Paragraph:
@@ -95,13 +51,13 @@ class _PageCanvas(Canvas):
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
         self._saved.append(dict(self.__dict__))
-        self._startPage()
+        self._startPage()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
 
     def save(self) -> None:
         total = len(self._saved)
         for i, state in enumerate(self._saved, start=1):
             self.__dict__.update(state)
-            width, _ = self._pagesize
+            width, _ = self._pagesize  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
             self.saveState()
             self.setStrokeColor(RULE)
             self.setLineWidth(0.5)
@@ -268,26 +224,6 @@ def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list
     return out
 
 
-@dataclass
-class PairingSheet:
-    """A round's published pairing (对阵表): table, North-South pair, East-West pair, the bye."""
-
-    event_name: str
-    rulebook_id: str
-    round: int
-    method: str  # lot, swiss, knockout or entered (the draw made in the hall)
-    seed: int | None
-    tables: list[tuple[int, str, str]]
-    bye: str | None = None
-    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    printed_at: datetime | None = None
-    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
-    #: False: a proposal computed now, not the pairing the desk published.
-    published: bool = True
-    #: The published version (a correction is a new version); None for a draft.
-    version: int | None = None
-
-
 METHODS = {
     "seated": ("已公布，按入座记录", "published: as seated"),
     "lot": ("抽签编排", "by lot"),
@@ -363,18 +299,6 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
-
-
-@dataclass
-class BracketSheet:
-    """A knockout's rounds (each match and its winner, the byes) and its placings."""
-
-    event_name: str
-    rulebook_id: str
-    rounds: Mapping[int, Sequence[Mapping[str, Any]]]
-    placings: Sequence[Mapping[str, Any]]
-    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    printed_at: datetime | None = None
 
 
 def render_bracket(sheet: BracketSheet, target: Target) -> None:

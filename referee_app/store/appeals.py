@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from sqlalchemy import Connection, and_, select
 from ..core.editing import carry_forward, lighter_but_worse
 from ..core.errors import field_of
 from . import audit, roles
+from .common import EventInfo, _current_at, _voided, from_iso, strip_case
 from .errors import ConflictError, InputError, NotFoundError, RoleError
 from .models import (
     appeal_steps,
@@ -38,7 +39,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .service import Actor
+    from .common import Actor, Recorded
 
 DECISIONS = ("upheld", "modified", "rejected")
 OPEN_STATES = ("filed", "under_review")
@@ -65,10 +66,6 @@ def iso(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def from_iso(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
 def late_minutes(filed_at: datetime, window_start: datetime | None, window_minutes: int) -> int:
     """0 when on time; else whole minutes after the deadline, rounded up."""
     if window_start is None:
@@ -91,12 +88,16 @@ class AppealsMixin:
     """The appeal operations of :class:`~referee_app.store.service.Store`."""
 
     # provided by Store
-    where: str
+    @property
+    def where(self) -> str:  # the Store's: where it is (for messages)
+        raise NotImplementedError
+
     _write: Any
     _read: Any
     pick_event: Any
     pinned_rulebook: Any
     _authorize: Any
+    _write_match: Callable[..., Recorded]  # a new version of a match (service._write_match)
 
     # -- reading ---------------------------------------------------------------------
     def ruling(self, ruling_id: int) -> dict[str, Any]:
@@ -455,7 +456,7 @@ class AppealsMixin:
         reason = reason.strip()
 
         def run(conn: Connection) -> dict[str, Any]:
-            from .service import EventInfo, _write_match
+            _write_match = self._write_match  # the Store's (its parts do not import service)
 
             a = _appeal_row(conn, appeal_id, event_id)
             as_role = self._authorize(conn, int(a.event_id), "appeal.decide", actor)
@@ -509,9 +510,8 @@ class AppealsMixin:
                 else:
                     inf.pop("void", None)
                     inf["override"] = {"sanctions": copy.deepcopy(sanctions), "reason": f"{tag}：{reason}"}
-                from referee_app.core import CaseError, decide
-
-                from .service import strip_case
+                from referee_app.core.engine import decide
+                from referee_app.core.errors import CaseError
 
                 # the later hands stand as they were dealt (their dealers are facts); the
                 # appealed ruling's earlier decision, if any, is the one this replaces
@@ -621,14 +621,10 @@ class AppealsMixin:
 
 # -- helpers ---------------------------------------------------------------------------------
 def _current(conn: Connection, round_id: int, table_no: int) -> Any:
-    from .service import _current_at
-
     return _current_at(conn, round_id, table_no)
 
 
 def _is_void(conn: Connection, match_id: int) -> bool:
-    from .service import _voided
-
     return _voided(conn, match_id)
 
 
@@ -730,20 +726,6 @@ def _locate(stored_case: dict[str, Any], r: Mapping[str, Any]) -> dict[str, Any]
     if not isinstance(inf, dict) or inf.get("kind") != r.get("kind"):
         return None
     return inf
-
-
-def _result_time(conn: Connection, round_id: int, table_no: int) -> datetime | None:
-    """When the match's result was first recorded: the entry of the first version with one."""
-    rows = conn.execute(
-        select(matches.c.decision_json, matches.c.entry_seq)
-        .where(and_(matches.c.round_id == round_id, matches.c.table_no == table_no))
-        .order_by(matches.c.version)
-    )
-    for dj, seq in rows:
-        if json.loads(dj).get("result") is not None:
-            at = conn.execute(select(audit_log.c.at).where(audit_log.c.seq == seq)).scalar()
-            return from_iso(str(at))
-    return None
 
 
 def _check_filed_by(conn: Connection, a: Any, name: str) -> None:

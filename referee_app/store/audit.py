@@ -19,7 +19,7 @@ import binascii
 import hashlib
 import json
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -214,7 +214,7 @@ class Writer:
         self.rows.setdefault(table.name, []).append(row_dict(table, vals))
         return new_id
 
-    def insert_many(self, table: Table, values: list[Mapping[str, Any]]) -> list[int]:
+    def insert_many(self, table: Table, values: Sequence[Mapping[str, Any]]) -> list[int]:
         """Rows of one table (each with the same columns) in one statement; their ids in order."""
         if len(values) < 2:
             return [self.insert(table, v) for v in values]
@@ -362,7 +362,7 @@ class PlannedWriter(Writer):
     def insert(self, table: Table, values: Mapping[str, Any]) -> int:
         return self.insert_many(table, [values])[0]
 
-    def insert_many(self, table: Table, values: list[Mapping[str, Any]]) -> list[int]:
+    def insert_many(self, table: Table, values: Sequence[Mapping[str, Any]]) -> list[int]:
         ids = self._ids[table.name]
         try:
             rows = [{**v, "entry_seq": self.seq, "id": next(ids)} for v in values]
@@ -536,7 +536,8 @@ class _Signatures:
 
         seq = int(e["seq"])
         rows = payload.get("rows") or {}
-        info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
+        given = payload.get("info")
+        info: dict[str, Any] = given if isinstance(given, dict) else {}
         role = info.get("role") if isinstance(info.get("role"), str) else None
         fpr, sig = e.get("sig_fpr"), e.get("sig")
         action = str(e["action"])

@@ -40,7 +40,10 @@ class DeskMixin:
     """The desk operations of :class:`~referee_app.store.service.Store`."""
 
     # provided by Store
-    where: str
+    @property
+    def where(self) -> str:  # the Store's: where it is (for messages)
+        raise NotImplementedError
+
     _write: Any
     _read: Any
     pick_event: Any
@@ -207,7 +210,7 @@ def appeal_window_start(
     from datetime import datetime
 
     from ..core.clock import ClockAct, clock_state
-    from .appeals import from_iso
+    from .common import from_iso
 
     def latest(kind: str) -> Any:
         return conn.execute(
@@ -245,7 +248,7 @@ def appeal_window_start(
         st = clock_state(round_minutes, acts, datetime.now(UTC))
         if st.phase == "ended" and st.ends_at is not None:
             return st.ends_at, "clock"
-    from .appeals import _result_time
+    from .common import _result_time
 
     rid = conn.execute(
         select(rounds.c.id).where(rounds.c.event_id == event_id, rounds.c.number == round_no)

@@ -22,7 +22,7 @@ from .errors import InputError, RoleError
 from .models import audit_log, station_keys
 
 if TYPE_CHECKING:
-    from .service import Actor
+    from .common import Actor
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import base64
 import copy
-import getpass
 import hashlib
 import json
 import logging
 import os
 import secrets
-import socket
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -35,11 +33,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from ..core.case import split_case
 from ..core.editing import CarriedForward, DecisionPlace, carry_forward, with_dealers
 from ..core.errors import field_of
 from . import audit, keys, roles
 from .appeals import AppealsMixin
+from .common import Actor, EventInfo, Recorded, _current_at, _voided, strip_case
 from .db import READ_ONLY, database_error, display_url, open_engine, wal_identity
 from .desk import DeskMixin
 from .driver import Driver
@@ -84,57 +82,6 @@ MAX_TOKEN = 100
 log = logging.getLogger("referee_app.store")
 
 
-@dataclass(frozen=True)
-class Actor:
-    """Who writes, from which station, and in which role.
-
-    ``role`` alone is a claim; an actor returned by :meth:`Store.login` also carries a
-    ticket that the same store issued for that event and PIN (``authenticated``). On an
-    event whose roles are enforced, the store accepts only its own tickets."""
-
-    user: str
-    station: str
-    role: str | None = None
-    ticket: str | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def authenticated(self) -> bool:
-        return self.ticket is not None
-
-    @classmethod
-    def default(cls, user: str | None = None, station: str | None = None) -> Actor:
-        u = user or os.environ.get("REFEREE_APP_USER") or _login()
-        s = station or os.environ.get("REFEREE_APP_STATION") or socket.gethostname() or "local"
-        return cls(u[:100], s[:100])
-
-
-def _login() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name in the environment
-        return "unknown"
-
-
-@dataclass(frozen=True)
-class EventInfo:
-    id: int
-    name: str
-    date: str | None
-    rulebook_id: str
-    rulebook_sha256: str
-
-
-@dataclass(frozen=True)
-class Recorded:
-    match_id: int
-    version: int
-    round: int
-    table: int
-    supersedes_id: int | None
-    entry_seq: int
-    replayed: bool = False  # the same token was already saved: nothing new written
-
-
 def _whole(value: Any, field: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InputError(
@@ -157,11 +104,6 @@ def _pair_number(value: Any, field: str, where: str) -> str:
             got=json.dumps(value),
         )
     return str(value).strip()
-
-
-def strip_case(case: Mapping[str, Any]) -> dict[str, Any]:
-    """The case as ``judge`` reads it: without the store's ``round``, ``table``, ``pairs``."""
-    return split_case(case)[0]
 
 
 def _side_of(seat: Any) -> str | None:
@@ -294,6 +236,11 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             conn.rollback()
         return int(found or 0) == len(hashes)
 
+    def _write_match(self, conn: Connection, **version: Any) -> Recorded:
+        """:func:`_write_match` (a new version of a match) for the Store's parts: an appeal's
+        decision writes one too, and :mod:`.appeals` does not import this module back."""
+        return _write_match(conn, **version)
+
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         try:
             with self.engine.connect().execution_options(**READ_ONLY) as conn:
@@ -395,7 +342,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
         return self._read(run)  # type: ignore[no-any-return]
 
     def pinned_rulebook(self, event_id: int) -> Any:
-        from referee_app.core import RulebookError, rulebook_from_text
+        from referee_app.core.errors import RulebookError
+        from referee_app.core.rulebook import rulebook_from_text
 
         if event_id in self._rulebooks:
             return self._rulebooks[event_id]
@@ -594,7 +542,8 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             )
         correction = None if correction_reason is None else {"reason": correction_reason.strip()}
         action = "match.record" if correction is None else "match.correct"
-        from referee_app.core import CaseError, decide
+        from referee_app.core.engine import decide
+        from referee_app.core.errors import CaseError
 
         def judged(case_: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
             to_judge_ = strip_case(case_)
@@ -1578,7 +1527,7 @@ def _write_match(
         },
     )
     written = _insert_hands(w, mid, to_judge, decision)
-    info: dict[str, Any] = {
+    info = {
         "match_id": mid,
         "round": rnd,
         "table": tbl,
@@ -1785,20 +1734,6 @@ def _signed(conn: Connection, match_id: int) -> bool:
     return found is not None
 
 
-def _current_at(conn: Connection, round_id: int, table_no: int) -> Any:
-    return conn.execute(
-        select(matches)
-        .where(and_(matches.c.round_id == round_id, matches.c.table_no == table_no))
-        .order_by(matches.c.version.desc())
-        .limit(1)
-    ).first()
-
-
-def _voided(conn: Connection, match_id: int) -> bool:
-    found = conn.execute(select(voidings.c.id).where(voidings.c.match_id == match_id)).first()
-    return found is not None
-
-
 def _conflict_message(conn: Connection, rnd: int, tbl: int, expected: int, current: Any) -> str:
     if current is None:
         return (
@@ -1860,8 +1795,8 @@ def _insert_hands(
     groups: list[tuple[int | None, list[Any], list[dict[str, Any]]]] = [
         (None, list(case.get("before_play") or []), list(decision.get("before_play") or []))
     ]
-    for hid, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
-        groups.append((hid, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
+    for hand_id, ch, dh in zip(hand_ids, hand_inputs, dec_hands, strict=True):
+        groups.append((hand_id, list(ch.get("infractions") or []), list(dh.get("rulings") or [])))
     inf_rows = [
         _infraction_row(match_id, hid, pos, inf) for hid, infs, _ in groups for pos, inf in enumerate(infs)
     ]

@@ -18,7 +18,7 @@ from PySide6.QtCore import QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from referee_app.app.session import Session  # noqa: E402
-from referee_app.core import load_rulebook  # noqa: E402
+from referee_app.core.rulebook import load_rulebook  # noqa: E402
 from referee_app.gui.i18n import Language  # noqa: E402
 from referee_app.gui.main_window import MainWindow  # noqa: E402
 from referee_app.store.service import Actor, Store  # noqa: E402

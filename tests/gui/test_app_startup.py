@@ -66,7 +66,7 @@ HEAVY = (
 
 PAINT_SCRIPT = """
 import sys
-from referee_app.cli import main
+from referee_app.launcher import main
 from referee_app.gui.main_window import MainWindow
 
 made = MainWindow.__init__

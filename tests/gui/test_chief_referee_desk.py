@@ -7,7 +7,8 @@ import subprocess
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.app.session import Session
-from referee_app.core import editing, load_rulebook
+from referee_app.core import editing
+from referee_app.core.rulebook import load_rulebook
 
 from .conftest import when_modal
 

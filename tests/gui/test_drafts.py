@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[3])
 app = QApplication([])
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
 from referee_app.app.session import Session

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from referee_app.app.session import Session
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.hall_display import HallDisplay
 from referee_app.gui.main_window import MainWindow  # noqa: F401  (the app's Qt set-up)
 from referee_app.store.pairs_csv import parse_pairs

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QDialog, QLineEdit
 
 from referee_app.app.session import Session
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.i18n import Language
 from referee_app.gui.login import LoginDialog
 from referee_app.store import roles

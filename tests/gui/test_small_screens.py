@@ -147,7 +147,7 @@ def test_the_pairing_view_fits_1024_wide_in_both_languages(make_window, pairs_cs
     """The pairing view's row of buttons (swap, publish, print) and its line of what is shown
     (status, method and seed, pair again) leave the window within the small screen."""
     from referee_app.app.session import Session
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
 
     for lang in ("en", "zh"):
         window = make_window(lang)

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
-from referee_app.core import is_language_free, judge, word
 from referee_app.core.catalogue import fields_for
+from referee_app.core.engine import is_language_free, judge, word
 from referee_app.core.rulebook import bundled_ids
 from referee_app.gui.infraction_dialog import InfractionDialog
 from referee_app.gui.new_event import NewEventDialog
@@ -293,7 +293,8 @@ KILL_SCRIPT = r"""
 import sys, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from referee_app.core import load_rulebook, editing
+from referee_app.core import editing
+from referee_app.core.rulebook import load_rulebook
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
 from referee_app.app.session import Session

@@ -70,7 +70,7 @@ def scoresheet(lang: str = "zh") -> Any:
 
 
 def appeal(decided: bool = True, filed_minute: int = 47) -> Any:
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
     from referee_app.printing.data import AppealFormData, event_header, infraction_labels
 
     rb = load_rulebook("bhg-2011")

@@ -70,7 +70,7 @@ def test_scoresheet_from_the_command_line(scoresheet_pdf: Path, tmp_path: Path) 
     # the record digest covers the case, its decision without wording, pairs, round, table
     raw = __import__("json").loads(CASE.read_text("utf-8"))
     case, meta = split_case(raw)
-    from referee_app.core import judge
+    from referee_app.core.engine import judge
     from referee_app.printing.data import pairs_from_meta
 
     digest = record_digest(case, judge(case, lang="en"), pairs_from_meta(meta["pairs"]), 3, 5)

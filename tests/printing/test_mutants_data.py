@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.printing.data import (
     AppealFormData,
     EventHeader,

@@ -51,7 +51,7 @@ def _case(table: int = 3) -> dict:
 def hall_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Round 1: table 3 signed, its exposed-card ruling appealed and modified to a warning
     (version 2, signed again); table 4 recorded. The chief referee has a PIN and acted."""
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
     from referee_app.store.pairs_csv import parse_pairs
     from referee_app.store.service import Actor, Store
 
@@ -216,7 +216,8 @@ def test_digest_and_qr_are_the_same_in_zh_and_en(hall_db: Path) -> None:
 
 def test_language_free_covers_every_rendered_key() -> None:
     """Every clause case judged in zh and en differs only in :data:`RENDERED_KEYS`."""
-    from referee_app.core import CaseError, judge
+    from referee_app.core.engine import judge
+    from referee_app.core.errors import CaseError
     from referee_app.printing.data import language_free
 
     cases = sorted(Path(__file__).parents[1].glob("cases/*/*.json"))

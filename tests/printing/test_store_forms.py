@@ -39,7 +39,7 @@ def _case(defender_points: int = 85) -> dict:
 def store_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An event with round 2 table 3 signed, appealed, upheld (a correction), signed again,
     and table 4 voided once; appeal 2 still open."""
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
     from referee_app.store.pairs_csv import parse_pairs
     from referee_app.store.service import Actor, Store
 

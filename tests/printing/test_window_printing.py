@@ -24,7 +24,8 @@ def window(qtbot, tmp_path: Path) -> Iterator[object]:
     from PySide6.QtCore import QSettings
 
     from referee_app.app.session import Session
-    from referee_app.core import editing, load_rulebook
+    from referee_app.core import editing
+    from referee_app.core.rulebook import load_rulebook
     from referee_app.gui.i18n import Language
     from referee_app.gui.main_window import MainWindow
     from referee_app.store.service import Actor, Store

@@ -343,7 +343,7 @@ def test_an_open_round_cannot_be_signed(event_db: str, tmp_path: Path) -> None:
 
 
 def test_a_version_3_database_gets_appeals_and_signatures(db: str, tmp_path: Path) -> None:
-    from referee_app.core import load_rulebook
+    from referee_app.core.rulebook import load_rulebook
     from referee_app.store.db import SCHEMA_VERSION, make_engine, migrate, resolve_target
     from referee_app.store.pairs_csv import parse_pairs
 

@@ -21,7 +21,7 @@ import pytest
 from store_helpers import PAIRS_CSV, make_case
 
 from referee_app.app.session import Session
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.store.db import wal_identity
 from referee_app.store.pairs_csv import parse_pairs
 from referee_app.store.service import Actor, Store
@@ -249,7 +249,7 @@ def test_the_bundle_executable_runs_as_the_holder(tmp_path: Path) -> None:
     prog = (
         f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
         f"sys.argv = ['referee-app', {HOLD_ARGUMENT!r}, {db!r}]\n"
-        "from referee_app.gui.app import gui_script\nsys.exit(gui_script())\n"
+        "from referee_app.launcher import gui_script\nsys.exit(gui_script())\n"
     )
     child = subprocess.Popen([sys.executable, "-c", prog], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdout is not None and child.stdin is not None

@@ -15,7 +15,7 @@ import pytest
 from store_helpers import cli, count_entries, drop_guards, sql, write_json
 from test_appeals import SIGS, flip_case
 
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.store import roles
 from referee_app.store.errors import InputError, PinError, RoleError
 from referee_app.store.pairs_csv import parse_pairs

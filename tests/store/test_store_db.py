@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from store_helpers import cli, count_entries, make_case, refused, sql, write_json
 
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.store.db import SCHEMA_VERSION, make_engine, migrate, resolve_target
 from referee_app.store.pairs_csv import parse_pairs
 from referee_app.store.service import Actor, Store

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from store_helpers import PAIRS_CSV, cli, count_entries, drop_guards, make_case, refused, sql, write_json
 
-from referee_app.core import decide, is_language_free, rulebook_from_text, word
+from referee_app.core.engine import decide, is_language_free, word
+from referee_app.core.rulebook import rulebook_from_text
 from referee_app.store.service import Store, strip_case
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_helpers import PAIRS_CSV, cli, drop_guards, make_case, sql, write_json
 
-from referee_app.core import rulebook_from_text, word
+from referee_app.core.engine import word
+from referee_app.core.rulebook import rulebook_from_text
 from referee_app.store.service import Store, strip_case
 
 
@@ -145,8 +146,8 @@ def test_a_rulebook_nested_100000_deep_blames_the_rulebook(tmp_path: Path) -> No
 
 
 def test_judge_counts_escalations_linearly_and_refuses_oversized_cases(tmp_path: Path) -> None:
-    from referee_app.core import judge
     from referee_app.core.case import MAX_INFRACTIONS
+    from referee_app.core.engine import judge
 
     many = [{"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 7}] * MAX_INFRACTIONS
     case = {**BASE_CASE, "event": "bhg-2011", "hands": [{"defender_points": 60, "infractions": many}]}

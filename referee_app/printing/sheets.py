@@ -1,0 +1,86 @@
+"""What the standings, pairing and bracket sheets show (plain data, no reportlab): the
+desk fills these and :mod:`.standings` renders them, so a front end builds a sheet without
+loading the PDF code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+Target = str | Path | IO[bytes]
+
+
+@dataclass
+class StandingsSheet:
+    """What the sheet shows; :meth:`build` makes it from the store's event and the core."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    seed: int
+    tie_breaks: list[str]
+    rows: list[dict[str, Any]]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    clause_ref: str = ""
+    clause_zh: str = ""
+    printed_at: datetime | None = None
+    #: Tie-breaks whose definition is the rulebook's reading (printed with a mark).
+    assumed: list[str] = field(default_factory=list)
+    #: Final once the chief referee says so (the last round, every table signed); until
+    #: then the sheet says provisional across its head.
+    final: bool = False
+    chief_referee: str = ""
+    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
+
+    @classmethod
+    def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
+        clause = rulebook.data["standings"]["clause"]
+        return cls(
+            event_name=ev.name,
+            rulebook_id=rulebook.id,
+            round=table.round,
+            seed=table.seed,
+            tie_breaks=list(table.tie_breaks),
+            rows=list(table.rows),
+            players={str(p["number"]): list(p["players"]) for p in pairs},
+            units={str(p["number"]): p["unit"] for p in pairs if p.get("unit")},
+            clause_ref=str(clause.get("ref", "")),
+            clause_zh=str(clause.get("zh", "")),
+            assumed=list(table.assumed),
+        )
+
+
+@dataclass
+class PairingSheet:
+    """A round's published pairing (对阵表): table, North-South pair, East-West pair, the bye."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    method: str  # lot, swiss, knockout or entered (the draw made in the hall)
+    seed: int | None
+    tables: list[tuple[int, str, str]]
+    bye: str | None = None
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    printed_at: datetime | None = None
+    stamp: Any = None  # a SignatureStamp when the PDF is to be signed
+    #: False: a proposal computed now, not the pairing the desk published.
+    published: bool = True
+    #: The published version (a correction is a new version); None for a draft.
+    version: int | None = None
+
+
+@dataclass
+class BracketSheet:
+    """A knockout's rounds (each match and its winner, the byes) and its placings."""
+
+    event_name: str
+    rulebook_id: str
+    rounds: Mapping[int, Sequence[Mapping[str, Any]]]
+    placings: Sequence[Mapping[str, Any]]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    printed_at: datetime | None = None
