@@ -19,8 +19,12 @@ Aim (issue 6): standings and pairing each under 0.5 s.
 8 rounds recorded (each match a 4-hand round), SQLite and (``--pg``) PostgreSQL:
 ``referee-app standings`` and ``referee-app pair --round 9 --json`` in process, as the
 window's desk runs them (the command's work: reading the event, computing, printing), the
-number of SQL statements each runs, and the same commands as a whole process beside a
-bare ``python -c "import referee_app.cli"`` (import time).
+number of SQL statements each runs; and ``referee-app standings`` as a whole process,
+alternated run by run with the bare baseline ``python -c "import pydantic, sqlalchemy,
+sqlalchemy.dialects.sqlite, sqlite3"`` (``…postgresql, psycopg`` on PostgreSQL) — the
+libraries any desk command must import before its work, the store's and the pinned
+rulebook's — and with ``python -c "import referee_app.cli"``; the ratio to the libraries
+says what the project's own start and work cost.
 Aim (issue 11): the command's work under 0.3 s, a constant number of queries.
 
 ``--large``: 4096 pairs (and 4095) paired for 9 rounds with random results; the seconds
@@ -182,21 +186,38 @@ def bench_commands(n: int, rounds: int, repeat: int, target: str | None = None) 
                 "max_ms": max(runs) * 1000,
                 "queries": qc.n,
             }
-        # whole process beside a bare import of the command line (alternated)
-        env = {**os.environ, "REFEREE_APP_NO_CACHE": "0"}
-        bare = [sys.executable, "-c", "import referee_app.cli"]
-        whole = [sys.executable, "-m", "referee_app", *commands["standings"]]
-        tb, tw = [], []
-        for _ in range(max(3, repeat // 3)):
-            for cmd, acc in ((bare, tb), (whole, tw)):
-                t0 = time.perf_counter()
-                subprocess.run(cmd, env=env, check=True, capture_output=True)
-                acc.append(time.perf_counter() - t0)
-        out["import_referee_app_cli"] = {"median_ms": statistics.median(tb) * 1000, "max_ms": max(tb) * 1000}
-        out["standings_whole_process"] = {
-            "median_ms": statistics.median(tw) * 1000,
-            "max_ms": max(tw) * 1000,
+        # The whole command beside the libraries any desk command must import (the store's
+        # SQLAlchemy and its driver, pydantic for the pinned rulebook) and beside the bare
+        # import of the command line; the three alternate run by run, each run's order
+        # rotating, so the ratio to the libraries is the project's own start and work.
+        env = {k: v for k, v in os.environ.items() if k != "REFEREE_APP_NO_CACHE"}  # caches as a user's
+        driver = "psycopg" if path.startswith("postgresql") else "sqlite3"
+        dialect = "postgresql" if driver == "psycopg" else "sqlite"
+        libs = f"import pydantic, sqlalchemy, sqlalchemy.dialects.{dialect}, {driver}"
+        cmds = {
+            "import_libraries": [sys.executable, "-c", libs],
+            "import_referee_app_cli": [sys.executable, "-c", "import referee_app.cli"],
+            "standings_whole_process": [sys.executable, "-m", "referee_app", *commands["standings"]],
         }
+        times: dict[str, list[float]] = {name: [] for name in cmds}
+        for cmd in cmds.values():  # warm the disk cache and the user cache for every side
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+        names = list(cmds)
+        for i in range(max(3, repeat // 3)):
+            for name in names[i % 3 :] + names[: i % 3]:
+                t0 = time.perf_counter()
+                subprocess.run(cmds[name], env=env, check=True, capture_output=True)
+                times[name].append(time.perf_counter() - t0)
+        for name, ts in times.items():
+            out[name] = {"median_ms": statistics.median(ts) * 1000, "max_ms": max(ts) * 1000}
+        whole, bare = times["standings_whole_process"], times["import_libraries"]
+        ratios = [w / b for w, b in zip(whole, bare, strict=True)]
+        out["standings_whole_process"] |= {
+            "ratio": statistics.median(whole) / statistics.median(bare),
+            "ratio_min": min(ratios),
+            "ratio_max": max(ratios),
+        }
+        out["import_libraries"]["command"] = libs
     return out
 
 
@@ -254,6 +275,11 @@ def main() -> int:
             print(f"{'what':<32}{'median':>12}{'max':>12}{'queries':>9}")
             for key, v in res.items():
                 print(f"{key:<32}{v['median_ms']:>10.1f}ms{v['max_ms']:>10.1f}ms{v.get('queries', ''):>9}")
+            whole = res["standings_whole_process"]
+            print(
+                f'  whole process ÷ `python -c "{res["import_libraries"]["command"]}"`: '
+                f"{whole['ratio']:.2f}× ({whole['ratio_min']:.2f}–{whole['ratio_max']:.2f}×)"
+            )
         return 0
     gansu = load_rulebook("gansu-2018")
     bhg = load_rulebook("bhg-2011")

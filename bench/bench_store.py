@@ -380,7 +380,9 @@ def bench_record(target: str, n: int, bare_save_target: str) -> dict[str, Any]:
     """Store.record of one ruling, alternated one by one with the two bare baselines."""
     keys_folder = Path(tempfile.mkdtemp(prefix="bench-keys-"))
     # as the window saves: on SQLite its helper process holds the file (store/walholder.py)
-    store = new_event(target, tables=n, keys_folder=keys_folder, hold=True)
+    # the saves go to tables 2-51 of rounds 1, 2, …: pairs for at least 51 tables
+    tables = max(n, 51)
+    store = new_event(target, tables=tables, keys_folder=keys_folder, hold=True)
     store.record(1, one_ruling_case(1, 1, 0), actor=ACTOR)  # warm: rulebook cache, pool, key
     from referee_app.store.models import entry_signatures
 
@@ -389,7 +391,7 @@ def bench_record(target: str, n: int, bare_save_target: str) -> dict[str, Any]:
     bare = BarePostgres(target) if target.startswith("postgresql") else BareSqlite(str(Path(target).parent))
     bare.save(0)
     # the second baseline writes into a store of its own, with the rows the project just wrote
-    template = new_event(bare_save_target, tables=n, hold=True)  # held as the store is
+    template = new_event(bare_save_target, tables=tables, hold=True)  # held as the store is
     template.record(1, one_ruling_case(1, 1, 0), actor=ACTOR)
     rows = BareSave(bare_save_target, store)
     per_tx = per_tx_held = None

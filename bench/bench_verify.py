@@ -1,16 +1,25 @@
-"""Peak memory of ``verify`` and ``export`` on a large event, against a bare baseline.
+"""Time and peak memory of ``verify`` and ``export`` on a large event, against a bare baseline.
 
     python bench/bench_verify.py            # 2000 matches
     python bench/bench_verify.py 10000      # issue 11: 10,000 matches under 100 MB
+    python bench/bench_verify.py 200 --repeat 1 --json   # a quick check
 
 Builds an SQLite event of N matches (100 tables a round, each a 10-hand round with 3
 infractions, every entry signed by a station key), then runs, alternately and each in a
 fresh process: ``referee-app verify``, ``referee-app export`` (to /dev/null), and the bare
 baseline, plain ``sqlite3`` reading the same rows (every audit entry hashed with SHA-256 and
 its payload parsed, every domain row fetched; the current matches' JSON parsed and written
-out). Each process reports its peak resident memory (``ru_maxrss``) and the peak of
-Python's own allocations after its imports (``tracemalloc``): the first includes the
-interpreter and libraries, the second is what grows with the event.
+out). Each project run is followed by its baseline's (the first of the two swapping at each
+repeat).
+
+Two kinds of run, never mixed: the **timed** runs (``--repeat`` of each) measure the wall
+time of the work and the process's peak resident memory (``ru_maxrss``, the interpreter and
+libraries included) with nothing else running in the process; the **memory** runs
+(``--memory-repeat`` of each, in their own child processes) start ``tracemalloc`` after the
+imports and report the peak of Python's own allocations, what grows with the event.
+``tracemalloc`` records every allocation, which slows allocation-heavy code several times
+(and its traces add to the RSS), so the time and RSS reported are the timed runs'; the
+memory runs' time is printed beside them only to show that slowdown.
 """
 
 from __future__ import annotations
@@ -29,16 +38,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-#: Run in a child: the measured work, after ``tracemalloc`` starts (imports come first).
+#: Run in a child: the measured work, after the imports. ``mode`` is ``time`` (nothing else
+#: runs: the wall time and the peak RSS) or ``memory`` (``tracemalloc`` from here on: the peak
+#: of Python's allocations; its time is inflated by the tracing).
 CHILD = r"""
-import json, resource, sys, time, tracemalloc
-what, db = sys.argv[1], sys.argv[2]
+import json, resource, sys, time
+what, db, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 if what == "bare-verify" or what == "bare-export":
     import base64, hashlib, sqlite3, zlib
 else:
     from referee_app.cli import main
     from referee_app.store import service  # noqa: F401  (imports paid before measuring)
-tracemalloc.start()
+if mode == "memory":
+    import tracemalloc
+    tracemalloc.start()
 t0 = time.perf_counter()
 if what == "verify":
     rc = main(["--db", db, "--lang", "en", "verify"])
@@ -66,9 +79,12 @@ else:
         for case, decision in con.execute("SELECT case_json, decision_json FROM matches ORDER BY id"):
             out.write(json.dumps({"case": json.loads(case), "decision": json.loads(decision)}) + "\n")
 elapsed = time.perf_counter() - t0
-_cur, peak = tracemalloc.get_traced_memory()
-rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"what": what, "s": elapsed, "tracemalloc_mb": peak / 2**20, "rss_mb": rss_kb / 1024}))
+out = {"what": what, "mode": mode, "s": elapsed}
+if mode == "memory":
+    out["tracemalloc_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+else:
+    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
 """
 
 
@@ -95,20 +111,61 @@ def build(db: str, matches: int, tables: int = 100) -> None:
     store.close()
 
 
-def run(what: str, db: str) -> dict[str, float]:
+#: Each command's and baseline's runs, by name, in the order they ran.
+Runs = dict[str, list[dict[str, float]]]
+
+
+def run(what: str, db: str, mode: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, what, db], capture_output=True, text=True, env=env, check=False
+        [sys.executable, "-c", CHILD, what, db, mode], capture_output=True, text=True, env=env, check=False
     )
     if out.returncode != 0:
-        raise SystemExit(f"{what}: failed\n{out.stderr}")
+        raise SystemExit(f"{what} ({mode}): failed\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def alternated(db: str, mode: str, repeat: int) -> Runs:
+    """``repeat`` runs of each command and its baseline in ``mode``, each project run next to
+    its baseline's, the one going first swapping at each repeat."""
+    results: Runs = {}
+    for i in range(repeat):
+        for w in ("verify", "export"):
+            pair = (w, "bare-" + w) if i % 2 == 0 else ("bare-" + w, w)
+            for what in pair:
+                results.setdefault(what, []).append(run(what, db, mode))
+    return results
+
+
+def summarise(timed: Runs, traced: Runs) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for what, rs in timed.items():
+        out[what] = {
+            "s": statistics.median(r["s"] for r in rs),
+            "rss_mb": statistics.median(r["rss_mb"] for r in rs),
+            "runs": len(rs),
+        }
+        if what in traced:
+            out[what]["tracemalloc_mb"] = statistics.median(r["tracemalloc_mb"] for r in traced[what])
+            out[what]["traced_s"] = statistics.median(r["s"] for r in traced[what])
+    for w in ("verify", "export"):
+        ratios = [p["s"] / b["s"] for p, b in zip(timed[w], timed["bare-" + w], strict=True)]
+        bare = out["bare-" + w]
+        out[w] |= {
+            "time_ratio": out[w]["s"] / bare["s"],
+            "time_ratio_min": min(ratios),
+            "time_ratio_max": max(ratios),
+            "rss_ratio": out[w]["rss_mb"] / bare["rss_mb"],
+        }
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("matches", type=int, nargs="?", default=2000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs of each command and baseline")
+    ap.add_argument("--memory-repeat", type=int, default=1, help="tracemalloc runs of each (0: none)")
+    ap.add_argument("--json", action="store_true")
     ap.add_argument("--build", metavar="DB", help=argparse.SUPPRESS)  # the child that fills DB
     args = ap.parse_args()
     if args.build:
@@ -122,22 +179,24 @@ def main() -> int:
         subprocess.run([sys.executable, __file__, str(args.matches), "--build", db], check=True)
         built = time.perf_counter() - t0
         size = os.path.getsize(db) + (os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0)
-        print(f"{args.matches} matches, {size / 2**20:.1f} MB on disk, built in {built:.0f} s")
-        results: dict[str, list[dict[str, float]]] = {}
-        for _ in range(args.repeat):  # alternate project and baseline
-            for what in ("verify", "bare-verify", "export", "bare-export"):
-                results.setdefault(what, []).append(run(what, db))
-    print(f"{'what':<12}{'peak RSS MB':>12}{'tracemalloc MB':>16}{'time s':>9}")
-    med: dict[str, dict[str, float]] = {}
-    for what, rs in results.items():
-        med[what] = {k: statistics.median(r[k] for r in rs) for k in ("rss_mb", "tracemalloc_mb", "s")}
-        m = med[what]
-        print(f"{what:<12}{m['rss_mb']:>12.1f}{m['tracemalloc_mb']:>16.2f}{m['s']:>9.2f}")
+        timed = alternated(db, "time", args.repeat)
+        traced = alternated(db, "memory", args.memory_repeat)
+    med = summarise(timed, traced)
+    if args.json:
+        head = {"matches": args.matches, "mb_on_disk": size / 2**20, "build_s": built}
+        print(json.dumps(head | med, indent=2))
+        return 0
+    print(f"{args.matches} matches, {size / 2**20:.1f} MB on disk, built in {built:.0f} s")
+    print(f"timed runs: {args.repeat} of each, alternated; tracemalloc runs apart: {args.memory_repeat} each")
+    print(f"{'what':<12}{'time s':>9}{'peak RSS MB':>13}{'tracemalloc MB':>16}{'time traced s':>15}")
+    for what, m in med.items():
+        traced_mb = f"{m['tracemalloc_mb']:>16.2f}{m['traced_s']:>15.2f}" if "tracemalloc_mb" in m else ""
+        print(f"{what:<12}{m['s']:>9.2f}{m['rss_mb']:>13.1f}{traced_mb}")
     for w in ("verify", "export"):
-        b = med["bare-" + w]
+        m = med[w]
         print(
-            f"{w}: RSS {med[w]['rss_mb'] / b['rss_mb']:.1f}× the bare baseline, "
-            f"time {med[w]['s'] / b['s']:.1f}×"
+            f"{w}: time {m['time_ratio']:.2f}× the bare baseline "
+            f"({m['time_ratio_min']:.2f}–{m['time_ratio_max']:.2f}×), peak RSS {m['rss_ratio']:.1f}×"
         )
     return 0
 

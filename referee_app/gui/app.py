@@ -115,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
             return
         window.resume()  # back to the table open at quit or crash, offering back unconfirmed input
         logger.info("window shown (store %s, language %s)", store_name(args.db), args.lang)
-        if exit_when == "ready":
-            QTimer.singleShot(0, app.quit)
+        if exit_when == "ready":  # the bench's "ready" rows: until the station's view is painted
+            quit_once_painted(window, app)
 
     def painted() -> None:
         if exit_when == "painted":
@@ -131,6 +131,25 @@ def run(args: argparse.Namespace) -> int:
         window.store.close()  # its holder, the last connection, checkpoints the WAL into the file
     logger.info("window closed")
     return code[0] or result
+
+
+def quit_once_painted(window: Any, app: Any) -> None:
+    """Quit ``app`` once the event loop is idle after ``window``'s next paint: what the station
+    shows now (its events listed, the hall of the event it had open with its tables) painted
+    as the referee sees it, not only built. The whole window is asked to repaint, so its
+    children (the hall's cards) are painted in the same pass, before the quit runs."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class QuitAfterPaint(QObject):
+        def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                watched.removeEventFilter(self)
+                QTimer.singleShot(0, app.quit)
+            return False
+
+    window._quit_after_paint = QuitAfterPaint(window)
+    window.installEventFilter(window._quit_after_paint)
+    window.update()
 
 
 def open_store(window: Any, args: argparse.Namespace) -> bool:

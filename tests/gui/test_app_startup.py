@@ -109,3 +109,71 @@ def test_the_window_paints_before_the_store_and_printing_load_then_opens_the_sto
     assert db.is_file()
     log = (tmp_path / "state" / "referee-app" / "log" / "referee-app.log").read_text(encoding="utf-8")
     assert f"window shown (store {db}, language" in log
+
+
+#: A station last in the hall of an event with two seated tables (the store and the settings
+#: the window reads at start), made in a child with the test's folders.
+HALL_STATION = """
+import sys
+from PySide6.QtCore import QSettings
+from referee_app.app.drafts import Drafts
+from referee_app.core import load_rulebook
+from referee_app.core.editing import new_case
+from referee_app.store.pairs_csv import PairRow
+from referee_app.store.service import Actor, Store
+
+chief = Actor("裁判长", "desk")
+with Store.open(sys.argv[1], create=True, actor=chief) as s:
+    ev = s.create_event(name="大厅", rulebook=load_rulebook("gansu-2018"), date=None, actor=chief)
+    s.import_pairs(ev.id, [PairRow(i, str(i), f"甲{i}", f"乙{i}", None) for i in range(1, 5)], actor=chief, source="t")
+    for t in (1, 2):
+        case = dict(new_case(ev.rulebook_id, "E"), round=1, table=t, pairs={"NS": str(2 * t - 1), "EW": str(2 * t)})
+        s.record(ev.id, case, actor=chief, lang="zh", expected_version=0)
+    where = s.where
+settings = QSettings("referee-app", "referee-app")
+settings.setValue("place/" + Drafts(where).prefix + "/event", ev.id)
+settings.sync()
+"""
+
+#: The app with the hall's cards' paints counted, printed when it ends.
+COUNT_CARD_PAINTS = """
+import sys
+from referee_app.cli import main
+from referee_app.gui import hall
+
+painted = []
+paint = hall.TableCard.paintEvent
+
+def counted(self, event):
+    paint(self, event)
+    painted.append(self.record.table)
+
+hall.TableCard.paintEvent = counted
+code = main(["--db", sys.argv[1]])
+print("PAINTED", *sorted(set(painted)), flush=True)
+sys.exit(code)
+"""
+
+
+def test_ready_quits_once_the_hall_it_reopened_has_painted_its_tables(tmp_path: Path) -> None:
+    """REFEREE_APP_EXIT_WHEN_IDLE=ready (bench_window.py's ready rows) ends the window only
+    after what the station shows is painted: the hall of the event it was in, with its tables."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_STATE_HOME=str(tmp_path / "state"))
+    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    db = str(tmp_path / "hall.sqlite")
+    made = subprocess.run(
+        [sys.executable, "-c", HALL_STATION, db], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", COUNT_CARD_PAINTS, db],
+        env=env | {"REFEREE_APP_EXIT_WHEN_IDLE": "ready"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["PAINTED", "1", "2"], done.stdout
