@@ -69,7 +69,7 @@ BUILD_HALL = """
 import sys
 from PySide6.QtCore import QSettings
 from referee_app.app.drafts import Drafts
-from referee_app.core import load_rulebook
+from referee_app.core.rulebook import load_rulebook
 from referee_app.core.editing import new_case
 from referee_app.store.pairs_csv import PairRow
 from referee_app.store.service import Actor, Store
