@@ -138,7 +138,7 @@ settings.sync()
 #: The app with the hall's cards' paints counted, printed when it ends.
 COUNT_CARD_PAINTS = """
 import sys
-from referee_app.cli import main
+from referee_app.launcher import main
 from referee_app.gui import hall
 
 painted = []
