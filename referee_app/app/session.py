@@ -162,7 +162,8 @@ class Session:
         return sorted(out, key=lambda t: t.table)
 
     def rounds(self) -> list[int]:
-        return sorted({m["round_no"] for m in self.store.current_matches(self.event.id)})
+        """The rounds with a current match recorded."""
+        return self.store.round_numbers(self.event.id)
 
     def table(self, round_no: int, table_no: int) -> TableRecord | None:
         found = self.tables(round_no, table_no)

@@ -177,7 +177,10 @@ class HallView(QWidget):
         language.changed.connect(self.retranslate)
         rounds = session.rounds()
         if rounds:
+            # drawn once, by retranslate below (at 512 tables each drawing costs a second)
+            self.round.blockSignals(True)
             self.round.setValue(rounds[-1])
+            self.round.blockSignals(False)
         self.retranslate()
 
     def refresh(self) -> None:

@@ -344,7 +344,10 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             if self.session is not None:
                 self.remember_place(self.session.event.id, None)
-            self.hall.refresh()
+            if self.watcher is not None:
+                self.watcher.poll()  # what changed since the hall was drawn (this station's saves too)
+            else:
+                self.hall.refresh()
             self.stack.setCurrentWidget(self.hall)
 
     def _desk_view(self, attribute: str, make: Any, wire: Any = None) -> Any:

@@ -689,6 +689,12 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
             stmt = stmt.where(matches.c.table_no.in_(sorted(set(tables))))
         return self._read(lambda conn: [dict(r._mapping) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
+    def round_numbers(self, event_id: int) -> list[int]:
+        """The rounds that have a current match (voided ones excluded), in order: read
+        without the matches' cases and decisions."""
+        stmt = _current_matches_stmt(event_id, matches.c.id)
+        return sorted({int(r.round_no) for r in self._read(lambda conn: list(conn.execute(stmt)))})
+
     def entries_since(
         self, seq: int, limit: int = 1000
     ) -> list[tuple[int, str, int | None, int | None, int | None]]:
