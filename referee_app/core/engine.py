@@ -280,14 +280,7 @@ class RoundJudge:
     def dealer_for(self, hand: Hand, number: int, derived: str | None) -> str:
         if number == 1:
             if hand.dealer is not None and hand.dealer != self.case.first_dealer:
-                raise CaseError(
-                    f"{hand.path}.dealer: the first hand's dealer is first_dealer "
-                    f"({self.case.first_dealer}), got {hand.dealer}",
-                    code="case.first_dealer",
-                    field=f"{hand.path}.dealer",
-                    first=self.case.first_dealer,
-                    got=hand.dealer,
-                )
+                raise self.not_first_dealer(hand, "dealer", hand.dealer)
             return self.case.first_dealer
         if derived is None:
             if hand.dealer is None and hand.dealt_by is not None:
@@ -311,6 +304,17 @@ class RoundJudge:
             )
         return derived
 
+    def not_first_dealer(self, hand: Hand, key: str, got: str) -> CaseError:
+        """The first hand given another dealer (``key``: the field) than ``first_dealer``."""
+        return CaseError(
+            f"{hand.path}.{key}: the first hand's dealer is first_dealer "
+            f"({self.case.first_dealer}), got {got}",
+            code="case.first_dealer",
+            field=f"{hand.path}.{key}",
+            first=self.case.first_dealer,
+            got=got,
+        )
+
     def rotation_differs(self, hand: Hand, number: int, dealer: str) -> tuple[str, str] | None:
         """(the rotation's dealer, the seat that dealt) when ``hand`` was dealt as played
         (``dealt_by``) by another seat than the rotation now gives — an earlier hand's outcome
@@ -319,14 +323,7 @@ class RoundJudge:
         if hand.dealt_by is None or hand.dealt_by == dealer:
             return None
         if number == 1:
-            raise CaseError(
-                f"{hand.path}.dealt_by: the first hand's dealer is first_dealer "
-                f"({self.case.first_dealer}), got {hand.dealt_by}",
-                code="case.first_dealer",
-                field=f"{hand.path}.dealt_by",
-                first=self.case.first_dealer,
-                got=hand.dealt_by,
-            )
+            raise self.not_first_dealer(hand, "dealt_by", hand.dealt_by)
         if hand.dealer is not None:
             raise CaseError(
                 f"{hand.path}.dealt_by: {hand.dealer} won the grab (dealer), got {hand.dealt_by}",

@@ -15,6 +15,7 @@ from store_helpers import cli, write_json
 
 from referee_app.store.errors import InputError
 from referee_app.store.service import Actor, Store
+from tests.test_as_played import round_of_three
 
 CHIEF = Actor("孙裁判长", "desk-1")
 
@@ -23,22 +24,7 @@ def hidden_card_round() -> dict[str, Any]:
     """BHG, North deals first. Hand 1: defenders 85 (EW take the deal, West deals); hand 2:
     West's hidden card in trick 3, found in trick 6 (EW lose the hand, South deals next),
     defenders 40; hand 3: defenders 120 and a single bottom of 20 captured. EW win."""
-    return {
-        "event": "bhg-2011",
-        "round": 1,
-        "table": 1,
-        "pairs": {"NS": "1", "EW": "2"},
-        "first_dealer": "N",
-        "hands": [
-            {"defender_points": 85},
-            {
-                "defender_points": 40,
-                "infractions": [{"kind": "hidden_card", "seat": "W", "trick": 3, "discovered": 6}],
-            },
-            {"defender_points": 120, "bottom": {"points": 20, "captured": True, "shape": "single"}},
-        ],
-        "finished": "time",
-    }
+    return {**round_of_three(), "round": 1, "table": 1, "pairs": {"NS": "1", "EW": "2"}}
 
 
 def recorded(db: str, tmp_path: Path, case: dict[str, Any]) -> int:
