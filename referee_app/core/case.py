@@ -343,7 +343,8 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
     override = _override(obj["override"], f"{path}.override") if "override" in obj else None
     void_reason = None
     if "void" in obj:
-        void = _object(obj["void"], f"{path}.void", {"reason"})
+        void = _object(obj["void"], f"{path}.void", {"reason", "appeal"})
+        _int(void, "appeal", f"{path}.void.appeal", low=1, high=10**9)  # the committee's (申诉)
         void_reason = (_string(void, "reason", f"{path}.void.reason", required=True) or "").strip()
         if not void_reason:
             raise CaseError(
@@ -375,7 +376,8 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
 
 
 def _override(raw: Any, path: str) -> Override:
-    obj = _object(raw, path, {"sanctions", "reason"})
+    obj = _object(raw, path, {"sanctions", "reason", "appeal"})
+    _int(obj, "appeal", f"{path}.appeal", low=1, high=10**9)  # the committee's decision (申诉)
     reason = _string(obj, "reason", f"{path}.reason", required=True).strip()
     if not reason:
         raise CaseError(

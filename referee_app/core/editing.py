@@ -7,6 +7,7 @@ Each returns a new case and leaves its argument untouched, so a proposal can be 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -158,6 +159,23 @@ def _facts(infraction: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in infraction.items() if k not in DECISION_KEYS}
 
 
+def facts_key(infraction: Mapping[str, Any]) -> str:
+    """The infraction's facts as one comparable text (decisions left out)."""
+    return json.dumps(_facts(infraction), sort_keys=True, ensure_ascii=False)
+
+
+def _committees(decision: Any) -> bool:
+    """Whether a decision on a ruling is the arbitration committee's (an appeal's): it names
+    its appeal; one stored before decisions did so says it in its reason (申诉 #N)."""
+    if not isinstance(decision, Mapping):
+        return False
+    return "appeal" in decision or str(decision.get("reason", "")).startswith("申诉 #")
+
+
+def _decisions(infraction: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: infraction[k] for k in DECISION_KEYS if k in infraction}
+
+
 def _infractions(case: Mapping[str, Any]) -> list[tuple[int, list[Any]]]:
     """(hand number, its infractions) for before play (0) and every hand."""
     out: list[tuple[int, list[Any]]] = [(0, list(case.get("before_play") or []))]
@@ -195,29 +213,44 @@ def carry_forward(
     touched: list[DecisionPlace] = []
     now = dict(_infractions(out))
     for number, items in _infractions(earlier_case):
-        claimed: set[int] = set()
+        given = now.get(number, [])
+        # infractions with the same facts are told apart by their order only: the n-th of the
+        # earlier ones is the n-th of the given ones; when fewer are given, which one went is
+        # not known, and a decision among them is touched
+        groups: dict[str, list[int]] = {}
         for pos, inf in enumerate(items):
-            keys = [k for k in DECISION_KEYS if isinstance(inf, Mapping) and k in inf]
-            if not keys:
+            if isinstance(inf, Mapping):
+                groups.setdefault(facts_key(inf), []).append(pos)
+        given_groups: dict[str, list[int]] = {}
+        for j, other in enumerate(given):
+            if isinstance(other, dict):
+                given_groups.setdefault(facts_key(other), []).append(j)
+        for key, positions in groups.items():
+            decided = [pos for pos in positions if any(k in items[pos] for k in DECISION_KEYS)]
+            if not decided:
                 continue
-            places = [DecisionPlace(number, pos, str(inf.get("kind")), k) for k in keys]
-            candidates = [
-                j
-                for j, other in enumerate(now.get(number, []))
-                if isinstance(other, dict) and j not in claimed and _facts(other) == _facts(inf)
-            ]
-            if not candidates:
-                touched.extend(places)
-                continue
-            j = pos if pos in candidates else candidates[0]
-            claimed.add(j)
-            other = now[number][j]
-            if not any(k in other for k in DECISION_KEYS):
-                for k in keys:
-                    other[k] = copy.deepcopy(inf[k])
-                kept.extend(places)
-            else:
-                touched.extend(p for p in places if other.get(p.decision) != inf[p.decision])
+            twins = given_groups.get(key, [])
+            for n, pos in enumerate(positions):
+                inf = items[pos]
+                keys = [k for k in DECISION_KEYS if k in inf]
+                if not keys:
+                    continue
+                places = [DecisionPlace(number, pos, str(inf.get("kind")), k) for k in keys]
+                if len(twins) < len(positions):
+                    touched.extend(places)
+                    continue
+                other = given[twins[n]]
+                if not any(k in other for k in DECISION_KEYS):
+                    for k in keys:
+                        other[k] = copy.deepcopy(inf[k])
+                    kept.extend(places)
+                elif any(other.get(k) != inf[k] for k in keys) or (
+                    _decisions(other) != _decisions(inf) and any(_committees(inf[k]) for k in keys)
+                ):
+                    # decided otherwise; or a decision added on top of the committee's (a table
+                    # referee's voiding of the committee's warning): both need confirming
+                    touched.extend(places)
+            # a decision given where the earlier version had none is a new decision: no carry
     return CarriedForward(out, tuple(dealers), tuple(kept), tuple(touched))
 
 
@@ -280,3 +313,26 @@ def lighter_but_worse(
     if now >= was:
         return None
     return f"{was[0]}/{was[1]:+d}", f"{now[0]}/{now[1]:+d}"
+
+
+def same_infraction(
+    appealed_case: Mapping[str, Any], hand: int, position: int, case: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The infraction of ``case`` that is the one at ``position`` of hand ``hand`` (0: before
+    play) in ``appealed_case`` (an earlier version of the same table): the same facts, and
+    among infractions with the same facts the same one in order. None when ``case`` no
+    longer has it, or has fewer of its twins (which one went is not known)."""
+    then = dict(_infractions(appealed_case)).get(hand, [])
+    if not 0 <= position < len(then) or not isinstance(then[position], Mapping):
+        return None
+    key = facts_key(then[position])
+    ordinal = sum(1 for inf in then[:position] if isinstance(inf, Mapping) and facts_key(inf) == key)
+    twins_then = sum(1 for inf in then if isinstance(inf, Mapping) and facts_key(inf) == key)
+    now = [
+        inf
+        for inf in dict(_infractions(case)).get(hand, [])
+        if isinstance(inf, dict) and facts_key(inf) == key
+    ]
+    if len(now) < twins_then:
+        return None
+    return now[ordinal]

@@ -14,13 +14,13 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
 
-from ..core.editing import carry_forward, lighter_but_worse
+from ..core.editing import carry_forward, lighter_but_worse, same_infraction
 from ..core.errors import field_of
 from . import audit, roles
 from .common import EventInfo, _current_at, _voided, from_iso, strip_case
@@ -489,7 +489,16 @@ class AppealsMixin:
                         table=r["table"],
                     )
                 stored_case = json.loads(before.case_json)
-                inf = _locate(stored_case, r)
+                appealed_case = conn.execute(
+                    select(matches.c.case_json).where(matches.c.id == r["match_id"])
+                ).scalar()
+                inf = (
+                    None
+                    if r.get("position") is None or appealed_case is None
+                    else same_infraction(
+                        json.loads(appealed_case), r["hand"] or 0, int(r["position"]), stored_case
+                    )
+                )
                 if inf is None:
                     raise ConflictError(
                         f"appeal {appeal_id}: the appealed {r['kind']} ruling is no longer at "
@@ -505,11 +514,16 @@ class AppealsMixin:
                         table=r["table"],
                     )
                 tag = f"申诉 #{appeal_id} " + ("成立" if decision == "upheld" else "改判")
+                # the committee's decision names its appeal: no later record replaces it unconfirmed
                 if decision == "upheld":
-                    inf["void"] = {"reason": f"{tag}：{reason}"}
+                    inf["void"] = {"reason": f"{tag}：{reason}", "appeal": appeal_id}
                 else:
                     inf.pop("void", None)
-                    inf["override"] = {"sanctions": copy.deepcopy(sanctions), "reason": f"{tag}：{reason}"}
+                    inf["override"] = {
+                        "sanctions": copy.deepcopy(sanctions),
+                        "reason": f"{tag}：{reason}",
+                        "appeal": appeal_id,
+                    }
                 from referee_app.core.engine import decide
                 from referee_app.core.errors import CaseError
 
@@ -705,27 +719,6 @@ def _ruling(conn: Connection, ruling_id: int) -> dict[str, Any]:
         "ruled_by": entry.user_name,
         "ruling_position": int(m["position"]),
     }
-
-
-def _locate(stored_case: dict[str, Any], r: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The appealed infraction in ``stored_case`` (same hand, position and kind), or None."""
-    pos = r.get("position")
-    if pos is None:
-        return None
-    if r.get("hand") is None:
-        items = stored_case.get("before_play") or []
-    else:
-        hs = stored_case.get("hands") or []
-        idx = int(r["hand"]) - 1
-        if not 0 <= idx < len(hs) or not isinstance(hs[idx], dict):
-            return None
-        items = hs[idx].get("infractions") or []
-    if not 0 <= int(pos) < len(items):
-        return None
-    inf = items[int(pos)]
-    if not isinstance(inf, dict) or inf.get("kind") != r.get("kind"):
-        return None
-    return inf
 
 
 def _check_filed_by(conn: Connection, a: Any, name: str) -> None:

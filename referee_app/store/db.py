@@ -26,7 +26,7 @@ from .errors import DatabaseError, SchemaTooNewError
 from .models import V4_TABLES, V5_TABLES, V6_TABLES, V8_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -489,6 +489,14 @@ def _v10_match_result(conn: Connection) -> None:
     )
 
 
+def _v11_hand_lost_by_both(conn: Connection) -> None:
+    """A hand both sides lose is kept as lost by ``both``: the column held two letters (a side),
+    and PostgreSQL refused such a hand's save (SQLite does not check a length)."""
+    if conn.dialect.name != "postgresql":
+        return
+    conn.exec_driver_sql("ALTER TABLE hands ALTER COLUMN lost_by TYPE VARCHAR(4)")
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -500,6 +508,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     8: _v8_station_keys,
     9: _v9_match_pair_index,
     10: _v10_match_result,
+    11: _v11_hand_lost_by_both,
 }
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
