@@ -67,7 +67,11 @@ class KeysMixin:
     """``Store`` methods for station keys (the store's ``keyring`` signs every entry)."""
 
     keyring: keys.KeyRing
-    engine: Engine
+
+    @property
+    def engine(self) -> Engine:  # the Store's
+        raise NotImplementedError
+
     _write: Any
     _read: Any
 
