@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -37,9 +37,10 @@ from .models import (
     rounds,
     rulings,
 )
+from .save import _write_match
 
 if TYPE_CHECKING:
-    from .common import Actor, Recorded
+    from .common import Actor
 
 DECISIONS = ("upheld", "modified", "rejected")
 OPEN_STATES = ("filed", "under_review")
@@ -97,7 +98,6 @@ class AppealsMixin:
     pick_event: Any
     pinned_rulebook: Any
     _authorize: Any
-    _write_match: Callable[..., Recorded]  # a new version of a match (service._write_match)
 
     # -- reading ---------------------------------------------------------------------
     def ruling(self, ruling_id: int) -> dict[str, Any]:
@@ -456,8 +456,6 @@ class AppealsMixin:
         reason = reason.strip()
 
         def run(conn: Connection) -> dict[str, Any]:
-            _write_match = self._write_match  # the Store's (its parts do not import service)
-
             a = _appeal_row(conn, appeal_id, event_id)
             as_role = self._authorize(conn, int(a.event_id), "appeal.decide", actor)
             _check_state(conn, appeal_id, OPEN_STATES, decision)
