@@ -34,7 +34,7 @@ from sqlalchemy.exc import DBAPIError
 from ..core.editing import DecisionPlace, carry_forward
 from ..core.errors import field_of
 from . import audit, keys, roles
-from .appeals import AppealsMixin
+from .appeals import Appeals
 from .common import Actor, EventInfo, Recorded, _current_at, _voided, strip_case
 from .db import READ_ONLY, database_error, open_engine
 from .desk import DeskMixin
@@ -125,11 +125,12 @@ class _Via(Generic[_Part, _Params, _Result]):
         return getattr(self._part(store), self._name)  # type: ignore[no-any-return]
 
 
-class Store(AppealsMixin, DeskMixin, KeysMixin):
+class Store(DeskMixin, KeysMixin):
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:
         self._shared = Shared(engine)
+        self._appeals = Appeals(self._shared)
         self._holder: WalHolder | None = None
 
     @property
@@ -192,6 +193,15 @@ class Store(AppealsMixin, DeskMixin, KeysMixin):
     _authorize = _Via(lambda s: s._shared, Shared.authorize)
     _authorize_with = _Via(lambda s: s._shared, Shared.authorize_with)
     _missing_tables = _Via(lambda s: s._shared, Shared.missing_tables)
+
+    # -- appeals (store/appeals.py) ----------------------------------------------------------
+    ruling = _Via(lambda s: s._appeals, Appeals.ruling)
+    appeals = _Via(lambda s: s._appeals, Appeals.appeals)
+    appeal = _Via(lambda s: s._appeals, Appeals.appeal)
+    file_appeal = _Via(lambda s: s._appeals, Appeals.file_appeal)
+    review_appeal = _Via(lambda s: s._appeals, Appeals.review_appeal)
+    withdraw_appeal = _Via(lambda s: s._appeals, Appeals.withdraw_appeal)
+    decide_appeal = _Via(lambda s: s._appeals, Appeals.decide_appeal)
 
     # -- events ------------------------------------------------------------------
     def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
