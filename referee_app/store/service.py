@@ -37,7 +37,7 @@ from . import audit, keys, roles
 from .appeals import Appeals
 from .common import Actor, EventInfo, Recorded, _current_at, _voided, strip_case
 from .db import READ_ONLY, database_error, open_engine
-from .desk import DeskMixin
+from .desk import Desk
 from .errors import (
     ConflictError,
     InputError,
@@ -125,11 +125,12 @@ class _Via(Generic[_Part, _Params, _Result]):
         return getattr(self._part(store), self._name)  # type: ignore[no-any-return]
 
 
-class Store(DeskMixin, KeysMixin):
+class Store(KeysMixin):
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:
         self._shared = Shared(engine)
+        self._desk = Desk(self._shared)
         self._appeals = Appeals(self._shared)
         self._holder: WalHolder | None = None
 
@@ -193,6 +194,12 @@ class Store(DeskMixin, KeysMixin):
     _authorize = _Via(lambda s: s._shared, Shared.authorize)
     _authorize_with = _Via(lambda s: s._shared, Shared.authorize_with)
     _missing_tables = _Via(lambda s: s._shared, Shared.missing_tables)
+
+    # -- desk records (store/desk.py) --------------------------------------------------------
+    desk_records = _Via(lambda s: s._desk, Desk.desk_records)
+    add_desk_record = _Via(lambda s: s._desk, Desk.add_desk_record)
+    pair_entry_rounds = _Via(lambda s: s._desk, Desk.pair_entry_rounds)
+    audit_head = _Via(lambda s: s._desk, Desk.audit_head)
 
     # -- appeals (store/appeals.py) ----------------------------------------------------------
     ruling = _Via(lambda s: s._appeals, Appeals.ruling)
