@@ -48,7 +48,6 @@ from .errors import (
 from .models import (
     audit_log,
     auth_attempts,
-    event_keys,
     events,
     matches,
     pairs,
@@ -60,7 +59,7 @@ from .models import (
 )
 from .models import signatures as signatures_t
 from .pairs_csv import PairRow
-from .registry import KeysMixin
+from .registry import Registry
 from .save import SIDES, _conflict_message, _locked_message, _Prepared, _write_match
 from .shared import Shared
 from .walholder import WalHolder
@@ -125,11 +124,12 @@ class _Via(Generic[_Part, _Params, _Result]):
         return getattr(self._part(store), self._name)  # type: ignore[no-any-return]
 
 
-class Store(KeysMixin):
+class Store:
     """An open event store. ``Store.open(None)`` opens the default SQLite file."""
 
     def __init__(self, engine: Engine) -> None:
         self._shared = Shared(engine)
+        self._registry = Registry(self._shared)
         self._desk = Desk(self._shared)
         self._appeals = Appeals(self._shared)
         self._holder: WalHolder | None = None
@@ -194,6 +194,14 @@ class Store(KeysMixin):
     _authorize = _Via(lambda s: s._shared, Shared.authorize)
     _authorize_with = _Via(lambda s: s._shared, Shared.authorize_with)
     _missing_tables = _Via(lambda s: s._shared, Shared.missing_tables)
+
+    # -- station keys and event keys (store/registry.py) -------------------------------------
+    setup_station_login = _Via(lambda s: s._registry, Registry.setup_station_login)
+    station_keys = _Via(lambda s: s._registry, Registry.station_keys)
+    register_key = _Via(lambda s: s._registry, Registry.register_key)
+    revoke_key = _Via(lambda s: s._registry, Registry.revoke_key)
+    store_event_key = _Via(lambda s: s._registry, Registry.store_event_key)
+    event_key = _Via(lambda s: s._registry, Registry.event_key)
 
     # -- desk records (store/desk.py) --------------------------------------------------------
     desk_records = _Via(lambda s: s._desk, Desk.desk_records)
@@ -863,68 +871,6 @@ class Store(KeysMixin):
                 )
             )
         ).first()
-
-    # -- the event's signing key ---------------------------------------------------
-    def store_event_key(
-        self,
-        event_id: int,
-        *,
-        p12: bytes,
-        cert_pem: bytes,
-        subject: str,
-        fingerprint: str,
-        actor: Actor,
-    ) -> int:
-        """Keep the event's PKCS#12 (already encrypted under its passphrase) and certificate.
-        An event has one key, never replaced."""
-        ev = self.pick_event(event_id)
-
-        def run(conn: Connection) -> int:
-            as_role = self._authorize(conn, ev.id, "event.key", actor)
-            if conn.execute(select(event_keys.c.id).where(event_keys.c.event_id == ev.id)).first():
-                raise ConflictError(
-                    f"event {ev.id} already has a signing key (an event key is never replaced)",
-                    code="event.key_exists",
-                    event=ev.id,
-                )
-            w = audit.Writer(conn)
-            kid = w.insert(
-                event_keys,
-                {
-                    "event_id": ev.id,
-                    "p12_b64": base64.b64encode(p12).decode("ascii"),
-                    "cert_pem": cert_pem.decode("ascii"),
-                    "subject": subject[:400],
-                    "sha256": fingerprint,
-                },
-            )
-            w.commit_entry(
-                user=actor.user,
-                station=actor.station,
-                action="event.key",
-                event_id=ev.id,
-                role=as_role,
-                info={"subject": subject, "sha256": fingerprint},
-            )
-            return kid
-
-        return self._write(run)  # type: ignore[no-any-return]
-
-    def event_key(self, event_id: int) -> dict[str, Any] | None:
-        """``{"p12": bytes, "cert_pem": bytes, "subject", "sha256"}`` or None."""
-
-        def run(conn: Connection) -> dict[str, Any] | None:
-            r = conn.execute(select(event_keys).where(event_keys.c.event_id == event_id)).first()
-            if r is None:
-                return None
-            return {
-                "p12": base64.b64decode(r.p12_b64),
-                "cert_pem": r.cert_pem.encode("ascii"),
-                "subject": r.subject,
-                "sha256": r.sha256,
-            }
-
-        return self._read(run)  # type: ignore[no-any-return]
 
     def roles_enforced(self, event_id: int) -> bool:
         """Whether the event has PINs (then every write is checked against its role)."""
