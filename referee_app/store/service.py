@@ -9,9 +9,7 @@ relies on (optimistic versioning: the version the caller last saw), (3) inserts 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable, Collection
-from datetime import timedelta
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from sqlalchemy import (
@@ -20,25 +18,23 @@ from sqlalchemy import (
     select,
 )
 
-from . import audit, keys, roles
+from . import audit, keys
 from .appeals import Appeals
 from .common import Actor, EventInfo
 from .db import open_engine
 from .desk import Desk
 from .errors import (
     InputError,
-    PinError,
 )
 from .matches import Matches
 from .models import (
     audit_log,
-    auth_attempts,
     events,
     pairs,
     players,
-    role_pins,
 )
 from .pairs_csv import PairRow
+from .pins import Pins
 from .registry import Registry
 from .shared import Shared
 from .walholder import WalHolder
@@ -76,6 +72,7 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self._shared = Shared(engine)
+        self._pins = Pins(self._shared)
         self._matches = Matches(self._shared)
         self._registry = Registry(self._shared)
         self._desk = Desk(self._shared)
@@ -142,6 +139,12 @@ class Store:
     _authorize = _Via(lambda s: s._shared, Shared.authorize)
     _authorize_with = _Via(lambda s: s._shared, Shared.authorize_with)
     _missing_tables = _Via(lambda s: s._shared, Shared.missing_tables)
+
+    # -- roles and PINs (store/pins.py) ------------------------------------------------------
+    roles_enforced = _Via(lambda s: s._pins, Pins.roles_enforced)
+    role_states = _Via(lambda s: s._pins, Pins.role_states)
+    login = _Via(lambda s: s._pins, Pins.login)
+    set_pin = _Via(lambda s: s._pins, Pins.set_pin)
 
     # -- matches (store/matches.py) ----------------------------------------------------------
     record = _Via(lambda s: s._matches, Matches.record)
@@ -296,128 +299,6 @@ class Store:
         )
         return self._read(lambda conn: [tuple(r) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
 
-    def roles_enforced(self, event_id: int) -> bool:
-        """Whether the event has PINs (then every write is checked against its role)."""
-        return self._read(lambda conn: bool(roles.current_pins(conn, event_id)))  # type: ignore[no-any-return]
-
-    def role_states(self, event_id: int) -> dict[str, roles.RoleState]:
-        """Each role's PIN (set or not, when, by whom) and lock, now."""
-        now = roles.utcnow()
-
-        def run(conn: Connection) -> dict[str, roles.RoleState]:
-            return {r: roles.role_state(conn, event_id, r, now) for r in roles.ROLES}
-
-        return self._read(run)  # type: ignore[no-any-return]
-
-    def login(self, event_id: int, role: str, pin: str, *, actor: Actor, name: str | None = None) -> Actor:
-        """Check ``role``'s PIN on the event; returns ``actor`` in that role, authenticated.
-
-        ``name``: who logs in (default ``actor.user``); every entry written with the returned
-        actor names them, beside the role.
-
-        A wrong PIN is recorded (every station counts it) and raises ``PinError`` saying how
-        many tries are left; the 5th in a run locks the role for a minute. On an event
-        without PINs there is nothing to log in to: the actor is returned with the role
-        claimed, not authenticated (everything is allowed there anyway)."""
-        roles.check_role(role)
-        if not isinstance(pin, str):
-            raise InputError("PIN: expected digits", code="pin.not_digits", field="pin")
-        given = (actor.user if name is None else name).strip()
-        if not (0 < len(given) <= 100 and given.isprintable()):
-            raise InputError(
-                "name: who logs in, 1 to 100 printable characters", code="login.name_invalid", field="user"
-            )
-        ev = self.pick_event(event_id)
-        now = roles.utcnow()
-        who = roles.role_name(role)
-
-        def run(conn: Connection) -> tuple[bool, roles.RoleState | None]:
-            pins = roles.current_pins(conn, ev.id)
-            if not pins:
-                return True, None
-            st = roles.role_state(conn, ev.id, role, now)
-            if st.pin_hash is None:
-                raise PinError(
-                    f"the {who} has no PIN on event {ev.id} yet; the chief referee sets one "
-                    f"(referee-app role set-pin --role {role})",
-                    role=role,
-                    code="pin.none",
-                    event=ev.id,
-                )
-            if st.locked_until is not None:
-                raise _locked(who, st)
-            ok = roles.pin_matches(pin, st.pin_hash)
-            if ok and not st.failures:
-                return True, st  # nothing to reset: nothing written
-            w = audit.Writer(conn)
-            w.insert(auth_attempts, {"event_id": ev.id, "role": role, "ok": ok, "at": roles.iso(now)})
-            w.commit_entry(
-                user=given,
-                station=actor.station,
-                action="auth.ok" if ok else "auth.fail",
-                event_id=ev.id,
-                info={"for_role": role, "failures": 0 if ok else st.failures + 1},
-            )
-            return ok, st
-
-        ok, st = self._write(run)
-        if st is None:
-            return Actor(given, actor.station, role)
-        if not ok:
-            after = st.failures + 1
-            if after % roles.MAX_TRIES == 0:
-                until = now + timedelta(seconds=roles.LOCK_SECONDS)
-                raise _locked(who, roles.RoleState(role, st.pin_hash, st.pin_seq, None, None, after, until))
-            left = roles.MAX_TRIES - after % roles.MAX_TRIES
-            raise PinError(
-                f"wrong PIN for the {who}; {left} {'try' if left == 1 else 'tries'} left before "
-                f"a {roles.LOCK_SECONDS}-second lock",
-                role=role,
-                tries_left=left,
-                code="pin.wrong",
-                field="pin",
-                n=left,
-                lock=roles.LOCK_SECONDS,
-            )
-        assert st.pin_hash is not None
-        ticket = secrets.token_hex(16)
-        self._shared.logins[ticket] = (ev.id, role, st.pin_hash, given)
-        return Actor(given, actor.station, role, ticket)
-
-    def set_pin(self, event_id: int, role: str, pin: str, *, actor: Actor) -> None:
-        """Set (or change) ``role``'s PIN on the event: the chief referee's act, or anyone's
-        on an event without PINs, where the chief referee's PIN must come first. Only the
-        salted hash is stored; the audit entry says "PIN set for …" and holds a digest of
-        the hash. Setting a PIN ends that role's run of wrong PINs (and its lock)."""
-        roles.check_role(role)
-        roles.check_pin(pin)
-        ev = self.pick_event(event_id)
-        pin_hash = roles.hash_pin(pin)
-
-        def run(conn: Connection) -> None:
-            pins = roles.current_pins(conn, ev.id)
-            as_role = self._authorize(conn, ev.id, "pin.set", actor)
-            if not pins and role != roles.CHIEF_REFEREE:
-                raise InputError(
-                    f"--role {role}: set the chief referee's PIN first (roles are enforced on "
-                    f"event {ev.id} from then on)",
-                    code="pin.chief_first",
-                    field="role",
-                    event=ev.id,
-                )
-            w = audit.Writer(conn)
-            w.insert(role_pins, {"event_id": ev.id, "role": role, "pin_hash": pin_hash})
-            w.commit_entry(
-                user=actor.user,
-                station=actor.station,
-                action="pin.set",
-                event_id=ev.id,
-                info={"for_role": role, "changed": role in pins, "roles_enforced": True},
-                role=as_role,
-            )
-
-        self._write(run)
-
     # -- audit ---------------------------------------------------------------------
     def verify(
         self,
@@ -453,15 +334,3 @@ class Store:
         if table_no is not None:
             conds.append(audit_log.c.table_no == table_no)
         return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
-
-
-def _locked(who: str, st: roles.RoleState) -> PinError:
-    assert st.locked_until is not None
-    return PinError(
-        f"the {who} is locked until {roles.local_hms(st.locked_until)} after {roles.MAX_TRIES} wrong PINs",
-        role=st.role,
-        locked_until=st.locked_until,
-        code="pin.locked",
-        until=roles.local_hms(st.locked_until),
-        tries=roles.MAX_TRIES,
-    )
