@@ -185,11 +185,6 @@ class Desk:
 
         return self.shared.read(run)  # type: ignore[no-any-return]
 
-    def audit_head(self) -> tuple[int, str]:
-        """The last audit entry (seq, hash): a station polls it to see that the store
-        changed, whichever station changed it."""
-        return self.shared.read(audit.head)  # type: ignore[no-any-return]
-
 
 def appeal_window_start(
     conn: Connection, event_id: int, round_no: int, round_minutes: int, window_from: str

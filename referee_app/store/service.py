@@ -1,5 +1,20 @@
-"""The store's operations: create an event, import pairs, record and void matches,
-export, verify and read the log.
+"""The event store (:class:`Store`): the one object app/ opens, a facade over its parts.
+
+The work is in the parts, each a class in its own module, given the store's shared object
+(:class:`~.shared.Shared`: the engine, the write and read transactions, the events and their
+pinned rulebooks, the role check) in its constructor; none inherits from another, none
+reaches into another:
+
+* :mod:`.events` — create an event, import and list its pairs;
+* :mod:`.matches` — record, correct and void a match, sign it, read the current versions,
+  a table's history, the rulings and signatures (a save goes through :mod:`.save`);
+* :mod:`.appeals` — file, review, decide and withdraw an appeal (a decision saves a new
+  version of the match through :mod:`.save` as well);
+* :mod:`.desk` — the chief referee's desk records: pairings and proposals, withdrawals, the
+  clock, the round's end, the publication of scores;
+* :mod:`.registry` — station keys and each event's signing key;
+* :mod:`.pins` — the roles' PINs and the login;
+* :mod:`.auditlog` — the chain read back: verify, anchor, the log, what changed since.
 
 Every write runs in one transaction that (1) takes the writers' lock, (2) checks what it
 relies on (optimistic versioning: the version the caller last saw), (3) inserts rows and
@@ -8,36 +23,26 @@ relies on (optimistic versioning: the version the caller last saw), (3) inserts 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Collection
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from collections.abc import Callable
+from typing import Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    select,
-)
+from sqlalchemy import Engine
 
-from . import audit, keys
+from . import keys
 from .appeals import Appeals
-from .common import Actor, EventInfo
+from .auditlog import AuditLog
+from .common import Actor, EventInfo, Recorded
 from .db import open_engine
 from .desk import Desk
-from .errors import (
-    InputError,
-)
+from .events import Events
 from .matches import Matches
-from .models import (
-    audit_log,
-    events,
-    pairs,
-    players,
-)
-from .pairs_csv import PairRow
 from .pins import Pins
 from .registry import Registry
 from .shared import Shared
 from .walholder import WalHolder
+
+#: What app/ and the tests take from here: the Store, who acts, and what it returns.
+__all__ = ["Actor", "EventInfo", "Recorded", "Store"]
 
 _Part = TypeVar("_Part")
 _Params = ParamSpec("_Params")
@@ -68,15 +73,21 @@ class _Via(Generic[_Part, _Params, _Result]):
 
 
 class Store:
-    """An open event store. ``Store.open(None)`` opens the default SQLite file."""
+    """An open event store. ``Store.open(None)`` opens the default SQLite file.
+
+    The Store opens and closes the database and holds its parts (see the module): each
+    public method below is one line naming the part's method that does the work, with its
+    signature and docstring."""
 
     def __init__(self, engine: Engine) -> None:
         self._shared = Shared(engine)
-        self._pins = Pins(self._shared)
+        self._events = Events(self._shared)
         self._matches = Matches(self._shared)
-        self._registry = Registry(self._shared)
-        self._desk = Desk(self._shared)
         self._appeals = Appeals(self._shared)
+        self._desk = Desk(self._shared)
+        self._registry = Registry(self._shared)
+        self._pins = Pins(self._shared)
+        self._log = AuditLog(self._shared)
         self._holder: WalHolder | None = None
 
     @property
@@ -128,7 +139,7 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- what every part shares (store/shared.py) ------------------------------------
+    # -- what every part shares (shared.py) ----------------------------------------
     #: a write or a read of the caller's own (the printing reads the chain's head with one)
     _write = _Via(lambda s: s._shared, Shared.write)
     _read = _Via(lambda s: s._shared, Shared.read)
@@ -136,17 +147,13 @@ class Store:
     pick_event = _Via(lambda s: s._shared, Shared.pick_event)
     rulebook_text = _Via(lambda s: s._shared, Shared.rulebook_text)
     pinned_rulebook = _Via(lambda s: s._shared, Shared.pinned_rulebook)
-    _authorize = _Via(lambda s: s._shared, Shared.authorize)
-    _authorize_with = _Via(lambda s: s._shared, Shared.authorize_with)
-    _missing_tables = _Via(lambda s: s._shared, Shared.missing_tables)
 
-    # -- roles and PINs (store/pins.py) ------------------------------------------------------
-    roles_enforced = _Via(lambda s: s._pins, Pins.roles_enforced)
-    role_states = _Via(lambda s: s._pins, Pins.role_states)
-    login = _Via(lambda s: s._pins, Pins.login)
-    set_pin = _Via(lambda s: s._pins, Pins.set_pin)
+    # -- events and pairs (events.py) ----------------------------------------------
+    create_event = _Via(lambda s: s._events, Events.create_event)
+    import_pairs = _Via(lambda s: s._events, Events.import_pairs)
+    list_pairs = _Via(lambda s: s._events, Events.list_pairs)
 
-    # -- matches (store/matches.py) ----------------------------------------------------------
+    # -- matches (matches.py) ------------------------------------------------------
     record = _Via(lambda s: s._matches, Matches.record)
     void = _Via(lambda s: s._matches, Matches.void)
     current_matches = _Via(lambda s: s._matches, Matches.current_matches)
@@ -160,21 +167,7 @@ class Store:
     signing_of = _Via(lambda s: s._matches, Matches.signing_of)
     signed_match_ids = _Via(lambda s: s._matches, Matches.signed_match_ids)
 
-    # -- station keys and event keys (store/registry.py) -------------------------------------
-    setup_station_login = _Via(lambda s: s._registry, Registry.setup_station_login)
-    station_keys = _Via(lambda s: s._registry, Registry.station_keys)
-    register_key = _Via(lambda s: s._registry, Registry.register_key)
-    revoke_key = _Via(lambda s: s._registry, Registry.revoke_key)
-    store_event_key = _Via(lambda s: s._registry, Registry.store_event_key)
-    event_key = _Via(lambda s: s._registry, Registry.event_key)
-
-    # -- desk records (store/desk.py) --------------------------------------------------------
-    desk_records = _Via(lambda s: s._desk, Desk.desk_records)
-    add_desk_record = _Via(lambda s: s._desk, Desk.add_desk_record)
-    pair_entry_rounds = _Via(lambda s: s._desk, Desk.pair_entry_rounds)
-    audit_head = _Via(lambda s: s._desk, Desk.audit_head)
-
-    # -- appeals (store/appeals.py) ----------------------------------------------------------
+    # -- appeals (appeals.py) ------------------------------------------------------
     ruling = _Via(lambda s: s._appeals, Appeals.ruling)
     appeals = _Via(lambda s: s._appeals, Appeals.appeals)
     appeal = _Via(lambda s: s._appeals, Appeals.appeal)
@@ -183,154 +176,28 @@ class Store:
     withdraw_appeal = _Via(lambda s: s._appeals, Appeals.withdraw_appeal)
     decide_appeal = _Via(lambda s: s._appeals, Appeals.decide_appeal)
 
-    # -- events ------------------------------------------------------------------
-    def create_event(self, *, name: str, rulebook: Any, date: str | None, actor: Actor) -> EventInfo:
-        """Create an event pinned to ``rulebook`` (an object with id, sha256, source_text)."""
-        if not name.strip():
-            raise InputError("--name: the event needs a name", code="event.name_missing", field="name")
+    # -- desk records (desk.py) ----------------------------------------------------
+    desk_records = _Via(lambda s: s._desk, Desk.desk_records)
+    add_desk_record = _Via(lambda s: s._desk, Desk.add_desk_record)
+    pair_entry_rounds = _Via(lambda s: s._desk, Desk.pair_entry_rounds)
 
-        def run(conn: Connection) -> EventInfo:
-            w = audit.Writer(conn)
-            eid = w.insert(
-                events,
-                {
-                    "name": name.strip(),
-                    "date": date,
-                    "rulebook_id": rulebook.id,
-                    "rulebook_sha256": rulebook.sha256,
-                    "rulebook_text": rulebook.source_text,
-                },
-            )
-            w.commit_entry(
-                user=actor.user,
-                station=actor.station,
-                action="event.create",
-                event_id=eid,
-                info={
-                    "name": name.strip(),
-                    "date": date,
-                    "rulebook": rulebook.id,
-                    "sha256": rulebook.sha256,
-                    # said once: every action is allowed until the chief referee sets a PIN
-                    "roles_enforced": False,
-                },
-            )
-            return EventInfo(eid, name.strip(), date, rulebook.id, rulebook.sha256)
+    # -- station keys and event keys (registry.py) ---------------------------------
+    setup_station_login = _Via(lambda s: s._registry, Registry.setup_station_login)
+    station_keys = _Via(lambda s: s._registry, Registry.station_keys)
+    register_key = _Via(lambda s: s._registry, Registry.register_key)
+    revoke_key = _Via(lambda s: s._registry, Registry.revoke_key)
+    store_event_key = _Via(lambda s: s._registry, Registry.store_event_key)
+    event_key = _Via(lambda s: s._registry, Registry.event_key)
 
-        return self._write(run)  # type: ignore[no-any-return]
+    # -- roles and PINs (pins.py) --------------------------------------------------
+    roles_enforced = _Via(lambda s: s._pins, Pins.roles_enforced)
+    role_states = _Via(lambda s: s._pins, Pins.role_states)
+    login = _Via(lambda s: s._pins, Pins.login)
+    set_pin = _Via(lambda s: s._pins, Pins.set_pin)
 
-    # -- pairs -------------------------------------------------------------------
-    def import_pairs(self, event_id: int, rows: list[PairRow], *, actor: Actor, source: str) -> int:
-        def run(conn: Connection) -> int:
-            existing = set(conn.execute(select(pairs.c.number).where(pairs.c.event_id == event_id)).scalars())
-            for r in rows:
-                if r.number in existing:
-                    raise InputError(
-                        f"{source}: line {r.line}: pair number {r.number} is already in event "
-                        f"{event_id}; nothing imported",
-                        code="pairs.duplicate_in_event",
-                        source=source,
-                        line=r.line,
-                        pair=r.number,
-                        event=event_id,
-                    )
-            as_role = self._authorize(conn, event_id, "pairs.import", actor)
-            w = audit.Writer(conn)
-            for r in rows:
-                pid = w.insert(pairs, {"event_id": event_id, "number": r.number, "unit": r.unit})
-                w.insert(players, {"pair_id": pid, "position": 1, "name": r.player1})
-                w.insert(players, {"pair_id": pid, "position": 2, "name": r.player2})
-            w.commit_entry(
-                user=actor.user,
-                station=actor.station,
-                action="pairs.import",
-                event_id=event_id,
-                role=as_role,
-                info={
-                    "source": os.path.basename(source),
-                    "count": len(rows),
-                    "numbers": [r.number for r in rows],
-                },
-            )
-            return len(rows)
-
-        return self._write(run)  # type: ignore[no-any-return]
-
-    def list_pairs(self, event_id: int, numbers: Collection[str] | None = None) -> list[dict[str, Any]]:
-        """The event's pairs (only those numbered ``numbers`` when given), with their players."""
-
-        def run(conn: Connection) -> list[dict[str, Any]]:
-            # one query for the whole field (the desk reads it for every command)
-            stmt = (
-                select(pairs.c.id, pairs.c.number, pairs.c.unit, players.c.name)
-                .outerjoin(players, players.c.pair_id == pairs.c.id)
-                .where(pairs.c.event_id == event_id)
-                .order_by(pairs.c.id, players.c.position)
-            )
-            if numbers is not None:
-                stmt = stmt.where(pairs.c.number.in_(sorted(set(numbers))))
-            out: dict[int, dict[str, Any]] = {}
-            for r in conn.execute(stmt):
-                p = out.get(r.id)
-                if p is None:
-                    p = out[r.id] = {"id": r.id, "number": r.number, "unit": r.unit, "players": []}
-                if r.name is not None:
-                    p["players"].append(r.name)
-            return list(out.values())
-
-        return self._read(run)  # type: ignore[no-any-return]
-
-    def entries_since(
-        self, seq: int, limit: int = 1000
-    ) -> list[tuple[int, str, int | None, int | None, int | None]]:
-        """What each audit entry after ``seq`` touched: (seq, action, event, round, table), at
-        most ``limit`` (in seq order) — how a station learns what another one changed."""
-        stmt = (
-            select(
-                audit_log.c.seq,
-                audit_log.c.action,
-                audit_log.c.event_id,
-                audit_log.c.round_no,
-                audit_log.c.table_no,
-            )
-            .where(audit_log.c.seq > seq)
-            .order_by(audit_log.c.seq)
-            .limit(limit)
-        )
-        return self._read(lambda conn: [tuple(r) for r in conn.execute(stmt)])  # type: ignore[no-any-return]
-
-    # -- audit ---------------------------------------------------------------------
-    def verify(
-        self,
-        head: str | None = None,
-        anchors: list[audit.Anchor] | None = None,
-        *,
-        root: str | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> audit.VerifyResult:
-        """Recompute the chain and check every entry's signature; with ``head`` (a hash
-        noted earlier, e.g. on a signed scoresheet) also check that the chain still passes
-        through that entry; with ``anchors`` (entry number and hash, from an anchor file or
-        a QR code) report a log truncated before one of them or rewritten at one of them;
-        with ``root`` (the trust root's fingerprint, kept by the chief referee) report a
-        store whose key registrations start elsewhere. Reads in batches."""
-        return self._read(  # type: ignore[no-any-return]
-            lambda conn: audit.verify(conn, head, anchors or [], root=root, progress=progress)
-        )
-
-    def anchor(self) -> audit.Anchor:
-        """The chain's head now, to keep outside the database (paper, a file, a QR code)."""
-        seq, digest = self._read(audit.head)
-        return audit.Anchor(int(seq), str(digest))
-
-    def log(
-        self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None
-    ) -> list[dict[str, Any]]:
-        conds = []
-        if event_id is not None:
-            conds.append(audit_log.c.event_id == event_id)
-        if round_no is not None:
-            conds.append(audit_log.c.round_no == round_no)
-        if table_no is not None:
-            conds.append(audit_log.c.table_no == table_no)
-        return self._read(lambda conn: audit.entries(conn, conds))  # type: ignore[no-any-return]
+    # -- the audit log (auditlog.py) -----------------------------------------------
+    entries_since = _Via(lambda s: s._log, AuditLog.entries_since)
+    verify = _Via(lambda s: s._log, AuditLog.verify)
+    anchor = _Via(lambda s: s._log, AuditLog.anchor)
+    log = _Via(lambda s: s._log, AuditLog.log)
+    audit_head = _Via(lambda s: s._log, AuditLog.audit_head)

@@ -5,7 +5,7 @@ older store lacks.
 The :class:`~.service.Store` makes one and hands it to each of its parts (:mod:`.events`,
 :mod:`.matches`, :mod:`.appeals`, :mod:`.desk`, :mod:`.registry`, :mod:`.pins`,
 :mod:`.auditlog`) in their constructors: a part holds it, none inherits from it, and no
-part reaches into another.
+part holds another.
 """
 
 from __future__ import annotations
