@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -37,9 +37,11 @@ from .models import (
     rounds,
     rulings,
 )
+from .save import _write_match
+from .shared import Shared
 
 if TYPE_CHECKING:
-    from .common import Actor, Recorded
+    from .common import Actor
 
 DECISIONS = ("upheld", "modified", "rejected")
 OPEN_STATES = ("filed", "under_review")
@@ -84,25 +86,17 @@ def fee_outcome(decision: str, fee_yuan: int, refunded_if_upheld: bool) -> str:
     return "kept"
 
 
-class AppealsMixin:
-    """The appeal operations of :class:`~referee_app.store.service.Store`."""
+class Appeals:
+    """The appeals part of the :class:`~referee_app.store.service.Store`: filing, review,
+    decision, withdrawal, and reading them with the ruling they are against."""
 
-    # provided by Store
-    @property
-    def where(self) -> str:  # the Store's: where it is (for messages)
-        raise NotImplementedError
-
-    _write: Any
-    _read: Any
-    pick_event: Any
-    pinned_rulebook: Any
-    _authorize: Any
-    _write_match: Callable[..., Recorded]  # a new version of a match (service._write_match)
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     # -- reading ---------------------------------------------------------------------
     def ruling(self, ruling_id: int) -> dict[str, Any]:
         """A stored ruling with where it is: event, round, table, version, hand, infraction."""
-        return self._read(lambda conn: _ruling(conn, ruling_id))  # type: ignore[no-any-return]
+        return self.shared.read(lambda conn: _ruling(conn, ruling_id))  # type: ignore[no-any-return]
 
     def appeals(self, event_id: int, round_no: int | None = None) -> list[dict[str, Any]]:
         def run(conn: Connection) -> list[dict[str, Any]]:
@@ -112,10 +106,10 @@ class AppealsMixin:
             ids = list(conn.execute(stmt.order_by(appeals.c.id)).scalars())
             return [_appeal(conn, int(i)) for i in ids]
 
-        return self._read(run)  # type: ignore[no-any-return]
+        return self.shared.read(run)  # type: ignore[no-any-return]
 
     def appeal(self, appeal_id: int) -> dict[str, Any]:
-        return self._read(lambda conn: _appeal(conn, appeal_id))  # type: ignore[no-any-return]
+        return self.shared.read(lambda conn: _appeal(conn, appeal_id))  # type: ignore[no-any-return]
 
     # -- writing ---------------------------------------------------------------------
     def file_appeal(
@@ -173,8 +167,8 @@ class AppealsMixin:
                 code="appeal.backdate_reason_alone",
                 field="backdate_reason",
             )
-        ev = self.pick_event(event_id)
-        rb = self.pinned_rulebook(ev.id)
+        ev = self.shared.pick_event(event_id)
+        rb = self.shared.pinned_rulebook(ev.id)
         cfg = rb.data.get("appeal") or {}
         window_minutes = int(cfg.get("window_minutes", 0))
         window_from = str(cfg.get("window_from", "round_end"))
@@ -278,11 +272,11 @@ class AppealsMixin:
                     filed=filed,
                     window_from=window_from,
                 )
-            as_role = self._authorize(conn, ev.id, "appeal.file", actor)
+            as_role = self.shared.authorize(conn, ev.id, "appeal.file", actor)
             if late and accept_late_reason is not None:
-                self._authorize(conn, ev.id, "appeal.accept_late", actor)
+                self.shared.authorize(conn, ev.id, "appeal.accept_late", actor)
             if backdated:
-                self._authorize(conn, ev.id, "appeal.backdate", actor)
+                self.shared.authorize(conn, ev.id, "appeal.backdate", actor)
             pair_id = r["ns_pair_id"] if by == "NS" else r["ew_pair_id"]
             w = audit.Writer(conn)
             aid = w.insert(
@@ -347,7 +341,7 @@ class AppealsMixin:
             )
             return aid
 
-        return self._write(run)  # type: ignore[no-any-return]
+        return self.shared.write(run)  # type: ignore[no-any-return]
 
     def review_appeal(self, appeal_id: int, *, actor: Actor, event_id: int | None = None) -> None:
         """filed → under_review."""
@@ -379,7 +373,7 @@ class AppealsMixin:
         def run(conn: Connection) -> None:
             a = _appeal_row(conn, appeal_id, event_id)
             action = "appeal.review" if state == "under_review" else "appeal.withdraw"
-            as_role = self._authorize(conn, int(a.event_id), action, actor)
+            as_role = self.shared.authorize(conn, int(a.event_id), action, actor)
             if state == "withdrawn" and as_role == roles.TABLE_REFEREE:
                 _check_filed_by(conn, a, actor.user)
             _check_state(conn, appeal_id, allowed, state)
@@ -402,7 +396,7 @@ class AppealsMixin:
                 info={"appeal_id": appeal_id, "state": state, "reason": reason, "fee": fee},
             )
 
-        self._write(run)
+        self.shared.write(run)
 
     def decide_appeal(
         self,
@@ -456,13 +450,11 @@ class AppealsMixin:
         reason = reason.strip()
 
         def run(conn: Connection) -> dict[str, Any]:
-            _write_match = self._write_match  # the Store's (its parts do not import service)
-
             a = _appeal_row(conn, appeal_id, event_id)
-            as_role = self._authorize(conn, int(a.event_id), "appeal.decide", actor)
+            as_role = self.shared.authorize(conn, int(a.event_id), "appeal.decide", actor)
             _check_state(conn, appeal_id, OPEN_STATES, decision)
             ev_id = int(a.event_id)
-            rb = self.pinned_rulebook(ev_id)
+            rb = self.shared.pinned_rulebook(ev_id)
             refunded_if_upheld = bool((rb.data.get("appeal") or {}).get("refunded_if_upheld", True))
             fee = fee_outcome(decision, int(a.fee_yuan), refunded_if_upheld)
             r = _ruling(conn, int(a.ruling_id))
@@ -630,7 +622,7 @@ class AppealsMixin:
             )
             return out
 
-        return self._write(run)  # type: ignore[no-any-return]
+        return self.shared.write(run)  # type: ignore[no-any-return]
 
 
 # -- helpers ---------------------------------------------------------------------------------

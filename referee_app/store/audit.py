@@ -342,7 +342,7 @@ class PlannedWriter(Writer):
     compiled per save and, on PostgreSQL, no wait between statements.
 
     ``ids``: for each table written, the ids its new rows take in order (allocated under
-    the writers' lock, see ``service._allocate_ids``)."""
+    the writers' lock, see ``save._allocated_ids``)."""
 
     def __init__(
         self,

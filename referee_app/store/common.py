@@ -2,9 +2,12 @@
 (:class:`EventInfo`), a saved version (:class:`Recorded`), the case as ``judge`` reads it,
 a match's current version and whether it is voided, and the times kept as ISO text.
 
-Below :mod:`.service` (the :class:`~.service.Store`) and its parts (:mod:`.appeals`,
-:mod:`.desk`, :mod:`.registry`): each imports these from here, none from another, so the
-store's modules import one another in one direction only."""
+Below :mod:`.service` (the :class:`~.service.Store`), the object its parts share
+(:mod:`.shared`), the save path (:mod:`.save`) and the parts (:mod:`.events`,
+:mod:`.matches`, :mod:`.appeals`, :mod:`.desk`, :mod:`.registry`, :mod:`.pins`,
+:mod:`.auditlog`): each imports these from here, and the store's modules import one another
+in one direction only (no part holds another; the appeals read a round's end through
+:func:`.desk.appeal_window_start`)."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, func, select
 from . import audit
 from .errors import ConflictError, InputError
 from .models import audit_log, desk_records, matches, pairs, rounds
+from .shared import Shared
 
 #: The kinds of desk record, and whether one needs a reason.
 KINDS: dict[str, bool] = {
@@ -36,18 +37,13 @@ KINDS: dict[str, bool] = {
 }
 
 
-class DeskMixin:
-    """The desk operations of :class:`~referee_app.store.service.Store`."""
+class Desk:
+    """The desk records part of the :class:`~referee_app.store.service.Store`: the chief
+    referee's records of the rounds (pairings and proposals, withdrawals, the clock, the
+    round's end, …) and the round each late pair enters at."""
 
-    # provided by Store
-    @property
-    def where(self) -> str:  # the Store's: where it is (for messages)
-        raise NotImplementedError
-
-    _write: Any
-    _read: Any
-    pick_event: Any
-    _authorize: Any
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     def desk_records(
         self, event_id: int, kind: str | None = None, round_no: int | None = None
@@ -72,7 +68,7 @@ class DeskMixin:
                 out.append(d)
             return out
 
-        return self._read(run)  # type: ignore[no-any-return]
+        return self.shared.read(run)  # type: ignore[no-any-return]
 
     def add_desk_record(
         self,
@@ -103,11 +99,11 @@ class DeskMixin:
                 code="desk.pairing_reason_missing",
                 field="reason",
             )
-        self.pick_event(event_id)
+        self.shared.pick_event(event_id)
         stamp = at or audit.now_iso()
 
         def run(conn: Connection) -> dict[str, Any]:
-            as_role = self._authorize(conn, event_id, "desk.run", actor)
+            as_role = self.shared.authorize(conn, event_id, "desk.run", actor)
             same_round = (
                 desk_records.c.round_no.is_(None) if round_no is None else desk_records.c.round_no == round_no
             )
@@ -119,10 +115,10 @@ class DeskMixin:
             nxt = int(current or 0) + 1
             if version is not None and version != nxt:
                 raise ConflictError(
-                    f"{self.where}: round {round_no} {kind}: version {nxt - 1} is already there "
+                    f"{self.shared.where}: round {round_no} {kind}: version {nxt - 1} is already there "
                     f"(another station published first); reload and try again",
                     code="desk.race",
-                    where=self.where,
+                    where=self.shared.where,
                     round=round_no,
                 )
             w = audit.Writer(conn)
@@ -153,7 +149,7 @@ class DeskMixin:
                 "station": actor.station,
             }
 
-        return self._write(run)  # type: ignore[no-any-return]
+        return self.shared.write(run)  # type: ignore[no-any-return]
 
     def pair_entry_rounds(self, event_id: int) -> dict[str, int]:
         """For each pair imported after the event began, the first round it can play: the
@@ -187,12 +183,7 @@ class DeskMixin:
                     out[str(number)] = max(before) + 1
             return out
 
-        return self._read(run)  # type: ignore[no-any-return]
-
-    def audit_head(self) -> tuple[int, str]:
-        """The last audit entry (seq, hash): a station polls it to see that the store
-        changed, whichever station changed it."""
-        return self._read(audit.head)  # type: ignore[no-any-return]
+        return self.shared.read(run)  # type: ignore[no-any-return]
 
 
 def appeal_window_start(

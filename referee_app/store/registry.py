@@ -1,4 +1,5 @@
-"""The store's register of station keys (schema 8): who may sign which entries.
+"""The store's register of station keys (schema 8): who may sign which entries; and each
+event's signing key (the PKCS#12 that signs its printed forms).
 
 The chief referee registers a station's public key for one role; the registration is an
 audit entry signed with the chief referee's own registered key. The very first
@@ -10,16 +11,18 @@ keys say which station wrote an entry.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, select
 
 from . import audit, keys, roles
-from .errors import InputError, RoleError
-from .models import audit_log, station_keys
+from .errors import ConflictError, InputError, RoleError
+from .models import audit_log, event_keys, station_keys
+from .shared import Shared
 
 if TYPE_CHECKING:
     from .common import Actor
@@ -63,24 +66,23 @@ def _registrar(current: Mapping[str, RegisteredKey], mine: keys.StationKey, stat
         )
 
 
-class KeysMixin:
-    """``Store`` methods for station keys (the store's ``keyring`` signs every entry)."""
+class Registry:
+    """The keys part of the :class:`~referee_app.store.service.Store`: the register of
+    station keys (the shared ``keyring`` signs every entry) and each event's signing key."""
 
-    keyring: keys.KeyRing
-    engine: Engine
-    _write: Any
-    _read: Any
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     def setup_station_login(self, login: str, password: str | None, say: Callable[[str], None]) -> list[str]:
         """PostgreSQL: make or update a station login that may only read and append (see
         ``pgroles``); this store must be open with the tables' owner's login."""
         from . import pgroles
 
-        return pgroles.setup_on(self.engine, login, password, say)
+        return pgroles.setup_on(self.shared.engine, login, password, say)
 
     def station_keys(self) -> list[RegisteredKey]:
         """The registered keys, in order; the first is the trust root."""
-        return list(self._read(registered_keys).values())
+        return list(self.shared.read(registered_keys).values())
 
     def register_key(
         self, *, station: str, role: str, public_key: str, actor: Actor
@@ -144,7 +146,7 @@ class KeysMixin:
                 )
             return RegisteredKey(station, role, pub, fpr, int(entry["seq"])), root
 
-        return self._write(run)  # type: ignore[no-any-return]
+        return self.shared.write(run)  # type: ignore[no-any-return]
 
     def revoke_key(self, fingerprint: str, *, reason: str, actor: Actor) -> RegisteredKey:
         """Revoke a registered key (a station's laptop or key file lost): ``verify`` reports
@@ -213,16 +215,78 @@ class KeysMixin:
                 k.station, k.role, k.public_key, k.fingerprint, k.entry_seq, int(entry["seq"])
             )
 
-        return self._write(run)  # type: ignore[no-any-return]
+        return self.shared.write(run)  # type: ignore[no-any-return]
 
     def _chief_key(self, actor: Actor) -> keys.StationKey:
-        mine = self.keyring.unlock(actor.station, keys.REGISTRAR_ROLE, None)
+        mine = self.shared.keyring.unlock(actor.station, keys.REGISTRAR_ROLE, None)
         if mine is None:
             raise InputError(
                 f"station {actor.station} has no chief referee key "
-                f"({self.keyring.path(actor.station, keys.REGISTRAR_ROLE)}); make one first: "
+                f"({self.shared.keyring.path(actor.station, keys.REGISTRAR_ROLE)}); make one first: "
                 "referee-app key station create --role chief_referee",
                 code="keys.no_registrar_key",
                 station=actor.station,
             )
         return mine
+
+    # -- the event's signing key ---------------------------------------------------
+    def store_event_key(
+        self,
+        event_id: int,
+        *,
+        p12: bytes,
+        cert_pem: bytes,
+        subject: str,
+        fingerprint: str,
+        actor: Actor,
+    ) -> int:
+        """Keep the event's PKCS#12 (already encrypted under its passphrase) and certificate.
+        An event has one key, never replaced."""
+        ev = self.shared.pick_event(event_id)
+
+        def run(conn: Connection) -> int:
+            as_role = self.shared.authorize(conn, ev.id, "event.key", actor)
+            if conn.execute(select(event_keys.c.id).where(event_keys.c.event_id == ev.id)).first():
+                raise ConflictError(
+                    f"event {ev.id} already has a signing key (an event key is never replaced)",
+                    code="event.key_exists",
+                    event=ev.id,
+                )
+            w = audit.Writer(conn)
+            kid = w.insert(
+                event_keys,
+                {
+                    "event_id": ev.id,
+                    "p12_b64": base64.b64encode(p12).decode("ascii"),
+                    "cert_pem": cert_pem.decode("ascii"),
+                    "subject": subject[:400],
+                    "sha256": fingerprint,
+                },
+            )
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="event.key",
+                event_id=ev.id,
+                role=as_role,
+                info={"subject": subject, "sha256": fingerprint},
+            )
+            return kid
+
+        return self.shared.write(run)  # type: ignore[no-any-return]
+
+    def event_key(self, event_id: int) -> dict[str, Any] | None:
+        """``{"p12": bytes, "cert_pem": bytes, "subject", "sha256"}`` or None."""
+
+        def run(conn: Connection) -> dict[str, Any] | None:
+            r = conn.execute(select(event_keys).where(event_keys.c.event_id == event_id)).first()
+            if r is None:
+                return None
+            return {
+                "p12": base64.b64decode(r.p12_b64),
+                "cert_pem": r.cert_pem.encode("ascii"),
+                "subject": r.subject,
+                "sha256": r.sha256,
+            }
+
+        return self.shared.read(run)  # type: ignore[no-any-return]

@@ -141,7 +141,7 @@ def test_the_seated_elsewhere_lookup_uses_the_pair_indexes_on_sqlite(tmp_path: A
     match of the round (a 1000-table round would cost a million rows read to fill)."""
     import sqlite3
 
-    from referee_app.store.service import _SQL_SEATED_ELSEWHERE
+    from referee_app.store.save import _SQL_SEATED_ELSEWHERE
 
     db = str(tmp_path / "event.db")
     Store.open(db, create=True, actor=ACTOR).close()
@@ -163,7 +163,8 @@ def test_ids_are_taken_for_exactly_the_rows_a_save_writes(event_db: str) -> None
     refuse the save, too many would spend PostgreSQL sequence values for nothing."""
     import json
 
-    from referee_app.store.service import _row_counts, strip_case
+    from referee_app.store.common import strip_case
+    from referee_app.store.save import _row_counts
 
     cases = [
         make_case(1, 1, "1", "2"),

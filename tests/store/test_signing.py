@@ -13,6 +13,7 @@ from store_helpers import cli, drop_guards, make_case, sql, write_json
 from referee_app.store import audit, keys
 from referee_app.store.errors import InputError, RoleError
 from referee_app.store.service import Actor, Store
+from referee_app.store.shared import Shared
 
 CHIEF_PIN, TABLE_PIN = "246810", "135790"
 
@@ -129,10 +130,11 @@ class _ForgingRing(keys.KeyRing):
 
 
 def _forger(db: str, monkeypatch: pytest.MonkeyPatch, ring: keys.KeyRing) -> Store:
-    """A store whose role checks are switched off (a modified app with write access)."""
-    monkeypatch.setattr(Store, "_authorize", lambda self, conn, ev, action, actor: actor.role)
+    """A store whose role checks are switched off (a modified app with write access): the
+    check every part of the store calls, on the object they share."""
+    monkeypatch.setattr(Shared, "authorize", lambda self, conn, ev, action, actor: actor.role)
     # (a save checks the PINs it read in its first batch, through this one)
-    monkeypatch.setattr(Store, "_authorize_with", lambda self, pins, ev, action, actor: actor.role)
+    monkeypatch.setattr(Shared, "authorize_with", lambda self, pins, ev, action, actor: actor.role)
     store = Store.open(db)
     store.keyring = ring
     return store

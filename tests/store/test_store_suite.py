@@ -11,7 +11,8 @@ from store_helpers import PAIRS_CSV, cli, count_entries, drop_guards, make_case,
 
 from referee_app.core.engine import decide, is_language_free, word
 from referee_app.core.rulebook import rulebook_from_text
-from referee_app.store.service import Store, strip_case
+from referee_app.store.common import strip_case
+from referee_app.store.service import Store
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

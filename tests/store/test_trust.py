@@ -16,7 +16,8 @@ from store_helpers import PAIRS_CSV, cli, drop_guards, make_case, sql, write_jso
 
 from referee_app.core.engine import word
 from referee_app.core.rulebook import rulebook_from_text
-from referee_app.store.service import Store, strip_case
+from referee_app.store.common import strip_case
+from referee_app.store.service import Store
 
 
 def _poison(data: Any) -> Any:
