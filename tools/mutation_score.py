@@ -522,8 +522,8 @@ def write_entry(path: Path, name: str, now: Shape, letters: dict[str, str]) -> f
 
 # -- what the gate runs -----------------------------------------------------------------------------
 
-#: Mutants of functions whose text did not change, re-run when only the tests or the code outside
-#: functions changed (a test removed or weakened lets mutants survive that were killed).
+#: Mutants of functions whose text did not change, re-run whenever anything of the module changed:
+#: a test removed or weakened, a constant or a helper changed lets mutants survive that were killed.
 RECHECK = 60
 #: The fewest mutants a module's sample has when the budget is short: enough for an estimate.
 MIN_SAMPLE = 40
@@ -660,7 +660,9 @@ def fill(
     ):
         seed.update(part.encode("utf-8") + b"\0")
     plan.seed = seed.hexdigest()
-    if plan.tests_changed or plan.rest_changed:
+    if plan.tests_changed or plan.rest_changed or plan.changed or plan.deleted:
+        # a test removed or weakened, a constant or a helper changed: a kept function's mutant
+        # killed before may survive now
         kept = sorted(set(plan.base) - changed)
         pending = set(plan.pending)
         plan.recheck = recheck_sample(plan.base, kept, recheck, plan.seed, exclude=pending)
