@@ -410,3 +410,21 @@ def test_the_gate_exits_1_below_the_goal_and_records_only_a_pass(
     assert tool.main(["gate", "--measured", str(measured), "--record"]) == 1
     assert "measured 80.0%" in capsys.readouterr().out
     assert json.loads(measured.read_text(encoding="utf-8"))["core/levels"]["score"] == 100.0
+
+
+def test_the_recorded_scores_are_those_of_the_recorded_results(tool: ModuleType) -> None:
+    """.ci/mutation-measured.json: every gated module has per-function results, and the score
+    written is the one its results give (nothing recorded that was not measured)."""
+    measured = tool.read_measured(ROOT / ".ci" / "mutation-measured.json")
+    assert set(measured) == set(tool.GATED)
+    for name, entry in measured.items():
+        letters = [f["results"] for f in entry["functions"].values()]
+        assert all(set(t) <= set("ksnt-?") for t in letters), name
+        c = tool.tally(letters)
+        assert entry["goal"] == tool.MODULES[name].goal
+        assert entry["score"] == round(tool.score(c), 1) >= entry["goal"], name
+        assert (entry["killed"], entry["survived"], entry["not measured"]) == (
+            c["killed"],
+            c["survived"],
+            c["not checked"],
+        ), name
