@@ -75,19 +75,25 @@ class Module:
     goal: int  # percent
     #: pytest arguments added to the selection (e.g. deselecting a test too slow to run per mutant)
     extra: tuple[str, ...] = field(default=())
-    #: CPU seconds a mutant takes on average (measured; README "Mutation testing"): the gate's budget
+    #: seconds a mutant takes on average on one core (the gate's budget): from the full runs of
+    #: 3 December 2026 with 2 children on the shared 2-core machine at load 4-7, 2 ÷ mutants a
+    #: second — on a machine of its own a mutant takes about half that
     cost: float = 1.0
 
 
 #: The measured modules: the source mutated, the test files run against it, the goal (issue 16).
 MODULES: dict[str, Module] = {
     "core/levels": Module(
-        ("referee_app/core/levels.py",), ("tests/test_levels.py", "tests/test_mutants_levels.py"), 90
+        ("referee_app/core/levels.py",),
+        ("tests/test_levels.py", "tests/test_mutants_levels.py"),
+        90,
+        cost=0.24,  # 8.46 mutants a second
     ),
     "core/standings": Module(
         ("referee_app/core/standings.py",),
         ("tests/test_standings.py", "tests/test_mutants_standings.py"),
         90,
+        cost=0.26,  # 7.79 a second
     ),
     "core/engine": Module(
         ("referee_app/core/engine.py",),
@@ -98,6 +104,7 @@ MODULES: dict[str, Module] = {
             "tests/test_mutants_engine.py",
         ),
         90,
+        cost=0.82,  # 2.43 a second: 2497 mutants in 1059 s
     ),
     "core/pairing": Module(
         ("referee_app/core/pairing.py", "referee_app/core/knockout.py"),
@@ -112,6 +119,7 @@ MODULES: dict[str, Module] = {
             "--deselect=tests/test_pairing.py::test_gansu_6_3_no_pair_meets_twice_in_9_rounds_of_64",
             "--deselect=tests/test_pairing.py::test_pairing_is_optimal_against_exhaustive_search[14-8]",
         ),
+        cost=0.41,  # 4.91 a second
     ),
     "store/audit": Module(
         ("referee_app/store/audit.py",),
@@ -120,6 +128,7 @@ MODULES: dict[str, Module] = {
         # and the save's planned writer (test_save_batches.py: a few real SQLite files, 4 s)
         ("tests/store/test_mutants_audit.py", "tests/store/test_save_batches.py"),
         90,
+        cost=0.90,  # 2.22 a second
     ),
     "printing/data": Module(
         ("referee_app/printing/data.py",),
@@ -531,9 +540,11 @@ MIN_SAMPLE = 40
 #: module — copying, generating the mutants, mutmut's test map and clean run — comes on top):
 #: see the README's "Mutation testing" for the measured figures.
 BUDGET = 600
-#: A module's mutmut run is interrupted after this many seconds plus twice what its mutants were
-#: planned to take (a safety net for the bound: the machine far slower than measured).
-DEADLINE_FIXED = 180
+#: A module's mutmut run is interrupted after this many seconds (generating the mutants, mutmut's
+#: test map, the clean run) plus 1.5 times what its mutants were planned to take: a safety net for
+#: the bound, should the machine be far slower than the costs measured.
+DEADLINE_FIXED = 120
+DEADLINE_FACTOR = 1.5
 
 
 def _key(seed: str, mutant: str) -> str:
@@ -906,7 +917,9 @@ def gate(
         if runs:
             dest = copies.get(name) or _fresh_copy(name)
             planned = len(runs) * mod.cost / max(max_children, 1)
-            found = run_mutants(name, dest, runs, max_children, deadline=DEADLINE_FIXED + 2 * planned)
+            found = run_mutants(
+                name, dest, runs, max_children, deadline=DEADLINE_FIXED + DEADLINE_FACTOR * planned
+            )
         cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
         out = assess(plan, found)
