@@ -428,3 +428,34 @@ def test_the_recorded_scores_are_those_of_the_recorded_results(tool: ModuleType)
             c["survived"],
             c["not checked"],
         ), name
+
+
+def test_changed_since_a_commit_runs_the_functions_changed_since_it(
+    tool: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``gate --changed BASE`` without recorded results: the functions whose text differs from
+    BASE's (committed or not) are run and scored alone."""
+    import subprocess
+
+    checkout = _fake_checkout(tool, tmp_path, monkeypatch, V1)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(checkout)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "base"], check=True)
+    assert tool.main(["gate", "--changed", "HEAD"]) == 0
+    assert "no gated module changed" in capsys.readouterr().out
+    (checkout / "referee_app/core/levels.py").write_text(V1.replace("x - 1", "x - 2"), encoding="utf-8")
+    asked: list[list[str]] = []
+
+    def fake_run(
+        name: str, dest: Path, mutants: list[str], max_children: int, deadline: float | None = None
+    ) -> dict[str, str]:
+        asked.append(mutants)
+        return {m: "killed" for m in mutants}
+
+    monkeypatch.setattr(tool, "mutant_counts", lambda dest, files: {"referee_app.core.levels.x_beta": 4})
+    monkeypatch.setattr(tool, "run_mutants", fake_run)
+    monkeypatch.setattr(tool, "_fresh_copy", lambda name: tmp_path)
+    assert tool.main(["gate", "--changed", "HEAD"]) == 0
+    assert asked == [[f"referee_app.core.levels.x_beta__mutmut_{i}" for i in range(1, 5)]]
+    assert "measured 100.0%" in capsys.readouterr().out

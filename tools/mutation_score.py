@@ -341,10 +341,18 @@ def run_module(
     return s
 
 
+def merge_base(rev: str) -> str:
+    """Where the branch left ``rev`` (``origin/main``): what ``--changed`` compares with."""
+    return subprocess.run(
+        ["git", "merge-base", rev, "HEAD"], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.strip()
+
+
 def changed_modules(base: str) -> list[str]:
-    """The gated modules whose source or tests differ between ``base`` and HEAD (git)."""
+    """The gated modules whose source or tests differ between the commit ``base`` and the
+    checkout (committed or not)."""
     diff = subprocess.run(
-        ["git", "diff", "--name-only", f"{base}...HEAD"], capture_output=True, text=True, check=True, cwd=ROOT
+        ["git", "diff", "--name-only", base], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout.split()
     hit = []
     for name in GATED:
@@ -1049,7 +1057,8 @@ def main(argv: list[str]) -> int:
         return 0
     if args.record and args.measured is None:
         ap.error("--record needs --measured FILE")
-    names = changed_modules(args.changed) if args.changed else list(GATED)
+    base = merge_base(args.changed) if args.changed else ""
+    names = changed_modules(base) if base else list(GATED)
     unknown = [n for n in args.modules if n not in GATED]
     if unknown:
         ap.error(f"not gated: {', '.join(unknown)} (gated: {', '.join(GATED)})")
@@ -1061,7 +1070,7 @@ def main(argv: list[str]) -> int:
         entries = {n: measured.get(n) for n in names}
     elif args.changed:  # the functions as they were at BASE, with no results
         for n in names:
-            then = shape(n, _read_git(args.changed))
+            then = shape(n, _read_git(base))
             entries[n] = {
                 "tests_sha256": then.tests,
                 "rest_sha256": then.rest,
