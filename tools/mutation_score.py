@@ -771,11 +771,15 @@ def assess(plan: Plan, found: dict[str, str]) -> Outcome:
                 if ch == "k" and mutant_name(f, i) not in rechecked
             )
             share = len(lost) / len(was_killed)
-            killed -= share * rest
-            notes.append(
-                f"recheck: {len(lost)} of {len(was_killed)} mutants killed before now survive; "
-                f"{100 * share:.1f}% of the {rest} killed before and not rechecked counted as surviving"
-            )
+            said = f"recheck: {len(lost)} of {len(was_killed)} mutants killed before now survive"
+            if rest:
+                killed -= share * rest
+                notes.append(
+                    f"{said}; {100 * share:.1f}% of the {rest} killed before and not rechecked "
+                    "counted as surviving"
+                )
+            else:  # every one killed before was rechecked: measured, not estimated
+                print(f"   {said} (all of them rechecked)")
     judged = 100 * killed / tried if tried else None
     return Outcome(out, c, measured, judged if notes else measured, "; ".join(notes))
 
