@@ -326,6 +326,12 @@ def test_the_score_merges_recorded_and_new_results_and_estimates_what_was_not_ru
     assert out.letters["pkg.mod.x_alpha"] == "ks---"
     assert out.measured == pytest.approx(100 * 10 / 12)
     assert out.score == pytest.approx(100 * (10 + 1.5) / (12 + 3)) and "sampled 6 of 9" in out.estimate
+    # a kept function's mutant never measured and not sampled: counted at that function's recorded ratio
+    plan = tool.fill(tool.compare("core/levels", entry, then), entry, {})
+    assert plan.pending == ["pkg.mod.xǁBoxǁarea__mutmut_4"]
+    out = tool.assess(plan, {})
+    killed, tried = 11, 13  # recorded: 11 killed, 2 survived, a timeout, one not measured
+    assert out.score == pytest.approx(100 * (killed + 1.0) / (tried + 1))  # area: "kkk", so 1.0
 
 
 def test_a_recheck_that_finds_killed_mutants_surviving_lowers_the_estimate(tool: ModuleType) -> None:

@@ -725,7 +725,8 @@ def _ratio(c: Counter[str]) -> float | None:
 def assess(plan: Plan, found: dict[str, str]) -> Outcome:
     """Fold the results ``found`` (mutant → status) into the plan's carried-over results and
     score them. Pending mutants not run (the budget's sample) are counted at the kill ratio of
-    their function's sampled mutants (the whole sample's where their function had none); when a
+    their function's mutants with a result for its text now — this run's sample, and for a kept
+    function its recorded ones too — or the whole sample's where it has none; when a
     recheck found mutants killed before now surviving, the same share of the killed ones not
     rechecked is counted as surviving. Either makes the score an estimate, and it says so."""
     letters = {f: list(v) for f, v in plan.base.items()}
@@ -743,20 +744,15 @@ def assess(plan: Plan, found: dict[str, str]) -> Outcome:
     unsampled = [m for m in plan.pending if m not in ran]
     if unsampled:
         sampled = [m for m in plan.pending if m in ran]
-        per_func: dict[str, Counter[str]] = defaultdict(Counter)
-        whole: Counter[str] = Counter()
-        for m in sampled:
-            st = found[m]
-            per_func[split_name(m)[0]][st] += 1
-            whole[st] += 1
-        overall = _ratio(whole) or 0.0
+        overall = _ratio(Counter(found[m] for m in sampled)) or 0.0
+        ratios = {f: _ratio(tally([v])) for f, v in out.items()}
         for m in unsampled:
-            r = _ratio(per_func.get(split_name(m)[0], Counter()))
+            r = ratios.get(split_name(m)[0])
             killed += overall if r is None else r
             tried += 1
         notes.append(
             f"sampled {len(sampled)} of {len(plan.pending)} mutants to measure; the {len(unsampled)} "
-            f"not run counted at their function's sample kill ratio (whole sample: {100 * overall:.1f}%)"
+            f"not run counted at their function's kill ratio (whole sample: {100 * overall:.1f}%)"
         )
     if plan.recheck:
         was_killed = [m for m in plan.recheck if plan.base[split_name(m)[0]][split_name(m)[1] - 1] == "k"]
@@ -907,6 +903,11 @@ def gate(
         if needs_counts(plan, entries.get(name)):
             copies[name] = _fresh_copy(name)
             counts = mutant_counts(copies[name], MODULES[name].files)
+            unknown = sorted(set(counts) - set(plan.now.functions))
+            if unknown:  # mutmut names a function the digests do not: its mutants would go unrun
+                raise SystemExit(
+                    f"{name}: mutmut has mutants of {unknown[0]}, a function not read from its source"
+                )
         fill(plan, entries.get(name), counts, recheck, pending_kept)
         plans.append(plan)
     budget(plans, seconds, max_children)
