@@ -895,6 +895,7 @@ def gate(
     measured: Path | None = None,
 ) -> int:
     """Plan, bound, run and judge ``names``; exit status 1 when one is below its goal."""
+    began = time.monotonic()
     plans: list[Plan] = []
     copies: dict[str, Path] = {}
     for name in names:
@@ -967,10 +968,11 @@ def gate(
             print(f"   recorded in {measured}: {s:.1f}% over the {with_result} mutants with a result")
     if dry_run:
         return 0
+    took = f"in {time.monotonic() - began:.0f} s"
     if below:
-        print("mutation gate: below the goal: " + "; ".join(below))
+        print(f"mutation gate ({took}): below the goal: " + "; ".join(below))
         return 1
-    print("mutation gate: every module checked is at or above its goal")
+    print(f"mutation gate ({took}): every module checked is at or above its goal")
     return 0
 
 
