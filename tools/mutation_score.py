@@ -879,6 +879,9 @@ def describe(plan: Plan) -> str:
         what.append("tests changed")
     if plan.rest_changed:
         what.append("code outside functions changed")
+    unmeasured = sum(1 for m in plan.pending if split_name(m)[0] not in set(plan.changed))
+    if unmeasured:
+        what.append(f"{unmeasured} mutant(s) of unchanged functions not measured yet")
     return "; ".join(what) or "nothing changed"
 
 
