@@ -944,8 +944,8 @@ def gate(
         ran = Counter(found.values())
         if runs:
             print(
-                f"   ran {len(runs)} mutant(s) in {time.monotonic() - started:.0f} s ({cpu:.0f} s of CPU): "
-                + ", ".join(f"{v} {k}" for k, v in sorted(ran.items()))
+                f"   ran {len(found)} of {len(runs)} mutant(s) in {time.monotonic() - started:.0f} s "
+                f"({cpu:.0f} s of CPU): " + ", ".join(f"{v} {k}" for k, v in sorted(ran.items()))
             )
         print(
             f"   results: {c['killed']} killed, {c['survived']} survived, {c['no tests']} no tests, "
