@@ -419,11 +419,15 @@ def test_the_gate_exits_1_below_the_goal_and_records_only_a_pass(
 
 
 def test_the_recorded_scores_are_those_of_the_recorded_results(tool: ModuleType) -> None:
-    """.ci/mutation-measured.json: every gated module has per-function results, and the score
-    written is the one its results give (nothing recorded that was not measured)."""
+    """.ci/mutation-measured.json: every gated module is recorded, and where it has per-function
+    results the score written is the one they give (nothing recorded that was not measured). A
+    record of the whole module alone (the file before per-function results, say from a branch
+    merged later) is allowed: the gate counts all its functions as new."""
     measured = tool.read_measured(ROOT / ".ci" / "mutation-measured.json")
     assert set(measured) == set(tool.GATED)
     for name, entry in measured.items():
+        if "functions" not in entry:
+            continue
         letters = [f["results"] for f in entry["functions"].values()]
         assert all(set(t) <= set("ksnt-?") for t in letters), name
         c = tool.tally(letters)
