@@ -25,13 +25,19 @@ SHARED = ROOT.parent / "shared"
 
 #: Settings the test set-up itself reads; every other REFEREE_APP_* is the user's.
 KEPT_SETTINGS = {"REFEREE_APP_TEST_PG_URL"}
+#: … and the sizes of test runs (tests/store/test_event_life_machine.py: REFEREE_APP_TEST_LIFE_*)
+KEPT_PREFIX = "REFEREE_APP_TEST_"
 
 SESSION_HOME = Path(tempfile.mkdtemp(prefix="referee-app-tests-"))
 atexit.register(shutil.rmtree, SESSION_HOME, ignore_errors=True)
 
 
 def _private_user_folders() -> None:
-    for name in [n for n in os.environ if n.startswith("REFEREE_APP_") and n not in KEPT_SETTINGS]:
+    for name in [
+        n
+        for n in os.environ
+        if n.startswith("REFEREE_APP_") and n not in KEPT_SETTINGS and not n.startswith(KEPT_PREFIX)
+    ]:
         del os.environ[name]
     folders = {
         "HOME": "home",

@@ -268,3 +268,157 @@ def test_an_appeal_that_would_worsen_the_side_it_relieves_is_refused(db: str, tm
         s.decide_appeal(aid, decision="rejected", reason="维持原判", committee=["周委员"], actor=CHIEF)
     rc, _, err_line = cli(db, "verify")
     assert rc == 0, err_line
+
+
+# -- found by the state machine (test_event_life_machine.py) ------------------------------------
+def both_sides_lose_round() -> dict[str, Any]:
+    """BHG, East deals: in hand 1 East and South each signal illegally (二、9), so both sides
+    lose the hand (the shifts cancel: scored on its 85 points, DOMAIN §3 reading)."""
+    return {
+        "event": "bhg-2011",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "E",
+        "hands": [
+            {
+                "defender_points": 85,
+                "infractions": [
+                    {"kind": "illegal_signal", "seat": "E", "trick": 3},
+                    {"kind": "illegal_signal", "seat": "S", "trick": 5},
+                ],
+            }
+        ],
+        "finished": "time",
+    }
+
+
+def test_a_hand_lost_by_both_sides_is_saved(event_db: str) -> None:
+    with Store.open(event_db) as s:
+        s.record(1, both_sides_lose_round(), actor=CHIEF)
+        [m] = s.current_matches(1)
+    assert decision_of(m)["hands"][0]["lost_by"] == "both"
+
+
+def test_voiding_a_ruling_that_carries_a_decision_is_refused_until_confirmed(
+    event_db: str, tmp_path: Path
+) -> None:
+    from referee_app.app.session import Session
+    from referee_app.core import editing
+    from referee_app.store.errors import InputError
+
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)  # the committee: hand 2's hidden card is a warning
+    with Store.open(event_db) as store:
+        session = Session(store, store.pick_event(1), Actor("赵裁判", "table-1"), "zh")
+        record = session.table(1, 1)
+        assert record is not None
+        before = record.version
+        # the table referee selects the ruling in the window and voids it
+        voided = editing.void_infraction(record.case, 1, 0, "看错了")
+        with pytest.raises(InputError) as refused:
+            session.save(record, voided)
+        assert refused.value.code == "match.decisions_touched"
+        assert session.table(1, 1).version == before
+        # confirmed with a reason, it is saved, and the entry says what it replaced
+        full = dict(voided, round=1, table=1, pairs=record.pairs)
+        store.record(
+            1, full, actor=CHIEF, expected_version=before, correction_reason="撤销", replace_decisions=True
+        )
+        info = json.loads(store.log(1, 1, 1)[-1]["payload"])["info"]
+    assert {(p["hand"], p["position"], p["kind"]) for p in info["carried"]["replaced"]} == {
+        (2, 0, "hidden_card")
+    }
+
+
+def test_dropping_one_of_two_identical_infractions_drops_its_decision(event_db: str) -> None:
+    """Hand 1: West's exposed card (2 cards, trick 1) entered twice; the referee voids the
+    first entry as the duplicate, then the chief referee drops that entry from the record."""
+    from referee_app.core import editing
+    from referee_app.store.errors import InputError
+
+    twice = {"kind": "exposed_card", "seat": "W", "cards": 2, "trick": 1}
+    case: dict[str, Any] = {
+        "event": "bhg-2011",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "E",
+        "hands": [{"defender_points": 60, "infractions": [dict(twice), dict(twice)]}],
+        "finished": "open",
+    }
+    with Store.open(event_db) as s:
+        s.record(1, case, actor=CHIEF)
+        s.record(1, editing.void_infraction(case, 0, 0, "重复录入"), actor=CHIEF, expected_version=1)
+        dropped = copy.deepcopy(case)
+        dropped["hands"][0]["infractions"] = [dict(twice)]  # the case file without the duplicate
+        with pytest.raises(InputError) as refused:  # it drops a decided ruling: confirm it
+            s.record(1, dropped, actor=CHIEF, expected_version=2, correction_reason="删去重复")
+        assert refused.value.code == "match.decisions_touched"
+        s.record(
+            1, dropped, actor=CHIEF, expected_version=2, correction_reason="删去重复", replace_decisions=True
+        )
+        [m] = s.current_matches(1)
+    [ruling] = decision_of(m)["hands"][0]["rulings"]
+    assert not ruling["voided"] and ruling["points"] == 20  # West's exposed cards still cost 20
+
+
+def exposed_cards_round() -> dict[str, Any]:
+    """BHG, hand 1: North's exposed card (trick 3), South's two (trick 5), East's one (trick 7)."""
+    return {
+        "event": "bhg-2011",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "E",
+        "hands": [
+            {
+                "defender_points": 60,
+                "infractions": [
+                    {"kind": "exposed_card", "seat": "N", "cards": 1, "trick": 3},
+                    {"kind": "exposed_card", "seat": "S", "cards": 2, "trick": 5},
+                    {"kind": "exposed_card", "seat": "E", "cards": 1, "trick": 7},
+                ],
+            }
+        ],
+        "finished": "open",
+    }
+
+
+def voided_seats(m: dict[str, Any]) -> list[str]:
+    return [r["seat"] for r in decision_of(m)["hands"][0]["rulings"] if r["voided"]]
+
+
+def test_the_committees_decision_lands_on_the_appealed_ruling_after_a_correction(event_db: str) -> None:
+    with Store.open(event_db) as s:
+        s.record(1, exposed_cards_round(), actor=CHIEF)
+        [m] = s.current_matches(1)
+        [south] = [r for r in s.rulings_of(m["id"]) if r["seat"] == "S"]
+        aid = s.file_appeal(1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF)
+        fixed = exposed_cards_round()
+        del fixed["hands"][0]["infractions"][0]  # North's was entered by mistake
+        s.record(1, fixed, actor=CHIEF, correction_reason="北家误记")
+        s.decide_appeal(aid, decision="upheld", reason="录像为证", committee=["周委员"], actor=CHIEF)
+        [m] = s.current_matches(1)
+    assert voided_seats(m) == ["S"]
+
+
+def test_an_appeal_on_a_voided_record_changes_no_ruling_of_the_next(event_db: str) -> None:
+    from referee_app.store.errors import StoreError
+
+    with Store.open(event_db) as s:
+        s.record(1, exposed_cards_round(), actor=CHIEF)
+        [m] = s.current_matches(1)
+        [south] = [r for r in s.rulings_of(m["id"]) if r["seat"] == "S"]
+        aid = s.file_appeal(1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF)
+        s.void(1, round_no=1, table_no=1, reason="记录混乱，作废重记", actor=CHIEF)
+        again = exposed_cards_round()
+        again["hands"][0]["infractions"] = [
+            {"kind": "exposed_card", "seat": "W", "cards": 1, "trick": 2},
+            {"kind": "exposed_card", "seat": "E", "cards": 3, "trick": 9},
+        ]
+        s.record(1, again, actor=CHIEF)
+        with pytest.raises(StoreError):  # the appealed ruling is in no current record
+            s.decide_appeal(aid, decision="upheld", reason="录像为证", committee=["周委员"], actor=CHIEF)
+        [m] = s.current_matches(1)
+    assert voided_seats(m) == []
