@@ -9,17 +9,23 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Strict as StrictType
 from pydantic_core import PydanticCustomError
 
 from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
 
 SCHEMA_VERSION = 1
 
+#: A range [low, high] as TOML writes it (an array): the array may be a list, its numbers
+#: stay strict whole numbers.
+IntPair = Annotated[tuple[Annotated[int, StrictType()], Annotated[int, StrictType()]], StrictType(False)]
+
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a boolean is true or false, a number is a number ("yes", "10" and 10.0 are refused)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Text(Strict):
@@ -316,7 +322,7 @@ class Sanction(Strict):
     points: int | None = Field(default=None, ge=0)
     points_per_card: int | None = Field(default=None, ge=0)
     points_thrown_less_one: int | None = Field(default=None, ge=0)
-    points_range: tuple[int, int] | None = None
+    points_range: IntPair | None = None
     #: With ``points_per_card``: points for each card thrown but not blocked (a failed
     #: throw whose other cards are handled as exposed), when the cards thrown are known.
     rest_points_per_card: int | None = Field(default=None, ge=0)
@@ -327,7 +333,7 @@ class Sanction(Strict):
     round_forfeit: bool = False
     suspension_rounds: int = Field(default=0, ge=0)
     #: 停赛一轮至N轮: the referee chooses the rounds within this range.
-    suspension_range: tuple[int, int] | None = None
+    suspension_range: IntPair | None = None
     disqualified: bool = False
     instruction: Text | None = None
 
