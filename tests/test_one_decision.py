@@ -120,10 +120,11 @@ def test_hbue_both_sides_at_fault_open_the_next_deal() -> None:
 @pytest.mark.parametrize("event", ["gansu-2018", "bhg-2011"])
 def test_both_sides_losing_a_hand_is_marked_assumed_where_the_event_is_silent(event: str) -> None:
     """Gansu and BHG print nothing for a hand both sides lose: the rulebook's reading is
-    shown as assumed on the hand and on both rulings."""
+    shown as assumed on the hand and on both rulings. (Both in trick 3: a Gansu signal ends
+    the hand at once, so nothing can follow it in a later trick.)"""
     offences = [
         {"kind": "illegal_signal", "seat": "E", "trick": 3},
-        {"kind": "illegal_signal", "seat": "S", "trick": 5},
+        {"kind": "illegal_signal", "seat": "S", "trick": 3},
     ]
     first = judge(case(event, [hand(60, offences)], finished="open"))["hands"][0]
     assert first["lost_by"] == "both"
@@ -177,10 +178,11 @@ def test_a_gain_stopped_at_a_is_assumed_where_a_is_not_printed_as_mandatory() ->
 
 
 @pytest.mark.parametrize(
-    ("event", "assumed"), [("bhg-2011", False), ("gansu-2018", True), ("hbue-2018", False)]
+    ("event", "assumed"), [("bhg-2011", False), ("gansu-2018", True), ("hbue-2018", True)]
 )
 def test_passing_a_ends_the_round_cited_to_the_events_own_clause(event: str, assumed: bool) -> None:
-    """BHG 比赛方法 and HBUE 规则五、(二) print 先过A者为胜; Gansu does not (assumed)."""
+    """BHG 比赛方法 and HBUE 规则五、(二) print 先过A者为胜; Gansu does not (assumed). HBUE's
+    knockout prints no match points: the 2/0 recorded are a reading and mark the result."""
     out = judge(case(event, [hand(40)], levels={"NS": "2", "EW": "A"}))
     result = out["result"]
     assert result["passed_a"] and result["winner"] == "EW" and result["decided_by"] == "passed_a"
@@ -222,7 +224,8 @@ def test_bhg_time_warning_is_marked_assumed() -> None:
     rounds = {r: load_rulebook(r).data["round"] for r in ("bhg-2011", "gansu-2018", "hbue-2018")}
     assert rounds["bhg-2011"]["warning_clause"]["assumed"] is True  # 每轮1小时 only
     assert rounds["gansu-2018"]["warning_clause"]["assumed"] is False  # 六、二、2
-    assert rounds["hbue-2018"]["warning_clause"] is None and not rounds["hbue-2018"]["clause"]["assumed"]
+    assert rounds["hbue-2018"]["warning_clause"]["ref"] == "规则五、(一)"  # 限时提醒后每桌只能再打二副牌
+    assert not rounds["hbue-2018"]["warning_clause"]["assumed"]
 
 
 # -- sanctions the referee chooses -----------------------------------------------------------

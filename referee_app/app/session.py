@@ -183,7 +183,9 @@ class Session:
         return judge(copy.deepcopy(case), lang=self.lang, rulebook=self.rulebook)
 
     def save(self, record: TableRecord, case: dict[str, Any]) -> TableRecord:
-        """Save a new version of the table's case; refused if another station saved first."""
+        """Save a new version of the table's case; refused if another station saved first,
+        or if it logs into a hand that had already ended at once."""
+        editing.refuse_after_end(record.case, record.decision, case)
         return self.save_new(record.round, record.table, record.pairs, case, expected_version=record.version)
 
     def save_new(

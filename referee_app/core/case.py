@@ -21,6 +21,8 @@ from .seats import SEATS, SIDES, side_of
 
 TRICKS = 25
 SHAPES = ("single", "pair", "tractor", "throw")
+#: Phases before the first trick is led: an infraction found then has no trick.
+_BEFORE_PLAY_PHASES = ("drawing", "before_bottom")
 SANCTION_WORDS = ("warning", "hand_loss", "ends_hand", "round_forfeit", "disqualified")
 
 
@@ -67,6 +69,11 @@ class Infraction:
         return self.discovered - self.trick
 
 
+#: How many J (the J rule's 滑钩 card) the capturing combination can hold, by its shape: a
+#: single is one card, a pair two equal cards, a tractor pairs; a throw mixes combinations.
+_J_FITS = {"single": (0, 1), "pair": (0, 2), "tractor": (0, 2)}
+
+
 @dataclass(frozen=True)
 class Bottom:
     """The bottom (底牌) and how the last trick captured it (抠底)."""
@@ -103,6 +110,9 @@ class Case:
     before_play: list[Infraction]
     hands: list[Hand]
     finished: str
+    #: The hand in play (being drawn or played) when the round's time warning (限时提醒) was
+    #: given, counted from 1; None: no warning recorded.
+    time_warning: int | None = None
 
 
 def parse_case(raw: Any) -> Case:
@@ -118,6 +128,7 @@ def parse_case(raw: Any) -> Case:
             "before_play",
             "hands",
             "finished",
+            "time_warning",
         },
     )
     event = _string(top, "event", "event", required=True)
@@ -147,7 +158,22 @@ def parse_case(raw: Any) -> Case:
                 code="case.in_progress_not_last",
                 field=f"hands[{i}].in_progress",
             )
-    return Case(event, first_dealer, levels, history, before, hands, finished)
+    time_warning = None
+    if "time_warning" in top:
+        warning = _object(top["time_warning"], "time_warning", {"hand"})
+        if "hand" not in warning:
+            raise CaseError("time_warning.hand: required", code="case.required", field="time_warning.hand")
+        time_warning = _int(warning, "hand", "time_warning.hand", low=1, high=MAX_HANDS)
+        if time_warning > len(hands) + 1:
+            # the warning falls in a hand that was played, or the one about to be dealt
+            raise CaseError(
+                f"time_warning.hand: hand {time_warning}, but the round has {len(hands)} hands",
+                code="case.warning_past_hands",
+                field="time_warning.hand",
+                got=time_warning,
+                n=len(hands),
+            )
+    return Case(event, first_dealer, levels, history, before, hands, finished, time_warning)
 
 
 def _hand(raw: Any, path: str) -> Hand:
@@ -211,6 +237,17 @@ def _bottom(raw: Any, path: str) -> Bottom:
             f"{path}.j: J cards count only when the bottom is captured (captured is false)",
             code="case.j_not_captured",
             field=f"{path}.j",
+        )
+    fitting = _J_FITS.get(shape or "", (0, 1, 2))
+    if j not in fitting:
+        # a single is one card; a pair (and a tractor's pairs) has two J or none
+        raise CaseError(
+            f"{path}.j: a {shape} captured with {j} J cannot be: it holds {' or '.join(map(str, fitting))} J",
+            code="case.j_not_in_shape",
+            field=f"{path}.j",
+            shape=shape,
+            j=j,
+            allowed=list(fitting),
         )
     return Bottom(points, captured, shape, pairs, largest, j)
 
@@ -303,6 +340,15 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             trick=trick,
         )
     phase = _choice(obj, "phase", f"{path}.phase", PHASES)
+    if phase in _BEFORE_PLAY_PHASES and trick is not None:
+        raise CaseError(
+            f"{path}.trick: found while {phase.replace('_', ' ')} (phase), before the first trick, "
+            f"yet placed in trick {trick}",
+            code="case.phase_with_trick",
+            field=f"{path}.trick",
+            phase=phase,
+            trick=trick,
+        )
     if kind == "wrong_card_count" and phase is None:
         raise CaseError(
             f"{path}.phase: required for wrong_card_count (one of {', '.join(PHASES)})",

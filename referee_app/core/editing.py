@@ -47,6 +47,39 @@ def add_infraction(case: dict[str, Any], infraction: dict[str, Any]) -> dict[str
     return out
 
 
+def ended_at_once(case: Mapping[str, Any], decision: Mapping[str, Any]) -> int | None:
+    """The index of the hand the case still has in progress that its decision already scored:
+    a ruling ended it at once (该副牌立即结束). Nothing more is logged into it; its points are
+    entered next. None: no such hand."""
+    hands = case.get("hands") or []
+    decided = decision.get("hands") or []
+    if not hands or not hands[-1].get("in_progress") or len(decided) < len(hands):
+        return None
+    return None if decided[len(hands) - 1].get("in_progress") else len(hands) - 1
+
+
+def refuse_after_end(
+    old_case: Mapping[str, Any], old_decision: Mapping[str, Any], new: Mapping[str, Any]
+) -> None:
+    """Refuse ``new`` when it logs an infraction into a hand that had ended at once in the
+    saved version (``old_case`` judged as ``old_decision``)."""
+    ended = ended_at_once(old_case, old_decision)
+    if ended is None:
+        return
+    before = (old_case.get("hands") or [])[ended].get("infractions") or []
+    hands = new.get("hands") or []
+    after = hands[ended].get("infractions") or [] if len(hands) > ended else []
+    if len(after) > len(before):
+        where = f"hands[{ended}].infractions[{len(before)}]"
+        raise CaseError(
+            f"{where}: hand {ended + 1} has already ended at once (该副牌立即结束); "
+            "enter its points before logging anything in the next hand",
+            code="case.logged_after_end",
+            field=where,
+            n=ended + 1,
+        )
+
+
 def complete_hand(
     case: dict[str, Any],
     defender_points: int,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import text
-from .case import Case, Hand, Infraction, parse_case
+from .case import TRICKS, Case, Hand, Infraction, parse_case
 from .errors import CaseError, RulebookError
 from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
@@ -48,6 +48,9 @@ class HandOutcome:
     #: The seat the rotation gives now, when the hand was dealt by another as played
     #: (``dealer``): an earlier hand's outcome changed after play. None: the rotation's.
     dealer_by_rotation: str | None = None
+    #: Played after the last hand the time warning allows, where the event's text is silent
+    #: on how many follow it (the rulebook's number is a reading): the hand is marked.
+    past_time_warning: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +75,7 @@ class HandOutcome:
             "keep_deal": self.keep_deal,
             "j_drop": self.j_drop,
             "dealer_by_rotation": self.dealer_by_rotation,
+            "past_time_warning": self.past_time_warning,
             "assumed": self.assumed,
         }
 
@@ -88,9 +92,11 @@ class Decision:
     hands: list[HandOutcome]
     forfeit: dict[str, Any] | None
     result: dict[str, Any] | None
+    #: Where the time warning fell and the last hand it allows (absent: none recorded).
+    time_warning: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "event": self.event,
             "rulebook_sha256": self.rulebook_sha256,
             "before_play": [r.to_json() for r in self.before_play],
@@ -98,6 +104,9 @@ class Decision:
             "hands": [h.to_json() for h in self.hands],
             "result": self.result,
         }
+        if self.time_warning is not None:
+            out["time_warning"] = self.time_warning
+        return out
 
 
 def decide(case: Any, *, rulebook: Rulebook | None = None) -> Decision:
@@ -234,6 +243,7 @@ class RoundJudge:
             decision.result = self.forfeit_result(decision.forfeit)
             return decision
 
+        decision.time_warning = self.check_time_warning()
         hands_out: list[HandOutcome] = []
         dealer: str | None = self.case.first_dealer
         ended: str | None = None
@@ -259,6 +269,11 @@ class RoundJudge:
                 result["outcome"].dealer_by_rotation = by_rotation[0]
                 result["outcome"].assumed = True
                 self.read_hands.append(number)
+            if decision.time_warning is not None and number > decision.time_warning["last_hand"]:
+                # past the hands the warning allows, by a number the event does not print
+                result["outcome"].past_time_warning = True
+                result["outcome"].assumed = True
+                self.read_hands.append(number)
             hands_out.append(result["outcome"])
             dealer = result["next_dealer"]
             if result["forfeiting"]:
@@ -276,6 +291,36 @@ class RoundJudge:
         elif self.case.finished != "open":
             decision.result = self.result_on_time(last_dealer_side)
         return decision
+
+    def check_time_warning(self) -> dict[str, Any] | None:
+        """Where the time warning (限时提醒) fell and the last hand it allows; hands past it
+        are refused where the event prints how many follow, marked where it does not."""
+        if self.case.time_warning is None:
+            return None
+        cfg = self.rules["round"]
+        clause = cfg.get("warning_clause") or cfg["clause"]
+        given = self.case.time_warning
+        last = max(given, given + cfg["hands_after_warning"] - (1 if cfg["warning_includes_current"] else 0))
+        played = len(self.case.hands)
+        if played > last and not clause["assumed"]:
+            extra = self.case.hands[last]
+            raise CaseError(
+                f"{extra.path}: hand {last + 1} is past the time warning given in hand {given}: "
+                f"{self.rb.id} allows hands up to {last} ({cite(clause)})",
+                code="case.past_time_warning",
+                field=extra.path,
+                n=last + 1,
+                given=given,
+                last=last,
+                rulebook=self.rb.id,
+                clause=cite(clause),
+            )
+        return {
+            "hand": given,
+            "last_hand": last,
+            "citation": cite(clause),
+            "assumed": bool(clause["assumed"]),
+        }
 
     def dealer_for(self, hand: Hand, number: int, derived: str | None) -> str:
         if number == 1:
@@ -340,6 +385,7 @@ class RoundJudge:
         dealer_side = side_of(dealer)
         defenders = other_side(dealer_side)
         before = dict(self.levels)
+        redeclarations_over = self.check_hand_facts(hand, number)
         # Escalation counts occurrences in the order of play, whatever the order they were
         # typed in; the rulings are then shown in the order the infractions were given.
         shown_by_index: dict[int, Ruling] = {}
@@ -347,6 +393,7 @@ class RoundJudge:
             shown_by_index[index] = self.ruling(hand.infractions[index], number, dealer_side)
         shown = [shown_by_index[i] for i in range(len(hand.infractions))]
         rulings = [r for r in shown if r.void_reason is None]  # a voided ruling has no effect
+        self.check_nothing_after_the_end(hand, shown)
         forfeiting = sorted(
             {
                 r.side
@@ -363,6 +410,9 @@ class RoundJudge:
             penalty += r.points if r.against == dealer_side else -r.points
         bottom_points = self.bottom_points(hand)
         raw_total = hand.defender_points + bottom_points + penalty
+        negative = self.rules["scoring"].get("negative_clause")
+        # a total below 0 counted as 0: a reading where the event does not print it
+        negative_assumed = raw_total < 0 and negative is not None and bool(negative["assumed"])
 
         losers = [r for r in rulings if r.hand_lost]
         lost_sides = sorted({r.side for r in losers})
@@ -397,6 +447,8 @@ class RoundJudge:
         elif len(lost_sides) == 1:
             offender = lost_sides[0]
             lost_by = offender
+            if loss_cfg["clause"]["assumed"]:
+                reading_assumed = True  # the event's hand-loss rule is itself a reading
             if loss_cfg["mode"] == "shift" and all(r.award is None for r in losers):
                 shift = loss_cfg["shift"]
                 total = max(0, raw_total + (shift if offender == dealer_side else -shift))
@@ -466,15 +518,25 @@ class RoundJudge:
                 gains[dealer_side] = 0
                 gains[defenders] = 0 if total < self.rules["scoring"]["deal_changes_at"] else gain
                 decided_by = "j_rule"
+        if j_drop is not None and self.rules["scoring"]["j_rule"]["clause"]["assumed"]:
+            reading_assumed = True  # the J rule (滑钩) decided the hand and is itself a reading
 
         redeclaration_bonus = 0
         red = self.rules["scoring"].get("redeclaration")
-        if red and not open_grab and hand.redeclarations and number >= red["from_hand"]:
-            redeclaration_bonus = red["levels_each"] * hand.redeclarations
-            gains[dealer_side if keep_deal else defenders] += redeclaration_bonus
-            after_loss = red.get("hand_loss_clause")
-            if lost_by is not None and after_loss is not None and after_loss["assumed"]:
-                reading_assumed = True  # a bonus on top of a printed hand-loss award
+        if red and hand.redeclarations and number >= red["from_hand"]:
+            if open_grab:
+                # both sides lost the hand: no side deals next to take the bonus, so it lapses
+                both_lose = red.get("both_lose_clause")
+                if both_lose is None or both_lose["assumed"]:
+                    reading_assumed = True
+            else:
+                redeclaration_bonus = red["levels_each"] * hand.redeclarations
+                gains[dealer_side if keep_deal else defenders] += redeclaration_bonus
+                after_loss = red.get("hand_loss_clause")
+                if lost_by is not None and after_loss is not None and after_loss["assumed"]:
+                    reading_assumed = True  # a bonus on top of a printed hand-loss award
+                if red["clause"]["assumed"]:
+                    reading_assumed = True
 
         passed_a: str | None = None
         after = dict(before)
@@ -504,6 +566,11 @@ class RoundJudge:
             next_dealer = None
         else:
             next_dealer = partner(dealer) if keep_deal else next_seat(dealer)
+        # who deals next comes from a rotation the event does not print: the hand is marked
+        # (its levels stand; the next hand's dealer is the reading)
+        rotation_assumed = next_dealer is not None and bool(self.rules["next_dealer"]["clause"]["assumed"])
+        if redeclarations_over:
+            reading_assumed = True
 
         if reading_assumed:
             self.read_hands.append(number)
@@ -525,7 +592,11 @@ class RoundJudge:
             levels_after=after,
             next_dealer=next_dealer,
             passed_a=passed_a,
-            assumed=scoring_assumed or reading_assumed or any(r.assumed for r in rulings),
+            assumed=scoring_assumed
+            or reading_assumed
+            or negative_assumed
+            or rotation_assumed
+            or any(r.assumed for r in rulings),
             keep_deal=keep_deal,
             j_drop=j_drop,
         )
@@ -535,6 +606,87 @@ class RoundJudge:
             "forfeiting": forfeiting,
             "passed_a": passed_a,
         }
+
+    def check_hand_facts(self, hand: Hand, number: int) -> bool:
+        """Refuse a hand whose facts cannot have happened under this event's rules (a bottom
+        worth more than its cards hold, more re-declarations than allowed); True when the
+        re-declarations pass a limit the rulebook itself only assumes (the hand is marked)."""
+        bottom_cfg = self.rules["bottom"]
+        most = bottom_cfg.get("max_points")
+        if most is not None and hand.bottom.points > most:
+            raise CaseError(
+                f"{hand.path}.bottom.points: {hand.bottom.points} card points, more than the "
+                f"{most} the bottom can hold ({cite(bottom_cfg['clause'])})",
+                code="case.bottom_over_max",
+                field=f"{hand.path}.bottom.points",
+                got=hand.bottom.points,
+                most=most,
+                clause=cite(bottom_cfg["clause"]),
+            )
+        limits = self.rules.get("redeclarations")
+        if limits is None:
+            return False
+        holding = [lim for lim in limits["limits"] if lim["from_hand"] <= number]
+        if not holding:
+            return False
+        allowed = max(holding, key=lambda lim: lim["from_hand"])["max"]
+        if hand.redeclarations <= allowed:
+            return False
+        if limits["clause"]["assumed"]:
+            return True
+        raise CaseError(
+            f"{hand.path}.redeclarations: {hand.redeclarations} re-declarations, more than the "
+            f"{allowed} {self.rb.id} allows in hand {number} ({cite(limits['clause'])})",
+            code="case.redeclarations_over",
+            field=f"{hand.path}.redeclarations",
+            got=hand.redeclarations,
+            allowed=allowed,
+            n=number,
+            rulebook=self.rb.id,
+            clause=cite(limits["clause"]),
+        )
+
+    def check_nothing_after_the_end(self, hand: Hand, shown: list[Ruling]) -> None:
+        """Refuse an offence, or a bottom capture, after a ruling ended the hand at once
+        (该副牌立即结束): nothing is played after it."""
+        ending = [
+            (play_order(inf, i), inf, r)
+            for i, (inf, r) in enumerate(zip(hand.infractions, shown, strict=True))
+            if r.ends_hand and r.void_reason is None
+        ]
+        if not ending:
+            return
+        (_, ended_at, _, _), first, ruling = min(ending, key=lambda e: e[0])
+        if first.trick is None and first.phase is None:
+            return  # logged without saying when: the end is not placed in the hand
+        # the hand ends when the offence is found: the trick of its discovery
+        end = first.discovered if first.discovered is not None else ended_at
+        where = f"trick {end}" if first.trick is not None else str(first.phase)
+        for i, inf in enumerate(hand.infractions):
+            if inf is first or inf.phase == "end_of_hand":
+                continue  # a count error is found when the cards are counted, after the end
+            offence_at = play_order(inf, i)[0]
+            if offence_at > end:
+                late_field = f"{inf.path}.trick" if inf.trick is not None else f"{inf.path}.phase"
+                raise CaseError(
+                    f"{late_field}: the hand had already ended ({first.path}, {ruling.citation}, "
+                    f"{where}); nothing is played after it",
+                    code="case.after_hand_ended",
+                    field=late_field,
+                    ended_by=first.path,
+                    clause=ruling.citation,
+                    at=where,
+                )
+        if hand.bottom.captured and not (first.trick is not None and end >= TRICKS):
+            raise CaseError(
+                f"{hand.path}.bottom.captured: the hand ended before its last trick "
+                f"({first.path}, {ruling.citation}, {where}); the bottom cannot be captured",
+                code="case.captured_after_end",
+                field=f"{hand.path}.bottom.captured",
+                ended_by=first.path,
+                clause=ruling.citation,
+                at=where,
+            )
 
     def hand_in_progress(
         self,
@@ -639,6 +791,9 @@ class RoundJudge:
         if counter is not None:
             spec_counter = self.rules["counters"][counter]
             in_round = 1 + sum(1 for s, c, _, _ in self.occurrences if s == inf.side and c == counter)
+            in_hand = 1 + sum(
+                1 for s, c, h, _ in self.occurrences if s == inf.side and c == counter and h == hand_number
+            )
             by_player = 1 + sum(
                 1
                 for _, c, h, seat in self.occurrences
@@ -658,14 +813,12 @@ class RoundJudge:
                 # counted per player this would take another step: the side count decides it
                 assumed = True
             scope_clause = spec_counter.get("scope_clause")
-            if (
-                scope == "hand"
-                and scope_clause is not None
-                and scope_clause["assumed"]
-                and step_for(spec_counter, occurrence) is not step_for(spec_counter, in_round)
-            ):
-                # counted over the round this would take another step: the scope decides it
-                assumed = True
+            if scope_clause is not None and scope_clause["assumed"] and scope != "event":
+                # the other reading of the scope: a hand's count over the round, a round's
+                # count within the hand; a ruling it would take to another step is marked
+                other = in_round if scope == "hand" else in_hand
+                if step_for(spec_counter, occurrence) is not step_for(spec_counter, other):
+                    assumed = True
             uncounted = self.uncounted_rest(counter, inf.side, hand_number)
             if uncounted and step_for(spec_counter, occurrence) is not step_for(
                 spec_counter, occurrence + uncounted
@@ -679,6 +832,11 @@ class RoundJudge:
                 assumed = assumed or bool(step["clause"]["assumed"])
                 instruction = sanction["instruction"] or instruction
                 escalated = True
+        several = rule.get("several_cards_clause")
+        if several is not None and several["assumed"] and inf.cards > 1 and not escalated:
+            # the text words a fixed penalty for one card; several cards at once are read as
+            # one offence
+            assumed = True
         ruling = Ruling(
             kind=inf.kind,
             seat=inf.seat,
@@ -987,12 +1145,14 @@ class RoundJudge:
         else:
             points = {winner: mp["win"], other_side(winner): mp["loss"]}
         levels = dict(self.levels)
+        # the clause that names the winner is cited; the match points come from their own
+        # clause, and a reading there marks the result as much as one in the winner's
         if decided_by.startswith("tie"):
             clause = self.rules["round"]["tie_clause"]
         elif decided_by == "passed_a":
             clause = self.rules["levels"].get("pass_a_clause") or mp["clause"]
         else:
-            clause = mp["clause"]
+            clause = self.rules["round"].get("result_clause") or mp["clause"]
         return {
             "winner": winner,
             "match_points": {s: points[s] for s in SIDES},
@@ -1003,8 +1163,12 @@ class RoundJudge:
             },
             "passed_a": decided_by == "passed_a",
             "decided_by": decided_by,
-            "assumed": assumed or bool(clause["assumed"]) or bool(self.read_hands),
+            "assumed": assumed
+            or bool(clause["assumed"])
+            or bool(mp["clause"]["assumed"])
+            or bool(self.read_hands),
             "citation": cite(clause),
+            "match_points_citation": cite(mp["clause"]),
         }
 
     def result_on_time(self, last_dealer_side: str | None) -> dict[str, Any]:

@@ -64,6 +64,24 @@ class Redeclaration(Strict):
     # the bonus added to a hand lost by sanction (判负), where the event prints it only for
     # hands scored on points: the reading is stated here and marks the hand assumed
     hand_loss_clause: Clause | None = None
+    # a hand both sides lose (an open grab follows): no side deals next to take the bonus;
+    # the reading that it lapses, stated here, marks such a hand assumed
+    both_lose_clause: Clause | None = None
+
+
+class RedeclarationLimit(Strict):
+    """From hand ``from_hand`` of a round on, at most ``max`` re-declarations in a hand."""
+
+    from_hand: int = Field(default=1, ge=1)
+    max: int = Field(ge=0)
+
+
+class Redeclarations(Strict):
+    """反主: how many times a hand's trump may be re-declared (一副牌最多反两次主牌); a case
+    with more is refused, citing ``clause``."""
+
+    limits: list[RedeclarationLimit] = Field(min_length=1)
+    clause: Clause
 
 
 class JRule(Strict):
@@ -220,6 +238,9 @@ class Round(Strict):
     #: Where the time warning (minutes left, hands after it) comes from; marked assumed
     #: where the event prints only the round's length.
     warning_clause: Clause | None = None
+    #: Where the event says who wins a round that ends on time by the levels (级数高者为胜);
+    #: without it the match points' clause is cited.
+    result_clause: Clause | None = None
 
 
 class Appeal(Strict):
@@ -382,6 +403,9 @@ class Rule(Strict):
     # do not. A ruling the other reading would change is marked assumed.
     rest_counter: str | None = None
     rest_counter_clause: Clause | None = None
+    # a fixed penalty (points) the text words for one card, applied to several cards exposed
+    # at once: the reading that they are one offence; such a ruling is marked assumed
+    several_cards_clause: Clause | None = None
 
 
 class Step(Strict):
@@ -434,6 +458,7 @@ class RulebookModel(Strict):
     standings: Standings
     appeal: Appeal
     time_limits: TimeLimits | None = None
+    redeclarations: Redeclarations | None = None
     counters: dict[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")], Counter] = {}
     infractions: dict[Literal[KINDS], Infraction]  # type: ignore[valid-type]
 

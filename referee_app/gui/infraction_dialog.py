@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -463,4 +464,14 @@ def ruling_html(language: Language, ruling: dict[str, Any]) -> str:
         parts.append(f"<span style='color:#ef6c00'>⚠ {tr('assumed_note')}</span>")
     if ruling.get("instruction"):
         parts.append(f"{tr('instruction')}: {ruling['instruction']}")
+    # what else saving it decides: the preview is the whole decision that will be saved
+    for also in ruling.get("also") or []:
+        if "forfeit" in also:
+            points = also["match_points"]
+            both = {"zh": "双方", "en": "both sides"}[language.lang]
+            side = both if also["forfeit"] == "both" else SIDE_NAMES[language.lang][also["forfeit"]]
+            line = tr("also_forfeit", side=side, ns=points["NS"], ew=points["EW"])
+        else:
+            line = tr("also_ruling", text=escape(also["ruling"]))
+        parts.append(f"<span style='color:#c62828'>{line}</span>")
     return "<br>".join(parts)

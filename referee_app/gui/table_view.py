@@ -131,6 +131,47 @@ class PointsField(QWidget):
         self.changed.emit()
 
 
+#: What a ruling decides, compared between the saved decision and the one a preview gives.
+_SANCTION_KEYS = (
+    "points",
+    "against",
+    "warning",
+    "hand_lost",
+    "ends_hand",
+    "round_forfeit",
+    "suspension_rounds",
+    "disqualified",
+    "levels",
+    "occurrence",
+)
+
+
+def consequences(
+    saved: dict[str, Any], proposed: dict[str, Any], new_at: tuple[int | None, int]
+) -> list[dict[str, Any]]:
+    """What else ``proposed`` changes against ``saved`` beside the new ruling at
+    ``new_at`` (hand index or None before play, ruling index): earlier rulings whose sanction
+    changes, and a forfeit of the round."""
+    out: list[dict[str, Any]] = []
+    before = [(None, saved.get("before_play") or [], proposed.get("before_play") or [])]
+    hands = [
+        (i, old.get("rulings") or [], new.get("rulings") or [])
+        for i, (old, new) in enumerate(
+            zip(saved.get("hands") or [], proposed.get("hands") or [], strict=False)
+        )
+    ]
+    for hand_index, old_rulings, new_rulings in before + hands:
+        for i, (old, new) in enumerate(zip(old_rulings, new_rulings, strict=False)):
+            if (hand_index, i) == new_at:
+                continue
+            if any(old.get(k) != new.get(k) for k in _SANCTION_KEYS):
+                out.append({"ruling": str(new.get("text") or "")})
+    forfeit = proposed.get("forfeit")
+    if forfeit is not None and saved.get("forfeit") != forfeit:
+        out.append({"forfeit": forfeit["side"], "match_points": forfeit["match_points"]})
+    return out
+
+
 class TableView(QWidget):
     """One table of one round. Everything it shows comes from the core's decision."""
 
@@ -497,13 +538,21 @@ class TableView(QWidget):
         return True
 
     def preview_infraction(self, infraction: dict[str, Any]) -> dict[str, Any]:
-        """The ruling the engine proposes for ``infraction`` logged now at this table."""
+        """The ruling the engine proposes for ``infraction`` logged now at this table, with
+        ``also``: what else saving it changes (another ruling's sanction, the round's
+        forfeit) — the preview is the whole decision that will be saved."""
         assert self.record is not None
         case = editing.add_infraction(self.record.case, infraction)
+        editing.refuse_after_end(self.record.case, self.record.decision, case)
         decision = self.session.preview(case)
         if infraction["kind"] == "late_arrival":
-            return decision["before_play"][-1]
-        return decision["hands"][-1]["rulings"][-1]
+            ruling = dict(decision["before_play"][-1])
+            new_at: tuple[int | None, int] = (None, len(decision["before_play"]) - 1)
+        else:
+            ruling = dict(decision["hands"][-1]["rulings"][-1])
+            new_at = (len(decision["hands"]) - 1, len(decision["hands"][-1]["rulings"]) - 1)
+        ruling["also"] = consequences(self.record.decision, decision, new_at)
+        return ruling
 
     def log_infraction(
         self,
@@ -517,6 +566,22 @@ class TableView(QWidget):
         label = self.session.rulebook.data["infractions"][kind]["label"]
         seat = seat or self.diagram.selected
         fields = fields_for(self.session.rulebook.data, kind)
+        ended = editing.ended_at_once(self.record.case, self.record.decision)
+        if ended is not None and kind != "late_arrival":
+            QMessageBox.information(
+                self, self.language.tr("not_saved"), self.language.tr("hand_ended", n=ended + 1)
+            )
+            return False
+        required = facts_required(self.session.rulebook.data, kind)
+        current = editing.hand_in_progress(self.record.case) or {}
+        if (
+            "trick" in fields
+            and "trick" not in required
+            and any("trick" in i for i in current.get("infractions") or [])
+        ):
+            # the hand's other offences are placed by their tricks: without its own this one
+            # would be counted before them (and an earlier ruling would take its step)
+            required = (*required, "trick")
         dialog = InfractionDialog(
             self.language,
             kind,
@@ -526,7 +591,7 @@ class TableView(QWidget):
             seat,
             values,
             self,
-            required=facts_required(self.session.rulebook.data, kind),
+            required=required,
         )
         if draft is not None:
             dialog.restore_draft(draft)
