@@ -87,12 +87,17 @@ def installation_secret(*, create: bool) -> bytes | None:
     return _read_secret(path)
 
 
+def sign(secret: bytes, body: bytes) -> bytes:
+    """The 32-byte HMAC-SHA256 of ``body`` under this installation's secret (a cache entry's
+    signature: the parsed font faces sign their bytes with it)."""
+    return hmac.new(secret, body, hashlib.sha256).digest()
+
+
 def entry_check(secret: bytes, stamp: str, digest: str, data: dict[str, Any]) -> str:
     """An entry's signature: its data tied to the hash of the text it was validated from and
     to the code that made it, under this installation's secret."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    message = f"{stamp}\n{digest}\n{canonical}".encode()
-    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+    return sign(secret, f"{stamp}\n{digest}\n{canonical}".encode()).hex()
 
 
 def code_stamp(kind: int, *sources: Path) -> str:
