@@ -110,10 +110,23 @@ def test_the_secret_is_the_owners_alone(tmp_path: Path, case: Path) -> None:
     _forge(entry, sign=signer(secret))
     assert _points(judge_process(case, env).decision) == 90
     if os.name == "posix":
-        # a secret others can read is no secret: not used, so no entry is trusted
+        # a secret others can read is no secret: not used (the entry it signed is a miss),
+        # and a new one, the owner's alone, takes its place
+        _forge(entry, sign=signer(secret))
         secret_file.chmod(0o644)
         again = judge_process(case, env)
         assert _points(again.decision) == 10 and "pydantic" in again.modules
+        assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600 and secret_file.read_bytes() != secret
+        assert "pydantic" not in judge_process(case, env).modules
+        # … a link in its place too (it could point at a file others read)
+        shared = tmp_path / "shared.key"
+        shared.write_bytes(secret_file.read_bytes())
+        shared.chmod(0o600)
+        secret_file.unlink()
+        secret_file.symlink_to(shared)
+        linked = judge_process(case, env)
+        assert _points(linked.decision) == 10 and "pydantic" in linked.modules
+        assert not secret_file.is_symlink() and shared.read_bytes() != secret_file.read_bytes()
 
 
 def _install_copy(where: Path) -> Path:

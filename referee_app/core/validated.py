@@ -10,8 +10,8 @@ secret of this user's installation, :data:`SECRET_FILE` in the user's data folde
 random bytes, created on first use, owner-only ``0600``). An entry whose signature does not
 verify, or that was made by other code, is a cache miss: the text is validated again and
 the entry rewritten, never read. A secret that is not exactly the owner's (wrong size,
-readable or writable by others, not a plain file, another owner) is not used, and then
-nothing is cached: slower, never a different ruling.
+readable or writable by others, not a plain file, another owner) is not used: it is
+replaced by a new one, so every entry signed with it is a miss.
 
 **Who made an entry.** An entry is valid only for the code that made it
 (:func:`code_stamp`: the cache's format, the app's version, where the package is
@@ -24,6 +24,7 @@ Standard library only, and light: ``judge`` reads an entry on every start.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -67,23 +68,30 @@ def _read_secret(path: Path) -> bytes | None:
 
 
 def installation_secret(*, create: bool) -> bytes | None:
-    """This installation's cache secret; with ``create``, made on first use (owner-only).
-    None when there is none to trust (then nothing is read from or written to the cache)."""
+    """This installation's cache secret; with ``create``, made on first use (owner-only),
+    and made anew in place of one not to be trusted (every entry signed with that one is
+    then a cache miss). None when there is none to trust: nothing is read from the cache."""
     path = _secret_path()
     secret = _read_secret(path)
-    if secret is not None or not create or os.path.lexists(path):
+    if secret is not None or not create:
         return secret
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    replace = os.path.lexists(path)
+    target = path.with_name(f".{SECRET_FILE}.{os.getpid()}.tmp") if replace else path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        fd = os.open(target, flags, 0o600)
     except OSError:  # another process made it first, or the data folder cannot be written
         return _read_secret(path)
     try:
-        os.write(fd, os.urandom(SECRET_BYTES))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(SECRET_BYTES))
+        if replace:  # the untrusted file (or link) itself replaced, never written through
+            os.replace(target, path)
     except OSError:
-        pass
-    finally:
-        os.close(fd)
+        if replace:
+            with contextlib.suppress(OSError):
+                os.unlink(target)
     return _read_secret(path)
 
 
