@@ -20,7 +20,6 @@ Pure standard library: the command line's ``judge`` and the window both use it.
 from __future__ import annotations
 
 import string
-import tomllib
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import cache
@@ -42,6 +41,8 @@ def catalogue_dir() -> Path:
 
 def load_file(path: Path) -> dict[str, Entry]:
     """The entries of one catalogue file, by code."""
+    import tomllib  # here: a command that says nothing from the catalogue (`judge`) never parses TOML
+
     with path.open("rb") as handle:
         raw = tomllib.load(handle)
     found: dict[str, Entry] = {}

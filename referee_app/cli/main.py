@@ -9,7 +9,7 @@ import errno
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 
 from ..app.language import default_lang
@@ -57,8 +57,34 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
+class _NotLocalized(Exception):
+    """A parse that has to speak (an error) before the help is in the user's language."""
+
+
+#: The localisation ``main`` put off (issue 23): putting every help text of the parser into
+#: Chinese reads the whole catalogue (about 20 ms of TOML), which a command that parses is
+#: spared; it is done when the parser speaks: its help, its usage, an error (then the
+#: command line is parsed again, so the error names the Chinese words).
+_deferred: list[Callable[[], None]] = []
+
+
+def _localize_now() -> None:
+    while _deferred:
+        _deferred.pop()()
+
+
 class _Parser(argparse.ArgumentParser):
+    def format_help(self) -> str:
+        _localize_now()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        _localize_now()
+        return super().format_usage()
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
+        if _deferred:
+            raise _NotLocalized
         if current_language() == "zh":  # no flag in a Chinese line: the option in words
             self.exit(2, f"{self.prog}：{words_for_flags(message)}\n")
         self.exit(2, f"{self.prog}: {message}\n")
@@ -263,10 +289,15 @@ def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> i
     lang = lang_in(given, default_lang())
     use_language(lang)  # argparse's own words, from building the parser on
     parser = build_parser(core_only=command in CORE_COMMANDS or window, only=command)
-    localize(parser, lang)
+    _deferred[:] = [lambda: localize(parser, lang)]
     try:
-        args = parser.parse_args(given)
+        try:
+            args = parser.parse_args(given)
+        except _NotLocalized:
+            _localize_now()
+            args = parser.parse_args(given)
     finally:
+        _deferred.clear()
         restore_argparse()
     if args.lang is None:
         args.lang = default_lang()

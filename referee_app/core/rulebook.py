@@ -10,16 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..locations import rules_dir
 from .errors import RulebookError, cannot_read
-from .validated import ValidatedCache, code_stamp, entry_check
+from .validated import ValidatedCache, code_stamp
 
-_CACHE_FORMAT = 1
+if TYPE_CHECKING:  # for mypy only: at run time each is imported where a text is validated
+    import tomllib
+
+    from pydantic_core import ErrorDetails
+
+#: 2: entries signed with the installation's secret, a folder per stamp (issue 24 item 4).
+_CACHE_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,8 @@ def _toml_problem(origin: str, exc: tomllib.TOMLDecodeError) -> RulebookError:
 
 def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str, Any] | None]:
     """Every problem of a rulebook text (one line each as ``str``), or the normalised data."""
+    import tomllib  # here: a rulebook read from the cache is not parsed again
+
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -190,6 +197,9 @@ def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str
         return [problem(f"{origin}: the rulebook is nested too deeply to be one", "nested", origin)], None
     except ValueError as exc:  # a number of more than 4300 digits
         return [problem(f"{origin}: not a rulebook: {str(exc).split(';')[0]}", "huge_number", origin)], None
+    # Imported here, not at the top: pydantic and building the schema's models take longer
+    # than the rest of a `judge` start, and a rulebook read from the cache needs neither
+    # (tests/test_judge_start.py checks a warm `judge` never imports pydantic).
     from pydantic import ValidationError
 
     from .rulebook_schema import RulebookModel
@@ -203,7 +213,7 @@ def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str
     return [], model.model_dump(mode="json")
 
 
-def _validation_problem(text: str, origin: str, error: Any) -> RulebookError:
+def _validation_problem(text: str, origin: str, error: ErrorDetails) -> RulebookError:
     path = _key_path(error["loc"]) or "(top)"
     message = error["msg"].removeprefix("Value error, ")
     given: str | None = None
@@ -297,11 +307,14 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
 
 
 def _schema_stamp() -> str:
-    return code_stamp(_CACHE_FORMAT, Path(__file__).with_name("rulebook_schema.py"))
+    """The code a cached rulebook's data depends on: the schema (and the kinds it reads) and
+    this module, which normalises the schema's model (a new field is a new stamp)."""
+    here = Path(__file__)
+    return code_stamp(
+        _CACHE_FORMAT, here.with_name("rulebook_schema.py"), here.with_name("rulebook_kinds.py"), here
+    )
 
 
 _CACHE = ValidatedCache("rulebooks", _schema_stamp)
 _cache_read = _CACHE.read
 _cache_write = _CACHE.write
-#: An entry's check (tests forge entries with it).
-_cache_check = entry_check

@@ -13,7 +13,7 @@ one, Latin words and numbers are not cut, and no line is wider than the column.
 from __future__ import annotations
 
 import gc
-import hashlib
+import hmac
 import marshal
 import os
 import threading
@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.validated import installation_secret, sign
 from ..locations import FONT_FILE, font_path, resources_dir
 from .errors import ResourceError
 
@@ -86,7 +87,9 @@ def register_fonts() -> str:
 # -- the parsed faces, kept between runs ------------------------------------------------------
 #: Parsing a face of the 5 MB TTC (cmap, widths, glyph offsets) in reportlab's pure Python
 #: costs about half a second at every start; its result is kept in the user's cache folder
-#: (``fonts/``), tied to the font file's size and time, the face and reportlab's version.
+#: (``fonts/``), tied to the font file's size and time, the face and reportlab's version, and
+#: signed under this installation's secret (:mod:`..core.validated`): an entry edited, even
+#: with a plain hash made again, is parsed afresh, never printed from.
 _FACE_CACHE_FORMAT = 2
 _NAME_FIELDS = ("name", "familyName", "styleName", "fullName", "uniqueFontID")
 _face_lock = threading.Lock()
@@ -108,11 +111,14 @@ def _face_cache_file(path: Path, index: int) -> Path:
 def _face_cache_read(path: Path, index: int) -> dict[str, Any] | None:
     if os.environ.get("REFEREE_APP_NO_CACHE"):
         return None
+    secret = installation_secret(create=False)
+    if secret is None:
+        return None
     try:
         blob = _face_cache_file(path, index).read_bytes()
         check, body = blob[:32], blob[32:]
-        if hashlib.sha256(body).digest() != check:
-            return None  # damaged: parse the font again (and rewrite the entry)
+        if not hmac.compare_digest(sign(secret, body), check):
+            return None  # damaged or forged: parse the font again (and rewrite the entry)
         stamp, fields = marshal.loads(body)
     except (OSError, ValueError, EOFError, TypeError):
         return None
@@ -261,12 +267,15 @@ def _face_cache_write(path: Path, index: int, face: Any) -> None:
     for k in _NAME_FIELDS:
         if isinstance(fields.get(k), bytes):
             fields[k] = bytes(fields[k])
+    secret = installation_secret(create=True)
+    if secret is None:
+        return  # nothing to sign with: an unsigned entry would never be read
     try:
         body = marshal.dumps((_face_stamp(path, index), fields))
         target = _face_cache_file(path, index)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(hashlib.sha256(body).digest() + body)
+        tmp.write_bytes(sign(secret, body) + body)
         os.replace(tmp, target)
     except (OSError, ValueError):
         pass  # a cache that cannot be written only costs time

@@ -4,6 +4,8 @@ printed from the cache is the same sheet; a damaged entry is parsed again, never
 from __future__ import annotations
 
 import hashlib
+import hmac
+import marshal
 import subprocess
 from pathlib import Path
 
@@ -51,7 +53,38 @@ def test_a_damaged_face_entry_is_parsed_again_and_rewritten(tmp_path: Path) -> N
     again = _print(tmp_path, cache, "again")
     assert pdftotext(again) == pdftotext(good)
     rewritten = entry.read_bytes()
-    assert rewritten != damaged and hashlib.sha256(rewritten[32:]).digest() == rewritten[:32]
+    assert rewritten != damaged and _signed(rewritten, tmp_path)
+
+
+def _secret(tmp_path: Path) -> bytes:
+    """The installation's secret of the runs above (their data folder is the session's)."""
+    from referee_app.core.validated import installation_secret
+
+    secret = installation_secret(create=False)
+    assert secret is not None
+    return secret
+
+
+def _signed(blob: bytes, tmp_path: Path) -> bool:
+    return hmac.new(_secret(tmp_path), blob[32:], hashlib.sha256).digest() == blob[:32]
+
+
+@requires_poppler
+def test_a_forged_face_entry_is_never_printed_from(tmp_path: Path) -> None:
+    """Issue 24 item 4, for the faces: an entry edited with its plain SHA-256 made again
+    (the check entries carried before) is parsed afresh, not trusted."""
+    cache = tmp_path / "cache"
+    good = _print(tmp_path, cache, "good")
+    entry = cache / "referee-app" / "fonts" / "wqy-microhei-0.face"
+    stamp, fields = marshal.loads(entry.read_bytes()[32:])
+    assert b"WenQuanYiMicroHei" in fields["name"]
+    fields["name"] = bytes(fields["name"]).replace(b"WenQuanYiMicroHei", b"ForgedFaceForgery")
+    body = marshal.dumps((stamp, fields))
+    entry.write_bytes(hashlib.sha256(body).digest() + body)
+    again = _print(tmp_path, cache, "again")
+    assert _fonts(again) == _fonts(good) and "ForgedFaceForgery" not in " ".join(_fonts(again))
+    rewritten = entry.read_bytes()
+    assert _signed(rewritten, tmp_path) and b"ForgedFaceForgery" not in rewritten
 
 
 def test_no_cache_leaves_the_cache_folder_alone(tmp_path: Path) -> None:

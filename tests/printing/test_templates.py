@@ -122,4 +122,4 @@ def test_a_valid_template_is_validated_once_then_read_without_pydantic(tmp_path)
     assert [r.stdout.split() for r in runs] == [
         ["第", "1", "页", "共", "2", "页", "True", w] for w in ("True", "False")
     ]
-    assert list((tmp_path / "cache" / "referee-app" / "forms").glob("*.json"))
+    assert list((tmp_path / "cache" / "referee-app" / "forms").rglob("*.json"))

@@ -33,7 +33,7 @@ def _poison(data: Any) -> Any:
 
 def _edit_cache(cache_home: Path) -> int:
     edited = 0
-    for f in (cache_home / "referee-app" / "rulebooks").glob("*.json"):
+    for f in (cache_home / "referee-app" / "rulebooks").rglob("*.json"):
         stored = json.loads(f.read_text(encoding="utf-8"))
         stored["data"] = _poison(stored["data"])
         f.write_text(json.dumps(stored), encoding="utf-8")
@@ -59,11 +59,15 @@ def test_an_edited_rulebook_cache_changes_no_ruling(
     assert json.loads(after) == json.loads(before)
     # an event's rulings never come from the cache: poison it however well, they stay
     _edit_cache(Path(os.environ["XDG_CACHE_HOME"]))
-    from referee_app.core import rulebook as rb_mod
+    from referee_app.core.validated import entry_check, installation_secret
 
-    for entry in (Path(os.environ["XDG_CACHE_HOME"]) / "referee-app" / "rulebooks").glob("*.json"):
+    secret = installation_secret(create=False)
+    assert secret is not None
+    for entry in (Path(os.environ["XDG_CACHE_HOME"]) / "referee-app" / "rulebooks").rglob("*.json"):
         stored = json.loads(entry.read_text(encoding="utf-8"))
-        stored["check"] = rb_mod._cache_check(entry.stem, stored["data"])  # a deliberate forger
+        # a deliberate forger who also holds this installation's secret (issue 24 item 4
+        # keeps out one who does not: tests/test_rulebook_cache.py)
+        stored["check"] = entry_check(secret, stored["stamp"], entry.stem, stored["data"])
         entry.write_text(json.dumps(stored), encoding="utf-8")
     rc, out, err = cli(event_db, "record", f)
     assert rc == 0, err
