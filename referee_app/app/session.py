@@ -23,6 +23,7 @@ from ..core.case import split_case
 from ..core.engine import is_language_free, judge, word, word_ruling
 from ..core.errors import CaseError
 from ..core.rulebook import Rulebook
+from ..store.errors import ConflictError, LockedError
 from ..store.service import Actor, EventInfo, Store
 from .changes import OpChanges, changes_of
 
@@ -237,6 +238,24 @@ class Session:
         return self._reloaded(record)
 
     # -- appeals -------------------------------------------------------------------------
+
+    def give_time_warning(self, round_no: int, table_no: int | None = None) -> list[int]:
+        """Record the time warning (限时提醒) at every table of the round still playing (or at
+        ``table_no``): the hand each was playing when it was given, kept in the table's case
+        so the hands that may follow are counted against it. A table that already has it,
+        has ended, is signed, or was saved meanwhile by another station is left as it is;
+        returns the tables recorded."""
+        done = []
+        for record in self.tables(round_no, table_no):
+            case = editing.give_time_warning(record.case)
+            if case is None or record.signed or record.decision.get("result") is not None:
+                continue
+            try:
+                self.save(record, case)
+            except (ConflictError, LockedError):
+                continue  # saved or signed meanwhile elsewhere: read again, it is told there
+            done.append(record.table)
+        return done
 
     def rulings(self, record: TableRecord) -> list[dict[str, Any]]:
         """The stored rulings of this version, with the ids an appeal names:

@@ -47,6 +47,25 @@ def add_infraction(case: dict[str, Any], infraction: dict[str, Any]) -> dict[str
     return out
 
 
+def hand_in_play(case: Mapping[str, Any]) -> int:
+    """The number of the hand being drawn or played now: the hand in progress, or the next
+    one when every hand given is scored."""
+    hands = case.get("hands") or []
+    if hands and hands[-1].get("in_progress"):
+        return len(hands)
+    return len(hands) + 1
+
+
+def give_time_warning(case: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The case with the round's time warning (限时提醒) recorded at the hand in play, or None
+    when it already records one or the round has ended."""
+    if "time_warning" in case or case.get("finished") == "time":
+        return None
+    out = copy.deepcopy(dict(case))
+    out["time_warning"] = {"hand": hand_in_play(case)}
+    return out
+
+
 def ended_at_once(case: Mapping[str, Any], decision: Mapping[str, Any]) -> int | None:
     """The index of the hand the case still has in progress that its decision already scored:
     a ruling ended it at once (该副牌立即结束). Nothing more is logged into it; its points are

@@ -280,15 +280,26 @@ class HallView(QWidget):
         self.saved.emit(self.language.tr("table_seated", table=dialog.table.value()))
         self.refresh()
 
-    def show_warning(self) -> None:
+    def show_warning(self, record: bool = True) -> None:
+        """Show the time warning, and (``record``) record it at every table still playing;
+        recording again leaves the tables that have it as they are."""
         rnd = self.session.rulebook.data["round"]
         text = rnd["warning_text"][self.language.lang]
         if (rnd.get("warning_clause") or rnd["clause"])["assumed"]:
             text += self.language.tr("warning_assumed")
         self.warning.setText(self.language.tr("warning_prefix") + text)
         self.warning.setVisible(True)
+        if not record:
+            return  # worded again (a language switch): the warning was given already
         QApplication.beep()
-        self.saved.emit(text)
+        # each table playing records the hand it is in: the hands that may follow count from it
+        try:
+            tables = self.session.give_time_warning(self.round.value())
+        except StoreError as exc:
+            self.saved.emit(f"{text} {refusal(exc, self.language)}")
+            return
+        self.saved.emit(f"{text} {self.language.tr('time_warning_recorded', n=len(tables))}")
+        self.refresh()
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
@@ -303,5 +314,5 @@ class HallView(QWidget):
             )
         )
         if self.warning.isVisible():
-            self.show_warning()
+            self.show_warning(record=False)
         self.refresh()

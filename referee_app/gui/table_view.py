@@ -220,6 +220,16 @@ class TableView(QWidget):
             "background: #fff3e0; color: #bf360c; border: 2px solid #ef6c00; padding: 4px; font-weight: bold;"
         )
         self.correction_banner.setVisible(False)
+        # After the time warning the hands left are counted at the table (限时提醒后…副)
+        self.time_banner = QLabel()
+        self.time_banner.setObjectName("timeWarningBanner")
+        self.time_banner.setWordWrap(True)
+        self.time_banner.setStyleSheet(
+            "background: #ffebee; color: #b71c1c; border: 2px solid #c62828; padding: 4px; font-weight: bold;"
+        )
+        self.time_banner.setVisible(False)
+        self.warning_button = QPushButton()
+        self.warning_button.clicked.connect(self.give_time_warning)
         self.preview_button = QPushButton()
         button_shortcut(self.preview_button, "Ctrl+P", self)
         self.preview_button.clicked.connect(self.preview_scoresheet)
@@ -229,6 +239,7 @@ class TableView(QWidget):
         self.correct_button.clicked.connect(lambda: self.start_correction())
         self.correction_reason: str | None = None
         self.editing_hand: int | None = None  # the scored hand being corrected in the form
+        header.addWidget(self.warning_button)
         header.addWidget(self.preview_button)
         header.addWidget(self.sign_button)
         header.addWidget(self.correct_button)
@@ -391,6 +402,7 @@ class TableView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.correction_banner)
+        layout.addWidget(self.time_banner)
         layout.addWidget(body, 1)
 
         QShortcut(QKeySequence("Ctrl+Return"), self.hand_box).activated.connect(self.confirm_hand)
@@ -918,6 +930,8 @@ class TableView(QWidget):
         self.appeal_button.setText(tr("file_appeal"))
         self.confirm_hand_button.setText(tr("confirm_hand") if editing_hand is None else tr("save_hand_edit"))
         self.end_button.setText(tr("end_round"))
+        self.warning_button.setText(tr("give_time_warning"))
+        self.warning_button.setToolTip(tr("give_time_warning_tip"))
         self.preview_button.setText(tr("preview_scoresheet"))
         self.sign_button.setText(tr("sign_round"))
         self.correct_button.setText(tr("correct_round"))
@@ -959,4 +973,44 @@ class TableView(QWidget):
                 self.status.setText(
                     tr("next_dealer", seat=SEAT_NAMES[lang][dealer]) if dealer else tr("open_grab")
                 )
+        self.show_time_warning()
         self.diagram.update()
+
+    def show_time_warning(self) -> None:
+        """The time warning at this table: the hand it fell in and the hands still allowed."""
+        record = self.record
+        warning = record.decision.get("time_warning") if record is not None else None
+        finished = record is not None and record.decision.get("result") is not None
+        self.warning_button.setVisible(record is not None and warning is None and not finished)
+        if record is None or warning is None:
+            self.time_banner.setVisible(False)
+            return
+        tr = self.language.tr
+        scored = sum(1 for h in record.decision.get("hands") or [] if not h.get("in_progress"))
+        left = warning["last_hand"] - scored
+        text = tr(
+            "time_warning_at", hand=warning["hand"], last=warning["last_hand"], clause=warning["citation"]
+        )
+        if finished:
+            text += tr("time_warning_round_over")
+        elif left > 0:
+            text += tr("time_warning_left", n=left)
+        elif left == 0:
+            text += tr("time_warning_none_left")
+        else:
+            text += tr("time_warning_past", n=-left)
+        if warning.get("assumed"):
+            text += tr("warning_assumed")
+        self.time_banner.setText(text)
+        self.time_banner.setVisible(True)
+
+    def give_time_warning(self) -> None:
+        """Record at this table that the time warning was given now (the chief referee's
+        announcement heard at the table, or a station that missed the hall's)."""
+        if self.record is None:
+            return
+        try:
+            self.session.give_time_warning(self.record.round, self.record.table)
+        except (StoreError, CaseError) as exc:
+            QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
+        self.reload()

@@ -43,7 +43,7 @@ SPEC: dict[str, dict[str, Any]] = {
             "no_corrections result winner draw match_points final_levels level_difference decided_by "
             "not_finished forfeit signatures ns_player_1 ns_player_2 ew_player_1 ew_player_2 "
             "table_referee chief_referee integrity digest rulebook_digest shift version "
-            "not_from_record record chain_head local_times".split()
+            "not_from_record record chain_head local_times time_warning".split()
         ),
     },
     "appeal": {

@@ -1416,6 +1416,23 @@ def scoresheet_story(
                 ],
             ]
             result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
+        warning = dec.get("time_warning")
+        if warning and not blank:
+            # where the round's time warning fell and the last hand it allowed (限时提醒)
+            reading = ("，按假定" if zh else "; assumed") if warning.get("assumed") else ""
+            given, last, where = warning["hand"], warning["last_hand"], warning["citation"]
+            warning_text = (
+                f"第 {given} 副发出，最多打到第 {last} 副（{where}{reading}）"
+                if zh
+                else f"given in hand {given}, play up to hand {last} ({where}{reading})"
+            )
+            result_block.append(
+                _grid(
+                    [[_lab(form, "time_warning", inline=True), _p(warning_text)]],
+                    [96, rw - 96],
+                    label_cols=[0],
+                )
+            )
     if form.has("integrity") and not blank:
         result_block += [Spacer(1, 3), *_record_lines(form, data, digest, payload)]
     if result_block or qr is not None:

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
+from referee_app.core import editing
 from referee_app.core.catalogue import fields_for
 from referee_app.core.engine import is_language_free, judge, word
 from referee_app.core.rulebook import bundled_ids
@@ -117,6 +118,10 @@ def test_every_infraction_kind_through_the_dialog_matches_judge(make_window, pai
         row = view.rulings_model.rowCount() - 1
         assert view.rulings_model.index(row, 1).data() == shown["text"]
         assert view.rulings_model.index(row, 2).data().startswith(shown["citation"])
+        # each kind in a hand of its own: one that ends the hand at once (传递非法信息) ends it,
+        # and a trick-less offence is not placed among others' tricks; 80 points move no level,
+        # so no side passes A before the last kind
+        assert view.save(editing.complete_hand(view.record.case, 80)), kind
 
 
 def test_late_arrival_from_the_round_clock(make_window, pairs_csv) -> None:
