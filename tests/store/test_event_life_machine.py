@@ -591,7 +591,18 @@ class EventLife(RuleBasedStateMachine):
         self, t: TableModel, record: TableRecord, case: dict[str, Any], what: str, data: st.DataObject
     ) -> None:
         """Preview first, as the window does; a hand after an open grab (both sides lost
-        the hand before) names the seat that won the grab."""
+        the hand before) names the seat that won the grab. Logging into a hand a ruling
+        already ended at once is refused by the window before the preview and by the door."""
+        try:
+            editing.refuse_after_end(record.case, record.decision, case)
+        except CaseError as err:
+            if not record.signed:
+                before = self.head()
+                with pytest.raises(CaseError):
+                    self.session.save(record, case)
+                assert self.head() == before, f"{what}: refused ({err.code}) but the store changed"
+            self.note(f"{what}: refused {err.code}")
+            return
         try:
             self.session.preview(case)
         except CaseError as err:
