@@ -1218,7 +1218,7 @@ def scoresheet_story(
             "hand_no", "dealer", "levels_before", "redeclarations", "defender_points",
             "bottom", "penalties", "shift", "total", "outcome", "levels_after",
         ]  # fmt: skip
-        widths: list[float] = [22, 32, 48, 30, 42, 54, 32, 40, 32, 0, 48]
+        widths: list[float] = [22, 32, 48, 30, 52, 54, 32, 40, 32, 0, 48]  # 防守方得分 on one line
         if not any(shifts):
             i = keys.index("shift")
             del keys[i], widths[i]
