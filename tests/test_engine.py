@@ -253,7 +253,9 @@ def test_result_on_time_ties_follow_each_event() -> None:
 def test_english_texts() -> None:
     out = judge(case("bhg-2011", [hand(60, {"kind": "exposed_card", "seat": "N"})]), lang="en")
     text = out["hands"][0]["rulings"][0]["text"]
-    assert text.startswith("Exposed card (North): 10 points against North-South")
+    assert text.startswith(
+        "Exposed card (North): 10 penalty points taken off North-South's total (the defenders)"
+    )
     assert "二、4" in text
 
 

@@ -1049,8 +1049,11 @@ def cmd_appeal_list(args: argparse.Namespace) -> int:
         late = "  " + text("out.late_accepted", args, n=a["late_minutes"]) if a["late_minutes"] else ""
         hand = text("out.hand", args, hand=a["hand"]) if a["hand"] else text("out.before_play", args)
         where = text("out.round_table", args, round=a["round"], table=a["table"])
+        # the offence in the rulebook's words the ruling carries (its kind when it has none)
+        label = (a["ruling"] or {}).get("label") or {}
+        kind = label.get(lang_of(args)) or a["kind"] if isinstance(label, dict) else a["kind"]
         print(
-            f"{a['id']}\t{where}\t{hand} {a['kind']} {a['seat'] or ''}"
+            f"{a['id']}\t{where}\t{hand} {kind} {a['seat'] or ''}"
             f"\t{text('out.ruling', args)} {a['ruling_id']}\t{a['by']} {a['pair']}\t{state}{late}"
         )
     return 0

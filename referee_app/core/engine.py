@@ -131,8 +131,9 @@ def word(decision: Mapping[str, Any], lang: str, rulebook: Rulebook) -> dict[str
     for r in out.get("before_play") or []:
         word_ruling(r, lang, rulebook)
     for hand in out.get("hands") or []:
+        both_lost = hand.get("lost_by") == "both"
         for r in hand.get("rulings") or []:
-            word_ruling(r, lang, rulebook)
+            word_ruling(r, lang, rulebook, both_lost=both_lost)
         if hand.get("in_progress"):
             hand["text"] = "本副牌进行中。" if lang == "zh" else "Hand in progress."
         elif "keep_deal" in hand:
@@ -146,6 +147,8 @@ def word(decision: Mapping[str, Any], lang: str, rulebook: Rulebook) -> dict[str
                 hand["j_drop"],
                 hand["next_dealer"],
                 hand.get("passed_a_side"),
+                levels_before=hand.get("levels_before"),
+                mandatory=tuple(rulebook.data["levels"]["mandatory"]),
             )
             if hand.get("dealer_by_rotation"):
                 nd = rulebook.data["next_dealer"]
@@ -169,15 +172,18 @@ def is_language_free(decision: Mapping[str, Any]) -> bool:
     return all("scope" in r and "text" not in r for r in rulings)
 
 
-def word_ruling(ruling: dict[str, Any], lang: str, rulebook: Rulebook) -> dict[str, Any]:
-    """Add ``text`` and the one-language ``instruction`` to a ruling's data, in place."""
+def word_ruling(
+    ruling: dict[str, Any], lang: str, rulebook: Rulebook, *, both_lost: bool = False
+) -> dict[str, Any]:
+    """Add ``text`` and the one-language ``instruction`` to a ruling's data, in place.
+    ``both_lost``: the ruling's hand is lost by both sides (no award of its own is worded)."""
     if "scope" not in ruling:  # stored with its words, before rulings were language-free
         return ruling
     instruction = ruling.get("instruction")
-    ruling["text"] = text.ruling_text(Ruling.from_json(ruling), lang, rulebook)
+    ruling["text"] = text.ruling_text(Ruling.from_json(ruling), lang, rulebook, both_lost=both_lost)
     ruling["instruction"] = instruction.get(lang) if isinstance(instruction, Mapping) else instruction
     if isinstance(ruling.get("proposed"), dict):
-        word_ruling(ruling["proposed"], lang, rulebook)
+        word_ruling(ruling["proposed"], lang, rulebook, both_lost=both_lost)
     return ruling
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .seats import SEAT_NAMES, SIDE_NAMES, other_side
+from .levels import advance, difference
+from .seats import SEAT_NAMES, SIDE_NAMES, SIDES, other_side
 
 if TYPE_CHECKING:
     from .rulebook import Rulebook
@@ -26,19 +27,54 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
-    """``暴露张（北）：罚10分，计入南北方。依据二、4 暴露张。``"""
+def penalty_words(points: int, against: str, side: str, role: str | None, lang: str) -> str:
+    """Who loses a penalty's points and who gains them. In a hand they move the defenders'
+    total (the engine's ``penalty``): taken off it when they are against the defenders, added
+    to it when against the dealer side. ``role`` is the offending ``side``'s (the points may be
+    against the other side, e.g. a bottom miscount against the dealer side). Before play (no
+    ``role``) the points are simply against the side."""
+    zh = lang == "zh"
+    sides = SIDE_NAMES[lang]
+    name = sides[against]
+    if role is not None:
+        dealer_side = side if role == "dealer_side" else other_side(side)
+        role = "dealer_side" if against == dealer_side else "defenders"
+    if role == "defenders":
+        return (
+            f"罚{points}分，从{name}（防守方）得分中扣除"
+            if zh
+            else f"{points} penalty points taken off {name}'s total (the defenders)"
+        )
+    if role == "dealer_side":
+        gainer = sides[other_side(against)]
+        return (
+            f"罚{points}分，计入{gainer}（防守方）得分"
+            if zh
+            else f"{points} penalty points on {name}, added to {gainer}'s total (the defenders)"
+        )
+    return f"罚{name}{points}分" if zh else f"{points} penalty points on {name}"
+
+
+def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook, *, both_lost: bool = False) -> str:
+    """``暴露张（北）：罚10分，从南北方（防守方）得分中扣除。依据二、4 暴露张。``
+
+    ``both_lost``: both sides lose the hand this ruling is in; what each loss would award
+    does not happen (the hand's text says what does), so no award is worded here."""
     zh = lang == "zh"
     sides = SIDE_NAMES[lang]
     parts: list[str] = []
     if ruling.warning:
         parts.append("警告" if zh else "warning")
     if ruling.points:
-        against = sides[ruling.against]
+        parts.append(penalty_words(ruling.points, ruling.against, ruling.side, ruling.role, lang))
+    if ruling.hand_lost and both_lost:
+        loser = sides[ruling.side]
         parts.append(
-            f"罚{ruling.points}分，计入{against}" if zh else f"{ruling.points} points against {against}"
+            f"判{loser}本副牌负（双方均判负，结果见本副牌）"
+            if zh
+            else f"{loser} lose the hand (both sides lose it: see the hand's outcome)"
         )
-    if ruling.hand_lost:
+    elif ruling.hand_lost:
         loser = sides[ruling.side]
         if ruling.ends_hand:
             parts.append(
@@ -116,6 +152,68 @@ def ruling_text(ruling: Ruling, lang: str, rulebook: Rulebook) -> str:
     return sentence
 
 
+def sanction_summary(ruling: Mapping[str, Any], lang: str, instruction: bool = True) -> str:
+    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …;
+    without the instruction to the players with ``instruction=False`` (the scoresheet)."""
+    zh = lang == "zh"
+    sides = SIDE_NAMES[lang]
+    name = sides.get(ruling.get("against") or ruling.get("side") or "", "")
+    against = f"（{name}）" if zh and name else f" ({name})" if name else ""
+    parts: list[str] = []
+    if ruling.get("warning"):
+        parts.append("警告" if zh else "warning")
+    if ruling.get("points"):
+        parts.append(f"罚{ruling['points']}分{against}" if zh else f"{ruling['points']} points{against}")
+    levels = ruling.get("levels") or {}
+    for side in SIDES:
+        n = levels.get(side) or 0
+        if n:
+            name = sides[side]
+            if zh:
+                parts.append(f"{name}{'升' if n > 0 else '降'}{abs(n)}级")
+            else:
+                parts.append(f"{name} {'+' if n > 0 else '−'}{abs(n)} level{'s' if abs(n) != 1 else ''}")
+    if ruling.get("hand_lost"):
+        parts.append(f"判负{against}" if zh else f"hand lost{against}")
+    elif ruling.get("ends_hand"):
+        parts.append("本副牌结束" if zh else "hand ends")
+    if ruling.get("round_forfeit"):
+        parts.append(f"判本轮弃权{against}" if zh else f"round forfeited{against}")
+    if ruling.get("suspension_rounds"):
+        n = ruling["suspension_rounds"]
+        parts.append(f"停赛{n}轮" if zh else f"suspended {n} round{'s' if n != 1 else ''}")
+    if ruling.get("disqualified"):
+        parts.append("取消比赛资格" if zh else "disqualified")
+    told = ruling.get("instruction") if instruction else None
+    if isinstance(told, Mapping):
+        told = told.get(lang) or told.get("zh") or ""
+    if told:  # an instruction in neither language must not blank the summary
+        parts.append(str(told))
+    if not parts:
+        parts.append("不处罚" if zh else "no sanction")
+    return "；".join(parts) if zh else "; ".join(parts)
+
+
+def sanctions_text(items: list[Any], lang: str) -> str:
+    """An override's sanctions (the case format's vocabulary: ``"warning"`` or objects such
+    as ``{"points": 20, "against": "EW"}``) worded as one sanction: ``警告；罚20分（东西方）``."""
+    merged: dict[str, Any] = {}
+    for item in items:
+        one = {item: True} if isinstance(item, str) else dict(item) if isinstance(item, Mapping) else {}
+        if one.pop("hand_loss", False):
+            one["hand_lost"] = True
+        for key, value in one.items():
+            if key == "points":
+                merged["points"] = merged.get("points", 0) + int(value)
+            elif key == "levels" and isinstance(value, Mapping):
+                levels = merged.setdefault("levels", {})
+                for side, n in value.items():
+                    levels[side] = levels.get(side, 0) + int(n)
+            else:
+                merged[key] = value
+    return sanction_summary(merged, lang)
+
+
 def hand_text(
     lang: str,
     dealer_side: str,
@@ -126,7 +224,14 @@ def hand_text(
     j_drop: str | None,
     next_dealer: str | None,
     passed_a: str | None,
+    *,
+    levels_before: Mapping[str, str] | None = None,
+    mandatory: tuple[str, ...] = (),
 ) -> str:
+    """The hand's outcome. With ``levels_before`` (and the event's ``mandatory`` levels) a
+    gain that a level which must be played (or A) stops lower is worded as what happens:
+    the gain, where it stopped and the level reached. A decision stored without them words
+    the gain alone."""
     zh = lang == "zh"
     sides = SIDE_NAMES[lang]
     defenders = other_side(dealer_side)
@@ -160,10 +265,18 @@ def hand_text(
     if not open_grab:
         keeper = dealer_side if keep_deal else defenders
         gain = gains[keeper]
+        stopped = ""
+        if levels_before is not None and gain > 0 and passed_a != keeper:
+            start = levels_before[keeper]
+            reached, _ = advance(start, gain, mandatory, keeper == dealer_side and keep_deal)
+            if difference(reached, start) < gain:
+                stopped = _stopped(start, reached, lang)
         if zh:
-            parts.append(f"{sides[keeper]}{'连庄' if keep_deal else '上庄'}，升{gain}级")
+            up = f"，{'应' if stopped else ''}升{gain}级" if gain else ""  # 上庄 with no gain: no 升0级
+            parts.append(f"{sides[keeper]}{'连庄' if keep_deal else '上庄'}{up}{stopped}")
         else:
-            parts.append(f"{sides[keeper]} {'keep' if keep_deal else 'take'} the deal, +{gain}")
+            up = f", +{gain}" if gain else ""
+            parts.append(f"{sides[keeper]} {'keep' if keep_deal else 'take'} the deal{up}{stopped}")
     if passed_a:
         parts.append(
             f"{sides[passed_a]}过A，本轮获胜" if zh else f"{sides[passed_a]} pass A and win the round"
@@ -172,6 +285,18 @@ def hand_text(
         name = SEAT_NAMES[lang][next_dealer]
         parts.append(f"下一副{name}家坐庄" if zh else f"{name} deals next")
     return ("，".join(parts) + "。") if zh else ("; ".join(parts) + ".")
+
+
+def _stopped(start: str, reached: str, lang: str) -> str:
+    """``，止于A（必打级），实升2级``: a level that must be played (or A) stopped the gain."""
+    moved = difference(reached, start)
+    if lang == "zh":
+        if moved == 0:
+            return f"，但{start}为必打级，未打过不升级，仍为{start}"
+        return f"，止于{reached}（必打级），实升{moved}级"
+    if moved == 0:
+        return f", but {start} must be played first: stays at {start}"
+    return f", stopped at {reached} (a level that must be played): up {moved}"
 
 
 def as_played_text(lang: str, dealer: str, by_rotation: str, clause: Mapping[str, Any] | None) -> str:
@@ -183,3 +308,40 @@ def as_played_text(lang: str, dealer: str, by_rotation: str, clause: Mapping[str
         return f"本副按实际发牌计：{seats[dealer]}家坐庄（按轮庄现应为{seats[by_rotation]}家；{ref}按假定）。"
     now = seats[by_rotation]
     return f"Counted as dealt: {seats[dealer]} dealt (the rotation now gives {now}; {ref}assumed)."
+
+
+#: How a round lost by a sanction is worded, by what caused it: a forfeit (迟到 and the
+#: like: BHG 二「判弃权」, HBUE 通知四「视为弃权」) or a disqualification (取消资格).
+FORFEIT_WORDS = {
+    "forfeit": {"zh": "判本轮弃权", "en": "round forfeited"},
+    "disqualified": {"zh": "取消资格，本轮判负", "en": "disqualified: the round is lost"},
+}
+
+
+def forfeit_cause(decision: Mapping[str, Any]) -> str | None:
+    """What lost the round by a sanction (a key of :data:`FORFEIT_WORDS`), None when no side
+    forfeited: a disqualification of the forfeiting side, else a forfeit."""
+    forfeit = decision.get("forfeit")
+    if not forfeit:
+        return None
+    side = forfeit.get("side")
+    rulings = list(decision.get("before_play") or [])
+    for hand in decision.get("hands") or []:
+        rulings += hand.get("rulings") or []
+    for r in rulings:
+        if r.get("disqualified") and not r.get("voided") and (side == "both" or r.get("side") == side):
+            return "disqualified"
+    return "forfeit"
+
+
+def forfeit_text(decision: Mapping[str, Any], lang: str) -> str:
+    """``东西方判本轮弃权`` / ``东西方取消资格，本轮判负``; "" when no side forfeited."""
+    cause = forfeit_cause(decision)
+    if cause is None:
+        return ""
+    side = (decision.get("forfeit") or {}).get("side")
+    name = "双方" if lang == "zh" else "both sides"
+    if side in SIDES:
+        name = SIDE_NAMES[lang][side]
+    words = FORFEIT_WORDS[cause][lang]
+    return f"{name}{words}" if lang == "zh" else f"{name}: {words}"

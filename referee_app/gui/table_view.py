@@ -957,12 +957,13 @@ class TableView(QWidget):
             result = r.decision.get("result")
             if result is not None:
                 winner = result["winner"]
-                who = SIDE_NAMES[lang][winner] if winner else tr("draw")
+                # a draw is worded alone (平局), a win with its side (南北方胜)
+                who = tr("round_won", winner=SIDE_NAMES[lang][winner]) if winner else tr("draw")
                 mp = result["match_points"]
                 self.status.setText(
                     tr(
                         "round_result",
-                        winner=who,
+                        outcome=who,
                         ns=mp["NS"],
                         ew=mp["EW"],
                         diff=result["level_difference"]["NS"],

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..core.case import split_case
+from ..core.text import sanction_summary as sanction_summary  # the one wording of a sanction
 from .errors import PaperCodeError
 
 SIDES = ("NS", "EW")
@@ -606,49 +607,6 @@ def scoresheet_from_case(
         infraction_labels=infraction_labels(rulebook),
         lang=lang,
     )
-
-
-def sanction_summary(ruling: Mapping[str, Any], lang: str, instruction: bool = True) -> str:
-    """The sanction alone, short: ``罚10分（南北方）``, ``警告``, ``判负（东西方）`` …;
-    without the instruction to the players with ``instruction=False`` (the scoresheet)."""
-    zh = lang == "zh"
-    sides = SIDE_ZH if zh else SIDE_EN
-    against = sides.get(ruling.get("against") or ruling.get("side") or "", "")
-    parts: list[str] = []
-    if ruling.get("warning"):
-        parts.append("警告" if zh else "warning")
-    if ruling.get("points"):
-        parts.append(
-            f"罚{ruling['points']}分（{against}）" if zh else f"{ruling['points']} points ({against})"
-        )
-    levels = ruling.get("levels") or {}
-    for side in SIDES:
-        n = levels.get(side) or 0
-        if n:
-            name = sides[side]
-            if zh:
-                parts.append(f"{name}{'升' if n > 0 else '降'}{abs(n)}级")
-            else:
-                parts.append(f"{name} {'+' if n > 0 else '−'}{abs(n)} level{'s' if abs(n) != 1 else ''}")
-    if ruling.get("hand_lost"):
-        parts.append(f"判负（{against}）" if zh else f"hand lost ({against})")
-    elif ruling.get("ends_hand"):
-        parts.append("本副牌结束" if zh else "hand ends")
-    if ruling.get("round_forfeit"):
-        parts.append(f"判本轮弃权（{against}）" if zh else f"round forfeited ({against})")
-    if ruling.get("suspension_rounds"):
-        n = ruling["suspension_rounds"]
-        parts.append(f"停赛{n}轮" if zh else f"suspended {n} round{'s' if n != 1 else ''}")
-    if ruling.get("disqualified"):
-        parts.append("取消比赛资格" if zh else "disqualified")
-    told = ruling.get("instruction") if instruction else None
-    if isinstance(told, Mapping):
-        told = told.get(lang) or told.get("zh") or ""
-    if told:  # an instruction in neither language must not blank the summary
-        parts.append(str(told))
-    if not parts:
-        parts.append("不处罚" if zh else "no sanction")
-    return "；".join(parts) if zh else "; ".join(parts)
 
 
 def offender_text(ruling: Mapping[str, Any], lang: str) -> str:

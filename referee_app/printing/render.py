@@ -37,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from ..core.text import FORFEIT_WORDS, forfeit_cause, forfeit_text
 from . import flow
 from .data import (
     SEAT_EN,
@@ -1217,7 +1218,7 @@ def scoresheet_story(
             "hand_no", "dealer", "levels_before", "redeclarations", "defender_points",
             "bottom", "penalties", "shift", "total", "outcome", "levels_after",
         ]  # fmt: skip
-        widths: list[float] = [22, 32, 48, 30, 42, 54, 32, 40, 32, 0, 48]
+        widths: list[float] = [22, 32, 48, 30, 52, 54, 32, 40, 32, 0, 48]  # 防守方得分 on one line
         if not any(shifts):
             i = keys.index("shift")
             del keys[i], widths[i]
@@ -1385,15 +1386,16 @@ def scoresheet_story(
                 wtext = _pair_text(winner, data.pairs.get(winner), lang)
             else:
                 wtext = form.zh("draw") if zh else form.en("draw")
-            if dec.get("forfeit"):
-                fs = dec["forfeit"].get("side")
-                wtext += f"（{_side_name(fs, lang)}{form.zh('forfeit') if zh else ' ' + form.en('forfeit')}）"
+            if dec.get("forfeit"):  # worded by what lost the round: a forfeit or a disqualification
+                wtext += f"（{forfeit_text(dec, lang)}）" if zh else f" ({forfeit_text(dec, lang)})"
             mp = res.get("match_points") or {}
             ld = res.get("level_difference") or {}
             sep = "：" if zh else " : "
             names = {"NS": "南北方", "EW": "东西方"} if zh else {"NS": "NS", "EW": "EW"}
             decided = _DECIDED_BY.get(res.get("decided_by", ""), (res.get("decided_by", ""),) * 2)
             decided_text = decided[0] if zh else decided[1]
+            if res.get("decided_by") == "forfeit" and forfeit_cause(dec) == "disqualified":
+                decided_text = FORFEIT_WORDS["disqualified"][lang]
             if res.get("citation"):
                 decided_text += f"（{res['citation']}）"
             lw = 96

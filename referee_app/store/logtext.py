@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.seats import SEAT_NAMES
+from ..core.text import FORFEIT_WORDS, sanction_summary, sanctions_text
 
 SIDE = {"zh": {"NS": "南北", "EW": "东西"}, "en": {"NS": "NS", "EW": "EW"}}
 ROLE = {
@@ -135,7 +136,8 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 f"胜方 {_side(info.get('winner'), lang)}"
             )
             if info.get("forfeit"):
-                what += f"，{_side(info.get('forfeit'), lang)} 弃权"
+                cause = FORFEIT_WORDS.get(str(info.get("forfeit_cause")), FORFEIT_WORDS["forfeit"])
+                what += f"，{_side(info.get('forfeit'), lang)} {cause['zh']}"
             corr = info.get("correction")
             if isinstance(corr, dict):
                 signed = "，取代已签字的版本，需重新签字" if corr.get("replaces_signed") else ""
@@ -152,7 +154,8 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 f"winner {_side(info.get('winner'), lang)}"
             )
             if info.get("forfeit"):
-                what += f", {info.get('forfeit')} forfeits"
+                cause = FORFEIT_WORDS.get(str(info.get("forfeit_cause")), FORFEIT_WORDS["forfeit"])
+                what += f", {info.get('forfeit')}: {cause['en']}"
             corr = info.get("correction")
             if isinstance(corr, dict):
                 signed = (
@@ -182,12 +185,20 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
             seat = SEAT_NAMES[lang].get(seat, seat)
             if seat:
                 kind = f"{kind}（{seat}）" if zh else f"{kind} ({seat})"
-            if full.get("round_forfeit"):
-                extra.append("判弃权" if zh else "round forfeit")
-            if r.get("hand_lost"):
-                extra.append("判负" if zh else "hand lost")
-            if r.get("disqualified"):
-                extra.append("取消资格" if zh else "disqualified")
+            # the sanction in the words of the paper (警告, 罚N分（东西方）, 判负 …); a record
+            # stored before rulings were kept whole words its columns
+            said = sanction_summary(
+                full
+                if full
+                else {
+                    "points": pts,
+                    "against": r.get("against"),
+                    "hand_lost": r.get("hand_lost"),
+                    "disqualified": r.get("disqualified"),
+                },
+                lang,
+                instruction=False,
+            )
             if r.get("assumed"):
                 extra.append("推定规则" if zh else "assumed rule")
             ex = (("，" if zh else ", ") + ("，" if zh else ", ").join(extra)) if extra else ""
@@ -198,14 +209,14 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
                 dec = ("改判，理由：" + reason) if over else ("撤销，理由：" + reason) if voided else "确认"
                 cite = r.get("citation") or r.get("rule")
                 details.append(
-                    f"    {f'第 {n} 副' if n else '开赛前'} {kind}：罚 {pts} 分，计于 "
-                    f"{_side(r.get('against'), lang)}{ex}；{dec}（{cite}）［判罚 {r.get('id')}］"
+                    f"    {f'第 {n} 副' if n else '开赛前'} {kind}：{said}{ex}；{dec}（{cite}）"
+                    f"［判罚 {r.get('id')}］"
                 )
             else:
                 dec = ("overridden: " + reason) if over else ("voided: " + reason) if voided else "confirmed"
                 details.append(
-                    f"    {f'hand {n}' if n else 'before play'} {kind}: {pts} points against "
-                    f"{_side(r.get('against'), lang)}{ex}; {dec} ({r.get('rule')}) [ruling {r.get('id')}]"
+                    f"    {f'hand {n}' if n else 'before play'} {kind}: {said}{ex}; {dec} ({r.get('rule')})"
+                    f" [ruling {r.get('id')}]"
                 )
     elif action == "match.void":
         if zh:
@@ -318,7 +329,7 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
     if zh:
         t = f"申诉 {aid}（{where}）裁决：{state}；理由：{info.get('reason')}；仲裁委员：{names}；{fee}"
         if info.get("sanctions") is not None:
-            t += f"；新判罚 {json.dumps(info['sanctions'], ensure_ascii=False)}"
+            t += f"；新判罚：{sanctions_text(info['sanctions'], lang)}"
         if info.get("new_version"):
             t += (
                 f"；记为第 {info.get('new_version')} 版，胜方 {_side(info.get('winner_before'), lang)}"
@@ -327,7 +338,7 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
         return t
     t = f"appeal {aid} ({where}) decided: {state}; reasons: {info.get('reason')}; committee: {names}; {fee}"
     if info.get("sanctions") is not None:
-        t += f"; new sanctions {json.dumps(info['sanctions'], ensure_ascii=False)}"
+        t += f"; new sanctions: {sanctions_text(info['sanctions'], lang)}"
     if info.get("new_version"):
         t += (
             f"; recorded as version {info.get('new_version')}, winner "

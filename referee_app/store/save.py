@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from ..core.editing import CarriedForward, DecisionPlace, with_dealers
+from ..core.text import forfeit_cause
 from . import audit
 from .common import Actor, EventInfo, Recorded
 from .driver import Driver
@@ -241,6 +242,7 @@ def _write_match(
         "pairs": dict(nums),
         "winner": (decision.get("result") or {}).get("winner"),
         "forfeit": (decision.get("forfeit") or {}).get("side"),
+        "forfeit_cause": forfeit_cause(decision),
         **written,
     }
     if correction is not None:

@@ -630,8 +630,9 @@ def test_scoresheet_round_and_table_1_are_accepted() -> None:
 
 
 def test_sanction_summary_without_a_side_and_an_instruction_in_neither_language() -> None:
-    assert sanction_summary({"points": 10}, "zh") == "罚10分（）"
-    assert sanction_summary({"points": 10, "side": "XX"}, "en") == "10 points ()"
+    # no side known: the points alone, no empty brackets
+    assert sanction_summary({"points": 10}, "zh") == "罚10分"
+    assert sanction_summary({"points": 10, "side": "XX"}, "en") == "10 points"
     assert sanction_summary({"instruction": {"fr": "x"}}, "zh") == "不处罚"
     assert sanction_summary({"levels": {"NS": 0, "EW": 0}}, "en") == "no sanction"
 

@@ -422,3 +422,50 @@ def test_an_appeal_on_a_voided_record_changes_no_ruling_of_the_next(event_db: st
             s.decide_appeal(aid, decision="upheld", reason="录像为证", committee=["周委员"], actor=CHIEF)
         [m] = s.current_matches(1)
     assert voided_seats(m) == []
+
+
+def test_the_log_and_appeal_list_word_sanctions_and_kinds_as_the_rulebook_does(
+    event_db: str, tmp_path: Path
+) -> None:
+    """A modified appeal's new sanction reads 警告 in the log (not raw JSON), and `appeal list`
+    names the offence by the rulebook's label, per language, not its kind id (issue 23)."""
+    from referee_app.core.rulebook import load_rulebook
+
+    mid = recorded(event_db, tmp_path, hidden_card_round())
+    appeal_to_warning(event_db, mid)
+    rc, log, _ = cli(event_db, "log", lang="zh")
+    assert rc == 0 and "新判罚：警告" in log and '["warning"]' not in log
+    rc, log, _ = cli(event_db, "log", lang="en")
+    assert rc == 0 and "new sanctions: warning" in log
+    label = load_rulebook(hidden_card_round()["event"]).data["infractions"]["hidden_card"]["label"]
+    for lang in ("zh", "en"):
+        rc, out, _ = cli(event_db, "appeal", "list", lang=lang)
+        assert rc == 0 and label[lang] in out and "hidden_card" not in out, out
+
+
+def test_a_round_lost_by_disqualification_is_logged_as_such_not_as_a_forfeit(
+    event_db: str, tmp_path: Path
+) -> None:
+    """000 二「取消比赛资格」(the rulebook: a disqualification during a round also loses it) is
+    worded 取消资格，本轮判负 in the log; 二、1's late arrival stays 判本轮弃权."""
+    case = {
+        "event": "bhg-2011",
+        "round": 1,
+        "table": 1,
+        "pairs": {"NS": "1", "EW": "2"},
+        "first_dealer": "N",
+        "finished": "open",
+        "hands": [
+            {
+                "defender_points": 40,
+                "infractions": [{"kind": "misconduct", "seat": "E", "disqualified": True}],
+            }
+        ],
+    }
+    recorded(event_db, tmp_path, case)
+    decision = decision_of(current(event_db))
+    assert decision["forfeit"]["side"] == "EW"
+    rc, log, _ = cli(event_db, "log", lang="zh")
+    assert rc == 0 and "东西 取消资格，本轮判负" in log and "东西 判本轮弃权" not in log
+    rc, log, _ = cli(event_db, "log", lang="en")
+    assert "EW: disqualified: the round is lost" in log

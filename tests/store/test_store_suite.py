@@ -248,7 +248,7 @@ def test_log_is_readable_in_both_languages(event_db: str, tmp_path: Path) -> Non
         in en.splitlines()[0]
     )
     assert "round 1" not in en
-    assert "hand 1 Exposed card (North): 10 points against NS; confirmed" in en
+    assert "hand 1 Exposed card (North): 10 points (North-South); confirmed" in en
 
 
 def test_verify_names_the_entry_of_a_ruling_changed_in_sql(event_db: str, tmp_path: Path) -> None:
@@ -381,11 +381,11 @@ def test_before_play_forfeit_and_a_voided_ruling_are_kept(event_db: str, tmp_pat
         (r,) = store.rulings_of(int(out))
     assert (r["decision"], r["reason"]) == ("voided", "裁判看错")
     rc, log, _ = cli(event_db, "log", "--round", "1", lang="zh")
-    assert "开赛前 迟到：罚 0 分，计于 东西，判弃权；确认" in log
-    assert "东西 弃权" in log
+    assert "开赛前 迟到：判本轮弃权（东西方）；确认" in log  # no 「罚 0 分」 for a forfeit
+    assert "东西 判本轮弃权" in log
     assert "撤销，理由：裁判看错" in log
     rc, log, _ = cli(event_db, "log", "--round", "1")
-    assert "before play Late arrival: 0 points against EW, round forfeit; confirmed" in log
+    assert "before play Late arrival: round forfeited (East-West); confirmed" in log
     assert cli(event_db, "verify")[0] == 0
 
 
