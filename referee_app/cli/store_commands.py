@@ -1094,7 +1094,7 @@ def cmd_role_status(args: argparse.Namespace) -> int:
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        states = store.role_states(ev.id)
+        states = store.role_states(ev.id, _actor(args).station)
     enforced = any(st.has_pin for st in states.values())
     if args.json:
         out = {
