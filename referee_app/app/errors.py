@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..core.errors import CaseError, RulebookError
 from ..printing.errors import FormError, PaperCodeError, ResourceError, SigningError
-from ..store.errors import InputError, NotFoundError, PinError, RoleError, StoreError
+from ..store.errors import InputError, NotFoundError, PinError, RoleError, SignatureImageError, StoreError
 
 __all__ = [
     "CaseError",
@@ -18,6 +18,7 @@ __all__ = [
     "ResourceError",
     "RoleError",
     "RulebookError",
+    "SignatureImageError",
     "SigningError",
     "StoreError",
 ]

@@ -116,7 +116,7 @@ class Session:
 
     def role_states(self) -> dict[str, Any]:
         """Each role's :class:`~referee_app.store.roles.RoleState` (PIN set, lock) now."""
-        return self.store.role_states(self.event.id)
+        return self.store.role_states(self.event.id, self.actor.station)
 
     def login(self, role: str, pin: str, name: str | None = None) -> None:
         """Act as ``role`` from now on. A wrong PIN raises ``PinError`` (a StoreError: one

@@ -908,7 +908,13 @@ def cmd_sign(args: argparse.Namespace) -> int:
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(
-            ev.id, args.round, args.table, args.expect_version, sigs, acting_as(args, store, ev.id)
+            ev.id,
+            args.round,
+            args.table,
+            args.expect_version,
+            sigs,
+            acting_as(args, store, ev.id),
+            sources={k: getattr(args, f"sig_{k}") for k in sigs},
         )
     print(text("out.signed", args, round=args.round, table=args.table, version=version), file=sys.stderr)
     return 0
@@ -1091,7 +1097,7 @@ def cmd_role_status(args: argparse.Namespace) -> int:
 
     with _open(args) as store:
         ev = store.pick_event(args.event)
-        states = store.role_states(ev.id)
+        states = store.role_states(ev.id, _actor(args).station)
     enforced = any(st.has_pin for st in states.values())
     if args.json:
         out = {

@@ -17,12 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.seats import SEAT_NAMES
+from ..core.signature_image import is_signature
 from .i18n import Language
 from .widgets import available_height
 
 SIGNERS = ("N", "E", "S", "W", "referee")
-# Pixels of stroke a signature needs: a tap or a brush of the pad is not a signature.
-MIN_INK = 60.0
 
 
 class SignaturePad(QWidget):
@@ -43,7 +42,10 @@ class SignaturePad(QWidget):
         return sum(path.length() for path in self.strokes)
 
     def is_empty(self) -> bool:
-        return self.ink() < MIN_INK
+        """Whether what is on the pad is not (yet) a signature: the check ``sign`` makes of
+        every image (``core.signature_image``; a tap or a brush of the pad has too little
+        ink), asked of the PNG the pad gives."""
+        return not self.strokes or not is_signature(self.to_png())
 
     def clear(self) -> None:
         self.strokes = []

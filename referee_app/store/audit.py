@@ -29,8 +29,38 @@ from sqlalchemy import Connection, Table, func, inspect, select, text
 from .models import DOMAIN_TABLES, audit_log, entry_signatures
 
 GENESIS = "0" * 64
-#: Key of the PostgreSQL advisory lock that serializes writers (the chain has one head).
+#: Key of the PostgreSQL advisory lock that serializes the creation of a store's tables (an
+#: empty schema has no table to lock yet; see ``db.migrate``). Writers do not use it: any
+#: login may take an advisory lock, and one held forever stalled every save (issue 24).
 PG_WRITE_LOCK = 0x5245_4631  # "REF1"
+#: The table whose EXCLUSIVE lock serializes writers on PostgreSQL (the chain has one head).
+#: It holds no rows. Taking the lock needs UPDATE on it (PostgreSQL's rule for LOCK TABLE in
+#: that mode), which ``pgroles`` grants to station logins only: a plain login, with no rights
+#: on the store, cannot take it, and station logins are the writers anyway.
+PG_WRITER_LOCK_TABLE = "writer_lock"
+#: How long a writer waits for the writers' lock (PostgreSQL ``lock_timeout``) before it
+#: gives up with ``db.write_lock_timeout``: a save takes milliseconds, so seconds of waiting
+#: mean a connection holds the lock and does not let it go.
+PG_LOCK_TIMEOUT_S = 5
+#: ``statement_timeout`` of the lock's statement (a bound on the wait whatever else it
+#: waits on); the session's own setting is restored once the lock is held.
+PG_LOCK_STATEMENT_TIMEOUT_S = 8
+#: The statements that take the writers' lock, in order, inside the write transaction. The
+#: timeouts are ``set_config(…, true)``: this transaction's only.
+PG_LOCK_SQL: tuple[str, ...] = (
+    "SELECT set_config('referee_app.statement_timeout', current_setting('statement_timeout'), true), "
+    f"set_config('lock_timeout', '{PG_LOCK_TIMEOUT_S}s', true), "
+    f"set_config('statement_timeout', '{PG_LOCK_STATEMENT_TIMEOUT_S}s', true)",
+    f"LOCK TABLE {PG_WRITER_LOCK_TABLE} IN EXCLUSIVE MODE",
+    "SELECT set_config('statement_timeout', current_setting('referee_app.statement_timeout'), true)",
+)
+#: The same on a store older than schema 12, which has no ``writer_lock`` table: only tests
+#: write to one (a real store is upgraded as it is opened, see ``db.open_engine``).
+PG_OLD_SCHEMA_LOCK_SQL: tuple[str, ...] = (
+    PG_LOCK_SQL[0],
+    f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})",
+    PG_LOCK_SQL[2],
+)
 
 #: ``Connection.info`` key: the hashes of the entries appended in the current transaction.
 WRITTEN_KEY = "referee_app.written"
@@ -128,14 +158,18 @@ def iso_z(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def lock_for_write(conn: Connection) -> None:
+def lock_for_write(conn: Connection, *, old_schema: bool = False) -> None:
     """Serialize writers for the rest of this transaction.
 
     SQLite: the transaction already began with ``BEGIN IMMEDIATE`` (see ``db``).
-    PostgreSQL: a transaction-scoped advisory lock, released at commit or rollback.
+    PostgreSQL: the EXCLUSIVE lock of ``writer_lock`` (:data:`PG_LOCK_SQL`), released at
+    commit or rollback; a wait longer than :data:`PG_LOCK_TIMEOUT_S` is an error
+    (``db.write_lock_timeout``), not a hang. ``old_schema``: the store has no such table
+    (:data:`PG_OLD_SCHEMA_LOCK_SQL`).
     """
     if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_WRITE_LOCK})
+        for sql in PG_OLD_SCHEMA_LOCK_SQL if old_schema else PG_LOCK_SQL:
+            conn.execute(text(sql))
 
 
 def head(conn: Connection) -> tuple[int, str]:

@@ -21,12 +21,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
 
-from .audit import Writer, lock_for_write
+from .audit import PG_LOCK_SQL, PG_LOCK_TIMEOUT_S, PG_WRITE_LOCK, PG_WRITER_LOCK_TABLE, Writer
 from .errors import DatabaseError, SchemaTooNewError
 from .models import V4_TABLES, V5_TABLES, V6_TABLES, V8_TABLES, metadata, store_meta, voidings
 
 #: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
@@ -92,6 +92,11 @@ def explain_error(err: BaseException, url: str | URL) -> str:
     return f"{where}: {first}"
 
 
+#: PostgreSQL's SQLSTATEs of a wait that timed out: ``lock_timeout`` (lock_not_available)
+#: and ``statement_timeout`` (query_canceled), both set around the writers' lock.
+PG_LOCK_WAIT_STATES = frozenset({"55P03", "57014"})
+
+
 def database_error(err: BaseException, url: str | URL) -> DatabaseError:
     """:func:`explain_error` as a coded error: a full disk, a lock, or the driver's line."""
     text = explain_error(err, url)
@@ -102,6 +107,15 @@ def database_error(err: BaseException, url: str | URL) -> DatabaseError:
         return DatabaseError(text, code="db.disk_full", where=where)
     if "database is locked" in first:
         return DatabaseError(text, code="db.busy", where=where)
+    if getattr(getattr(err, "orig", None), "sqlstate", None) in PG_LOCK_WAIT_STATES:
+        return DatabaseError(
+            f"{where}: another connection has held the writers' lock for more than "
+            f"{PG_LOCK_TIMEOUT_S} s; nothing was saved: try again (if it keeps happening, end "
+            "the session holding it, see the manual)",
+            code="db.write_lock_timeout",
+            where=where,
+            seconds=PG_LOCK_TIMEOUT_S,
+        )
     return DatabaseError(text, code="db.error", where=where, detail=first)
 
 
@@ -497,6 +511,31 @@ def _v11_hand_lost_by_both(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE hands ALTER COLUMN lost_by TYPE VARCHAR(4)")
 
 
+def _v12_writer_lock(conn: Connection) -> None:
+    """On PostgreSQL writers serialize on the EXCLUSIVE lock of an empty table, which only a
+    login with UPDATE on it may take (the station logins, see ``pgroles``), instead of an
+    advisory lock, which any login could take and hold (issue 24). The station logins set up
+    before get that right here (the ones that may append to the log)."""
+    if conn.dialect.name != "postgresql":
+        return
+    table = PG_WRITER_LOCK_TABLE
+    conn.exec_driver_sql(f"CREATE TABLE IF NOT EXISTS {table} (id integer PRIMARY KEY)")
+    conn.exec_driver_sql(
+        f"CREATE TRIGGER {table}_no_rows BEFORE INSERT OR UPDATE OR DELETE ON {table} "
+        "FOR EACH ROW EXECUTE FUNCTION referee_append_only()"
+    )
+    stations = conn.execute(
+        text(
+            "SELECT DISTINCT quote_ident(grantee) FROM information_schema.role_table_grants "
+            "WHERE table_schema = current_schema() AND table_name = 'audit_log' "
+            "AND privilege_type = 'INSERT' AND grantee <> current_user"
+        )
+    ).scalars()
+    for role in stations:
+        conn.exec_driver_sql(f"GRANT UPDATE ON {table} TO {role}")
+        conn.exec_driver_sql(f"REVOKE INSERT ON {table} FROM {role}")
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -509,6 +548,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     9: _v9_match_pair_index,
     10: _v10_match_result,
     11: _v11_hand_lost_by_both,
+    12: _v12_writer_lock,
 }
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
@@ -555,6 +595,27 @@ def _check_may_upgrade(conn: Connection, current: int, target: int, where: str) 
         )
 
 
+def _lock_for_migration(conn: Connection, where: str, target: int) -> None:
+    """Serialize schema changes, and them with writers. SQLite: BEGIN IMMEDIATE did. On
+    PostgreSQL, with the writers' timeouts (a stuck lock is an error, not a hang): an
+    existing store locks its ``store_meta`` (the owner's table: no other login may take a
+    lock that conflicts), and its writers' table from version 12; an empty schema has
+    nothing to lock yet, and its creators serialize on an advisory lock."""
+    if conn.dialect.name != "postgresql":
+        return
+    conn.exec_driver_sql(PG_LOCK_SQL[0])
+    if not inspect(conn).has_table("store_meta"):
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_WRITE_LOCK})
+    else:
+        current = schema_version(conn)
+        if current < target:
+            _check_may_upgrade(conn, current, target, where)
+        conn.exec_driver_sql("LOCK TABLE store_meta IN SHARE ROW EXCLUSIVE MODE")
+        if inspect(conn).has_table(PG_WRITER_LOCK_TABLE):
+            conn.exec_driver_sql(PG_LOCK_SQL[1])
+    conn.exec_driver_sql(PG_LOCK_SQL[2])
+
+
 def migrate(
     engine: Engine,
     *,
@@ -585,7 +646,7 @@ def migrate(
             where=where,
         )
     with engine.begin() as conn:
-        lock_for_write(conn)
+        _lock_for_migration(conn, where, target)
         current = schema_version(conn)  # another process may have done it meanwhile
         if current > SCHEMA_VERSION:
             raise SchemaTooNewError(

@@ -65,7 +65,8 @@ class Driver:
                         cursors.append(cur)
                 # read after the pipeline's end: its one Sync brought every result (a
                 # fetch inside it would wait for a Flush first, one more round trip)
-                out = [cur.fetchall() for cur in cursors]
+                # (a statement without rows, e.g. LOCK TABLE, reads as none)
+                out = [cur.fetchall() if cur.description is not None else [] for cur in cursors]
             else:
                 out = []
                 cur = self.raw.cursor()

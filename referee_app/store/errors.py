@@ -21,6 +21,14 @@ class InputError(StoreError):
     default_code = "store.input"
 
 
+class SignatureImageError(InputError):
+    """An image given as a signature is not one (``core.signature_image``): a bad input
+    file, exit 2 on the command line; nothing was locked."""
+
+    exit_code = 2
+    default_code = "signature.broken"
+
+
 class ConflictError(StoreError):
     """Another station changed the same thing first (optimistic versioning)."""
 

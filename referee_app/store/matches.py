@@ -16,10 +16,11 @@ from sqlalchemy.exc import DBAPIError
 
 from ..core.editing import DecisionPlace, carry_forward
 from ..core.errors import field_of
+from ..core.signature_image import signature_problem
 from . import audit
 from .common import Actor, Recorded, _current_at, _voided, strip_case
 from .db import READ_ONLY, database_error
-from .errors import ConflictError, InputError, LockedError, NotFoundError
+from .errors import ConflictError, InputError, LockedError, NotFoundError, SignatureImageError
 from .models import audit_log, matches, pairs, rounds, rulings, voidings
 from .models import signatures as signatures_t
 from .save import SIDES, _conflict_message, _locked_message, _Prepared, _write_match
@@ -27,8 +28,6 @@ from .shared import Shared
 
 #: Who signs a match version: the four players (by seat) and the table referee.
 SIGNERS = ("N", "E", "S", "W", "referee")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-MAX_SIGNATURE_BYTES = 2_000_000
 #: The longest idempotency token (the column's width on every backend).
 MAX_TOKEN = 100
 
@@ -442,11 +441,15 @@ class Matches:
         expected_version: int,
         signatures: Mapping[str, bytes],
         actor: Actor,
+        sources: Mapping[str, str] | None = None,
     ) -> int:
         """Store the signatures (PNG) of the four players and the table referee on a match
         version; the version is then locked. Returns the version signed.
 
-        ``expected_version`` must be the current version (what the signers saw)."""
+        ``expected_version`` must be the current version (what the signers saw). Each image
+        must be a signature (``core.signature_image``), else nothing is locked and the error
+        (``SignatureImageError``, exit 2) names ``sources[signer]`` (e.g. its file) or the
+        field."""
         given = dict(signatures) if isinstance(signatures, Mapping) else {}
         unknown = sorted(set(given) - set(SIGNERS))
         if unknown:
@@ -465,7 +468,7 @@ class Matches:
                 allowed=list(SIGNERS),
             )
         for k in SIGNERS:
-            _check_png(given[k], f"signatures.{k}")
+            _check_png(given[k], f"signatures.{k}", (sources or {}).get(k))
         ev = self.shared.pick_event(event_id)
 
         def run(conn: Connection) -> int:
@@ -649,26 +652,18 @@ def _current_matches_stmt(event_id: int, *columns: Any) -> Any:
     )
 
 
-def _check_png(value: Any, field: str) -> None:
-    if not isinstance(value, (bytes, bytearray)):
-        raise InputError(
-            f"{field}: expected PNG bytes, got {type(value).__name__}",
-            code="signature.not_png",
+def _check_png(value: Any, field: str, source: str | None) -> None:
+    """Refuse an image that is not a signature (``core.signature_image``), naming
+    ``source`` (the file it came from) or else the field."""
+    problem = signature_problem(value)
+    if problem is not None:
+        shown = source or field
+        raise SignatureImageError(
+            f"{shown}: {problem.reason}",
+            code=problem.code,
             field=field_of(field),
-        )
-    if len(value) < 33 or not value.startswith(PNG_MAGIC) or value[12:16] != b"IHDR":
-        raise InputError(
-            f"{field}: not a PNG image ({len(value)} bytes, starts {bytes(value[:8])!r})",
-            code="signature.not_png",
-            field=field_of(field),
-        )
-    if len(value) > MAX_SIGNATURE_BYTES:
-        raise InputError(
-            f"{field}: {len(value)} bytes, more than {MAX_SIGNATURE_BYTES} for a signature",
-            code="signature.too_big",
-            field=field_of(field),
-            size=len(value),
-            limit=MAX_SIGNATURE_BYTES,
+            source=shown,
+            **problem.values,
         )
 
 

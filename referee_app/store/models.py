@@ -289,8 +289,9 @@ role_pins = Table(
 )
 
 #: PIN attempts that count: every wrong PIN, and a right one that ends a run of wrong ones
-#: (it resets the count). ``at`` is the station's clock, ISO 8601 UTC; a role is locked
-#: for a minute after each 5th wrong PIN in a run (see ``roles``).
+#: (it resets the count). ``at`` is the store's clock (the server's on PostgreSQL), ISO
+#: 8601 UTC; the station is its audit entry's. A role is locked at a station after each 5th
+#: wrong PIN in a run there, longer each time (see ``roles``).
 auth_attempts = Table(
     "auth_attempts",
     metadata,

@@ -5,9 +5,11 @@ Why: with one login for everything, any station could ``ALTER TABLE … DISABLE 
 table's owner may) and then update or delete the record in place. A station login here is
 not the tables' owner, has SELECT and INSERT on them and the sequences their ids come from,
 and nothing else (no UPDATE, DELETE, TRUNCATE, TRIGGER, REFERENCES, no CREATE in the
-schema, no membership in the owner's role). The append-only triggers then hold against
-every station; only the owner can lift them, and the signatures and anchors catch what the
-owner could still do.
+schema, no membership in the owner's role) — except UPDATE on the empty ``writer_lock``
+table, which is what taking the writers' lock needs (``audit.lock_for_write``): a login
+without it (any other login of the server) cannot take that lock and stall the writers.
+The append-only triggers then hold against every station; only the owner can lift them,
+and the signatures and anchors catch what the owner could still do.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from .audit import PG_WRITER_LOCK_TABLE
 from .errors import DatabaseError, InputError
 
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -124,6 +127,12 @@ def setup_station_login(
     # the schema version is the owner's to change (migrations)
     run(f"REVOKE INSERT ON {sch}.store_meta FROM {role}")
     run(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {sch} TO {role}")
+    # the writers' lock (LOCK TABLE … IN EXCLUSIVE MODE needs UPDATE; the table has no rows
+    # and a trigger keeps it so)
+    if conn.execute(text("SELECT to_regclass(:t)"), {"t": f"{sch}.{PG_WRITER_LOCK_TABLE}"}).scalar():
+        lock_table = f"{sch}.{PG_WRITER_LOCK_TABLE}"
+        run(f"REVOKE INSERT ON {lock_table} FROM {role}")
+        run(f"GRANT UPDATE ON {lock_table} TO {role}")
     # tables a later upgrade adds (created by this owner) get the same rights
     run(
         f"ALTER DEFAULT PRIVILEGES FOR ROLE {_q(conn, me)} IN SCHEMA {sch} "

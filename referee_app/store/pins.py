@@ -6,7 +6,6 @@ after wrong PINs) are :mod:`.roles`."""
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 
 from sqlalchemy import Connection
 
@@ -27,12 +26,13 @@ class Pins:
         """Whether the event has PINs (then every write is checked against its role)."""
         return self.shared.read(lambda conn: bool(roles.current_pins(conn, event_id)))  # type: ignore[no-any-return]
 
-    def role_states(self, event_id: int) -> dict[str, roles.RoleState]:
-        """Each role's PIN (set or not, when, by whom) and lock, now."""
-        now = roles.utcnow()
+    def role_states(self, event_id: int, station: str | None = None) -> dict[str, roles.RoleState]:
+        """Each role's PIN (set or not, when, by whom) and lock, now (the store's clock), as
+        ``station`` sees it (locks are per station, see ``roles``)."""
 
         def run(conn: Connection) -> dict[str, roles.RoleState]:
-            return {r: roles.role_state(conn, event_id, r, now) for r in roles.ROLES}
+            now = roles.store_now(conn)
+            return {r: roles.role_state(conn, event_id, r, now, station) for r in roles.ROLES}
 
         return self.shared.read(run)  # type: ignore[no-any-return]
 
@@ -42,10 +42,12 @@ class Pins:
         ``name``: who logs in (default ``actor.user``); every entry written with the returned
         actor names them, beside the role.
 
-        A wrong PIN is recorded (every station counts it) and raises ``PinError`` saying how
-        many tries are left; the 5th in a run locks the role for a minute. On an event
-        without PINs there is nothing to log in to: the actor is returned with the role
-        claimed, not authenticated (everything is allowed there anyway)."""
+        A wrong PIN is recorded, dated by the store's clock, and raises ``PinError`` saying
+        how many tries are left; the 5th in a run at this station locks the role here, a
+        minute the first time and twice as long each next time (see ``roles`` for the
+        rules, and the bound over all stations). On an event without PINs there is nothing
+        to log in to: the actor is returned with the role claimed, not authenticated
+        (everything is allowed there anyway)."""
         roles.check_role(role)
         if not isinstance(pin, str):
             raise InputError("PIN: expected digits", code="pin.not_digits", field="pin")
@@ -55,14 +57,15 @@ class Pins:
                 "name: who logs in, 1 to 100 printable characters", code="login.name_invalid", field="user"
             )
         ev = self.shared.pick_event(event_id)
-        now = roles.utcnow()
         who = roles.role_name(role)
+        here = actor.station
 
         def run(conn: Connection) -> tuple[bool, roles.RoleState | None]:
             pins = roles.current_pins(conn, ev.id)
             if not pins:
                 return True, None
-            st = roles.role_state(conn, ev.id, role, now)
+            now = roles.store_now(conn)
+            st = roles.role_state(conn, ev.id, role, now, here)
             if st.pin_hash is None:
                 raise PinError(
                     f"the {who} has no PIN on event {ev.id} yet; the chief referee sets one "
@@ -74,37 +77,36 @@ class Pins:
             if st.locked_until is not None:
                 raise _locked(who, st)
             ok = roles.pin_matches(pin, st.pin_hash)
-            if ok and not st.failures:
+            if ok and not st.failures and not st.failures_everywhere:
                 return True, st  # nothing to reset: nothing written
             w = audit.Writer(conn)
             w.insert(auth_attempts, {"event_id": ev.id, "role": role, "ok": ok, "at": roles.iso(now)})
             w.commit_entry(
                 user=given,
-                station=actor.station,
+                station=here,
                 action="auth.ok" if ok else "auth.fail",
                 event_id=ev.id,
                 info={"for_role": role, "failures": 0 if ok else st.failures + 1},
             )
-            return ok, st
+            return ok, st if ok else roles.role_state(conn, ev.id, role, now, here)
 
         ok, st = self.shared.write(run)
         if st is None:
             return Actor(given, actor.station, role)
         if not ok:
-            after = st.failures + 1
-            if after % roles.MAX_TRIES == 0:
-                until = now + timedelta(seconds=roles.LOCK_SECONDS)
-                raise _locked(who, roles.RoleState(role, st.pin_hash, st.pin_seq, None, None, after, until))
-            left = roles.MAX_TRIES - after % roles.MAX_TRIES
+            if st.locked_until is not None:
+                raise _locked(who, st)
+            left = st.tries_left
+            lock = st.next_lock_seconds
             raise PinError(
                 f"wrong PIN for the {who}; {left} {'try' if left == 1 else 'tries'} left before "
-                f"a {roles.LOCK_SECONDS}-second lock",
+                f"a {lock}-second lock",
                 role=role,
                 tries_left=left,
                 code="pin.wrong",
                 field="pin",
                 n=left,
-                lock=roles.LOCK_SECONDS,
+                lock=lock,
             )
         assert st.pin_hash is not None
         ticket = secrets.token_hex(16)
@@ -148,11 +150,12 @@ class Pins:
 
 def _locked(who: str, st: roles.RoleState) -> PinError:
     assert st.locked_until is not None
+    tries = max(st.failures, roles.MAX_TRIES)  # (a lock over all stations: this one's may be fewer)
     return PinError(
-        f"the {who} is locked until {roles.local_hms(st.locked_until)} after {roles.MAX_TRIES} wrong PINs",
+        f"the {who} is locked until {roles.local_hms(st.locked_until)} after {tries} wrong PINs",
         role=st.role,
         locked_until=st.locked_until,
         code="pin.locked",
         until=roles.local_hms(st.locked_until),
-        tries=roles.MAX_TRIES,
+        tries=tries,
     )

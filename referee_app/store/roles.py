@@ -24,10 +24,24 @@ Bootstrap: an event with no PIN allows every action (a first run, a club evening
 event created before schema 5); the event's creation entry in the log says so. The first
 PIN set must be the chief referee's; from then on roles are enforced for that event.
 
-Wrong PINs: each 5th wrong PIN in a run locks the role for :data:`LOCK_SECONDS` from that
-attempt; a right PIN, or a new PIN set by the chief referee, ends the run. The attempts are
-rows in the store (``auth_attempts``), so every station and the command line share the
-count. Times are each station's clock, injectable through :func:`utcnow` for tests.
+Wrong PINs (issue 24; docs/using.md "Roles" says it for a referee): they are counted per
+station, from the rows of ``auth_attempts`` and the station of each one's audit entry, so
+every window and command line of a station shares its count. Each 5th wrong PIN in a run
+at a station locks the role *at that station*, for :data:`LOCK_SECONDS` the first time and
+twice as long each time after (60 s, 2 min, 4 min, …): only a right PIN at that station, or
+a new PIN set by the chief referee, ends the run, and waiting — or moving the clock —
+only lets the current lock run out, never resets the count. Wrong PINs at one table cannot
+keep the chief referee out at the desk. A station's name is what it says it is, so all
+stations together have a bound too: each :data:`GLOBAL_TRIES`-th wrong PIN since the
+role's last right one anywhere locks the role (with the same doubling) at every station
+except the one where its PIN was set (the chief referee's desk) and those where a right
+PIN ended a run of wrong ones since: the chief referee's own desk keeps working while a
+made-up station name gets no more than its share of guesses.
+
+Times are the store's clock (:func:`store_now`): the database server's on PostgreSQL,
+which no station can move; on SQLite the computer's, never earlier than the last attempt
+it recorded (a clock set back cannot shorten a lock, and one set forward gains at most the
+current lock, each twice as long as the one before).
 """
 
 from __future__ import annotations
@@ -92,8 +106,14 @@ _POSSESSIVE = {
 #: Six digits at least: the hash is readable by anyone who can read the database, so the
 #: PIN must resist trying them all offline (10^6 of them), not only the lock below.
 PIN_MIN, PIN_MAX = 6, 12
+#: Wrong PINs in a run at one station before each lock there.
 MAX_TRIES = 5
+#: The first lock; each next one in the same run lasts twice as long (capped: 2^20 times).
 LOCK_SECONDS = 60
+_MAX_DOUBLINGS = 20
+#: Wrong PINs for a role at all stations together (since its last right PIN anywhere)
+#: before each lock at every station that has not given the role's right PIN.
+GLOBAL_TRIES = 4 * MAX_TRIES
 #: scrypt parameters of new hashes (each hash names its own, so they may change later):
 #: 128 MiB and 0.30 s of one core per derivation (measured on the development machine,
 #: 2026), so the 10^6 six-digit PINs cost 10^6 x 0.30 s = 3.5 days of one core; a core
@@ -108,6 +128,22 @@ SCRYPT_DKLEN, SALT_BYTES = 32, 16
 def utcnow() -> datetime:
     """The station's clock (UTC). Tests replace this function to move time."""
     return datetime.now(UTC)
+
+
+def store_now(conn: Connection) -> datetime:
+    """The clock PIN attempts and locks are dated by: the database server's on PostgreSQL
+    (``audit.store_clock``, out of any station's reach), this computer's on SQLite (see
+    :func:`role_state` for why moving it gains nothing)."""
+    if conn.dialect.name == "postgresql":
+        from .audit import store_clock
+
+        return store_clock(conn)
+    return utcnow()
+
+
+def lock_seconds(nth: int) -> int:
+    """How long the ``nth`` lock of a run lasts (1: :data:`LOCK_SECONDS`), in seconds."""
+    return int(LOCK_SECONDS * 2 ** min(max(nth, 1) - 1, _MAX_DOUBLINGS))
 
 
 def check_role(role: Any, field: str = "--role") -> str:
@@ -202,15 +238,19 @@ def refusal(action: str, role: str | None) -> str:
 
 @dataclass(frozen=True)
 class RoleState:
-    """A role's PIN and lock on one event, at one moment."""
+    """A role's PIN and lock on one event, at one moment, as one station sees it."""
 
     role: str
     pin_hash: str | None  # the current hash, None: no PIN set
     pin_seq: int | None  # the audit entry that set it
     pin_set_at: str | None
     pin_set_by: str | None
-    failures: int  # wrong PINs in the current run
-    locked_until: datetime | None  # set while the role is locked
+    failures: int  # wrong PINs in the current run (at this station)
+    locked_until: datetime | None  # set while the role is locked (at this station)
+    #: whether the role's PIN was set at this station, or a right PIN recorded here since
+    proven: bool = False
+    #: wrong PINs at every station since the role's last right PIN anywhere
+    failures_everywhere: int = 0
 
     @property
     def has_pin(self) -> bool:
@@ -219,6 +259,11 @@ class RoleState:
     @property
     def tries_left(self) -> int:
         return 0 if self.locked_until is not None else MAX_TRIES - self.failures % MAX_TRIES
+
+    @property
+    def next_lock_seconds(self) -> int:
+        """How long the lock the next run of wrong PINs here ends in would last."""
+        return lock_seconds(self.failures // MAX_TRIES + 1)
 
 
 def current_pins(conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
@@ -234,33 +279,62 @@ def current_pins(conn: Connection, event_id: int) -> dict[str, tuple[str, int]]:
     return out
 
 
-def role_state(conn: Connection, event_id: int, role: str, now: datetime) -> RoleState:
+def _lock_end(run: list[datetime], every: int) -> datetime | None:
+    """When the run's latest lock runs out (None: not ``every`` wrong PINs yet): the
+    ``k``-th lock starts at the run's ``k * every``-th wrong PIN and lasts ``lock_seconds(k)``
+    (a wrong PIN given during it elsewhere, where it does not hold, does not end it)."""
+    k = len(run) // every
+    if k == 0:
+        return None
+    return run[k * every - 1] + timedelta(seconds=lock_seconds(k))
+
+
+def role_state(
+    conn: Connection, event_id: int, role: str, now: datetime, station: str | None = None
+) -> RoleState:
+    """``role``'s PIN and lock as ``station`` sees it at ``now`` (the store's clock, see
+    :func:`store_now`; ``now`` is never taken as earlier than the last attempt recorded).
+    ``station`` None: the view of a station that has given no PIN for the role (its own
+    run empty), e.g. the event's overview."""
     pins = current_pins(conn, event_id)
     pin_hash, pin_seq = pins.get(role, (None, None))
-    set_at = set_by = None
+    set_at = set_by = set_station = None
     if pin_seq is not None:
         e = conn.execute(
-            select(audit_log.c.at, audit_log.c.user_name).where(audit_log.c.seq == pin_seq)
+            select(audit_log.c.at, audit_log.c.user_name, audit_log.c.station).where(
+                audit_log.c.seq == pin_seq
+            )
         ).one()
-        set_at, set_by = str(e.at), str(e.user_name)
-    attempts = list(
-        conn.execute(
-            select(auth_attempts.c.ok, auth_attempts.c.at, auth_attempts.c.entry_seq)
+        set_at, set_by, set_station = str(e.at), str(e.user_name), str(e.station)
+    attempts = [
+        (bool(ok), _from_iso(str(at)), int(seq), str(where))
+        for ok, at, seq, where in conn.execute(
+            select(auth_attempts.c.ok, auth_attempts.c.at, auth_attempts.c.entry_seq, audit_log.c.station)
+            .join(audit_log, audit_log.c.seq == auth_attempts.c.entry_seq)
             .where(and_(auth_attempts.c.event_id == event_id, auth_attempts.c.role == role))
             .order_by(auth_attempts.c.entry_seq)
         )
+    ]
+    since = [a for a in attempts if a[2] > (pin_seq or 0)]
+    if since:
+        now = max(now, max(at for _ok, at, _seq, _where in since))
+    # this station's run: its wrong PINs since its last right one (or the PIN's setting)
+    here = [a for a in since if a[3] == station]
+    last_ok_here = max((seq for ok, _at, seq, _where in here if ok), default=0)
+    run = [at for ok, at, seq, _where in here if not ok and seq > last_ok_here]
+    until = _lock_end(run, MAX_TRIES)
+    # every station's: wrong PINs since the role's last right PIN anywhere
+    last_ok = max((seq for ok, _at, seq, _where in since if ok), default=0)
+    run_all = [at for ok, at, seq, _where in since if not ok and seq > last_ok]
+    proven = station is not None and (
+        station == set_station or any(ok and where == station for ok, _at, _seq, where in since)
     )
-    reset = pin_seq or 0
-    for ok, _at, seq in attempts:
-        if ok:
-            reset = max(reset, int(seq))
-    run = [at for ok, at, seq in attempts if not ok and int(seq) > reset]
-    locked_until = None
-    if run and len(run) % MAX_TRIES == 0:
-        until = _from_iso(run[-1]) + timedelta(seconds=LOCK_SECONDS)
-        if now < until:
-            locked_until = until
-    return RoleState(role, pin_hash, pin_seq, set_at, set_by, len(run), locked_until)
+    if not proven:
+        everywhere = _lock_end(run_all, GLOBAL_TRIES)
+        if everywhere is not None and (until is None or everywhere > until):
+            until = everywhere
+    locked_until = until if until is not None and now < until else None
+    return RoleState(role, pin_hash, pin_seq, set_at, set_by, len(run), locked_until, proven, len(run_all))
 
 
 def iso(when: datetime) -> str:

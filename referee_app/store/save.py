@@ -90,12 +90,14 @@ def _write_match(
         "ns": nums["NS"],
         "ew": nums["EW"],
         "token": token,
-        "lock": audit.PG_WRITE_LOCK,
         **counts,
     }
     batch: list[tuple[str, Mapping[str, Any]]] = []
     if drv.postgresql:
-        batch.append(("SELECT pg_advisory_xact_lock(%(lock)s)", params))
+        lock_sql = (
+            audit.PG_OLD_SCHEMA_LOCK_SQL if audit.PG_WRITER_LOCK_TABLE in missing else audit.PG_LOCK_SQL
+        )
+        batch += [(sql, {}) for sql in lock_sql]
     batch += [
         (_SQL_TOKEN if token is not None else _NOTHING, params),
         (_NOTHING if authorize is None or role_pins.name in missing else _SQL_PINS, params),
@@ -109,7 +111,7 @@ def _write_match(
         batch.append(("SELECT clock_timestamp()", params))
     found = drv.query(batch)
     if drv.postgresql:
-        found = found[1:]
+        found = found[len(audit.PG_LOCK_SQL) :]
     prior_rows, pin_rows, pair_rows, here_rows, seated, head_rows, id_rows = found[:7]
     at = found[7][0][0].astimezone(UTC) if drv.postgresql else None
 

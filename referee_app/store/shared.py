@@ -60,7 +60,9 @@ class Shared:
             with self.engine.begin() as conn:
                 conn.info[audit.KEYRING_KEY] = self.keyring
                 if lock:
-                    audit.lock_for_write(conn)
+                    audit.lock_for_write(
+                        conn, old_schema=not self.has_table(conn, audit.PG_WRITER_LOCK_TABLE)
+                    )
                 return fn(conn)
         except IntegrityError as err:
             raise ConflictError(
@@ -248,9 +250,10 @@ class Shared:
 
     def missing_tables(self, conn: Connection) -> frozenset[str]:
         """The tables a save reads that this store lacks (see :meth:`has_table`)."""
-        return frozenset(
-            t.name for t in (role_pins, signatures_t, voidings) if not self.has_table(conn, t.name)
-        )
+        names = [t.name for t in (role_pins, signatures_t, voidings)]
+        if conn.dialect.name == "postgresql":
+            names.append(audit.PG_WRITER_LOCK_TABLE)
+        return frozenset(name for name in names if not self.has_table(conn, name))
 
     def has_table(self, conn: Connection, name: str) -> bool:
         """Whether the store has the table. Only a store made on an engine that open_engine

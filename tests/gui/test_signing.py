@@ -84,3 +84,29 @@ def test_the_chief_referee_corrects_a_signed_round(make_window, pairs_csv) -> No
     assert len(history) == signed_version + 1
     log = window.session.store.log(window.session.event.id, 1, 1)
     assert any("第1副防守方得分应为65分" in str(entry) for entry in log)
+
+
+def test_the_pad_asks_the_check_sign_makes_of_its_image(make_window, qtbot) -> None:
+    """Issue 24 item 2: the pad's "signed" is the store's check (core/signature_image.py) of
+    the PNG it gives, not a count of its own strokes: strokes drawn off the pad leave no ink
+    in the image, and what the pad accepts the store accepts."""
+    from referee_app.core.signature_image import signature_problem
+    from referee_app.gui.signature import SignDialog
+
+    window = make_window()
+    dialog = SignDialog(window.language, {"N": "张三"}, "第1轮 第1桌", window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    pad = dialog.pads["N"]
+    for other in ("E", "S", "W", "referee"):
+        dialog.pads[other].add_stroke([(10, 40), (40, 20), (70, 50), (110, 25)])
+    # 200 pixels of stroke, all of it beyond the pad's edge (a pen dragged off it)
+    pad.add_stroke([(-400, -300), (-200, -300)])
+    assert pad.ink() >= 200
+    assert signature_problem(pad.to_png()) is not None and pad.is_empty()
+    assert not dialog.confirm_button.isEnabled()
+    assert "北" in dialog.missing.text()
+    pad.add_stroke([(20, 60), (120, 60)])
+    assert signature_problem(pad.to_png()) is None and not pad.is_empty()
+    assert dialog.confirm_button.isEnabled()
+    assert all(signature_problem(png) is None for png in dialog.signatures().values())

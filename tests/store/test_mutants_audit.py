@@ -174,11 +174,15 @@ def test_the_store_clock_on_postgresql_is_the_servers() -> None:
     assert pg.executed == [("SELECT clock_timestamp()", None)]
 
 
-def test_writers_are_serialized_on_postgresql_by_an_advisory_lock(conn: Connection) -> None:
+def test_writers_are_serialized_on_postgresql_by_the_writer_lock_table(conn: Connection) -> None:
     pg = FakePg()
     audit.lock_for_write(pg)  # type: ignore[arg-type]
-    assert pg.executed == [("SELECT pg_advisory_xact_lock(:k)", {"k": audit.PG_WRITE_LOCK})]
-    assert audit.PG_WRITE_LOCK == 0x52454631
+    assert [s for s, _ in pg.executed] == list(audit.PG_LOCK_SQL)
+    assert pg.executed[1][0] == "LOCK TABLE writer_lock IN EXCLUSIVE MODE"
+    assert "set_config('lock_timeout', '5s', true)" in pg.executed[0][0]
+    assert "set_config('statement_timeout', '8s', true)" in pg.executed[0][0]
+    assert "current_setting('referee_app.statement_timeout')" in pg.executed[2][0]
+    assert "pg_advisory" not in " ".join(s for s, _ in pg.executed)  # any login could take one
     audit.lock_for_write(conn)  # SQLite: BEGIN IMMEDIATE already did it; nothing to run
 
 
