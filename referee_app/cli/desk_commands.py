@@ -1,7 +1,7 @@
 """The chief referee's desk on the command line: ``standings`` and ``pair``.
 
 ``register(subparsers)`` only builds the parsers; the store, the core and reportlab are
-imported inside the handlers. A user error prints one line on standard error and exits 1.
+imported inside the handlers. A user error prints one line on standard error and exits 2.
 
 Both commands read the event's current matches from the store and turn them into the
 core's :class:`~referee_app.core.standings.EventRecord`:
@@ -242,7 +242,7 @@ def _guard(fn: Handler) -> Handler:
             return fn(args)
         except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
             say_error(err, args)
-            return 1
+            return 2
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as err:
@@ -250,7 +250,7 @@ def _guard(fn: Handler) -> Handler:
                 print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
             else:
                 print(text("cli.os_error", args, target=err.filename or "referee-app"), file=sys.stderr)
-            return 1
+            return 2
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__

@@ -2,21 +2,21 @@
 
 ``register(subparsers)`` only builds argparse parsers; reportlab, pyHanko and the store are
 imported inside the handlers, so ``referee-app judge`` loads none of them. A handler
-returns an exit code; a problem prints one line on standard error: 2 for an invalid case
-(like ``judge``), 1 for anything else.
+returns an exit code; a problem prints one line on standard error and exits 2 (bad input or
+a refused action); ``verify-pdf`` and ``verify-paper`` exit 1 when the check fails
+(docs/exit-codes.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported, cannot_read, cannot_write
+from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
 from .messages import current_language, lang_of, say_error, text
 
@@ -33,7 +33,7 @@ class CommandError(Reported):
     def __init__(
         self,
         message: str,
-        exit_code: int = 1,
+        exit_code: int = 2,
         *,
         code: str | None = None,
         field: str | None = None,
@@ -43,7 +43,7 @@ class CommandError(Reported):
         self.exit_code = exit_code
 
 
-def _wrap(exc: BaseException, exit_code: int = 1, *, prefix: str = "") -> CommandError:
+def _wrap(exc: BaseException, exit_code: int = 2, *, prefix: str = "") -> CommandError:
     """Another layer's error as this command's, keeping its code, field and values."""
     text = prefix + _one_line(exc)
     if isinstance(exc, Reported):
@@ -237,36 +237,13 @@ def _lang(args: argparse.Namespace) -> str:
 
 # -- inputs ---------------------------------------------------------------------------------
 def _read_case(name: str) -> dict[str, Any]:
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as exc:
-        line, data = cannot_read(name, exc)
-        raise CommandError(line, 2, **data) from None
+    from ..core.inputs import BadInput, read_json
+
     source = "stdin" if name == "-" else name
     try:
-        case = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise CommandError(
-            f"{source}: not UTF-8 text (byte {exc.start})",
-            2,
-            code="file.not_utf8",
-            source=source,
-            byte=exc.start,
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            2,
-            code="file.not_json",
-            source=source,
-            line=exc.lineno,
-            column=exc.colno,
-            detail=exc.msg,
-        ) from None
-    except RecursionError:
-        raise CommandError(
-            f"{source}: not JSON: nested too deeply", 2, code="file.too_deep", source=source
-        ) from None
+        case = read_json(name)
+    except BadInput as exc:
+        raise _wrap(exc, 2) from None
     if not isinstance(case, dict):
         raise CommandError(
             f"{source}: expected a JSON object (a case), got {type(case).__name__}",
