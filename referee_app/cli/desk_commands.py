@@ -279,7 +279,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             field="round",
             got=args.round,
         )
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
@@ -536,7 +536,7 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     from referee_app.app.pairing import published_round
     from referee_app.app.store import Store
 
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         ev = store.pick_event(args.event)
         rp = published_round(store, ev.id, args.round, args.version)
     rec = rp.record
@@ -671,7 +671,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     from referee_app.app.store import Store
     from referee_app.core.knockout import placings, winner_of
 
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event, knockout=True)
     rec = loaded.record
     rule = loaded.rulebook.data["standings"].get("placings")

@@ -410,8 +410,10 @@ def _no_sign_from_case(args: argparse.Namespace) -> None:
 
 
 # -- the event store --------------------------------------------------------------------------
-def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
-    """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line."""
+def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any], *, read_only: bool = False) -> Any:
+    """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line.
+    ``read_only``: ``fn`` only reads (the store is opened read-only, never created nor
+    upgraded: ``Store.open``)."""
     try:
         from ..app.errors import StoreError
         from ..app.store import Store
@@ -420,7 +422,7 @@ def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
             f"the event store is not available ({exc})", code="print.no_store", detail=str(exc)
         ) from None
     try:
-        with Store.open(getattr(args, "db", None)) as store:
+        with Store.open(getattr(args, "db", None), read_only=read_only) as store:
             return fn(store)
     except StoreError as exc:
         raise _wrap(exc) from None
@@ -547,7 +549,9 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
     from ..app.printouts import store_scoresheets
 
     ev, sheets = _store_call(
-        args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
+        args,
+        lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang),
+        read_only=True,
     )
     args._event_id = ev.id
     args._event_name = ev.name
@@ -658,7 +662,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
         except LookupError as exc:
             raise CommandError(str(exc).strip("'\"")) from None
 
-    ev, data = _store_call(args, read)
+    ev, data = _store_call(args, read, read_only=True)
     args._event_id = ev.id
     args._event_name = ev.name
     if args.date:
@@ -675,7 +679,7 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
 
     lang = _lang(args)
     try:
-        ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang))
+        ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang), read_only=True)
     except CommandError as exc:
         if str(exc).startswith("no appeal"):
             raise CommandError(
@@ -786,7 +790,7 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
             return ev, store.event_key(ev.id)
 
         try:
-            ev, key = _store_call(args, read)
+            ev, key = _store_call(args, read, read_only=True)
         except CommandError as exc:
             raise CommandError(
                 f"verify-pdf: give --cert CERT.pem, or keep the event's key in the event store ({exc})",
@@ -849,7 +853,7 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
         current = max(live) if live else 0
         return ev, digest, current, chain_entry_hash(store, code.chain_seq)
 
-    ev, digest, current, head = _store_call(args, read)
+    ev, digest, current, head = _store_call(args, read, read_only=True)
     problems: list[str] = []
     if digest is None:
         problems.append(text("print_out.paper_no_version", args, version=code.version))
@@ -883,7 +887,7 @@ def cmd_key_export(args: argparse.Namespace) -> int:
         ev = store.pick_event(args.event)
         return ev, store.event_key(ev.id)
 
-    ev, key = _store_call(args, read)
+    ev, key = _store_call(args, read, read_only=True)
     if key is None:
         raise CommandError(
             f"event {ev.id} has no signing key in the event store "
@@ -923,7 +927,7 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
         loaded = load_event(store, args.event)
         return loaded, chief_referee_name(store.log(loaded.ev.id))
 
-    loaded, chief = _store_call(args, read)
+    loaded, chief = _store_call(args, read, read_only=True)
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed

@@ -18,7 +18,15 @@ from referee_app.store.db import SCHEMA_VERSION
 from referee_app.store.service import Store
 
 ROOT = Path(__file__).resolve().parents[2]
-READERS = (("event", "list"), ("verify",), ("log",), ("export",), ("pairs", "list"), ("anchor",))
+READERS = (
+    ("event", "list"),
+    ("verify",),
+    ("log",),
+    ("export",),
+    ("pairs", "list"),
+    ("anchor",),
+    ("standings",),
+)
 
 
 def _state(folder: Path) -> dict[str, tuple[str, int]]:
