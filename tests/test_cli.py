@@ -128,9 +128,9 @@ def _broken_bhg(tmp_path: Path) -> tuple[Path, str]:
 def test_rules_check_names_file_key_path_and_line(tmp_path: Path) -> None:
     path, broken = _broken_bhg(tmp_path)
     run = referee_app("--lang", "en", "rules", "check", str(path))
-    assert run.returncode == 1
-    lines = run.stdout.strip().splitlines()
-    assert len(lines) == 2, run.stdout
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 2, run.stderr
     tractor_line = broken.splitlines().index('tractor = "cubic"') + 1
     assert lines[0].startswith(f"{path}: bottom.tractor: ")
     assert lines[0].endswith(f"(line {tractor_line})")
@@ -142,8 +142,8 @@ def test_rules_check_reports_toml_syntax_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "syntax.toml"
     path.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
     run = referee_app("--lang", "en", "rules", "check", str(path))
-    assert run.returncode == 1
-    [line] = run.stdout.strip().splitlines()
+    assert run.returncode == 2
+    [line] = run.stderr.strip().splitlines()
     assert line.startswith(f"{path}: TOML syntax error:") and "line 3" in line
 
 
@@ -154,8 +154,8 @@ def test_rules_check_unknown_key_and_missing_kind(tmp_path: Path) -> None:
     path = tmp_path / "gansu.toml"
     path.write_text(text, encoding="utf-8")
     run = referee_app("--lang", "en", "rules", "check", str(path))
-    assert run.returncode == 1
-    out = run.stdout
+    assert run.returncode == 2
+    out = run.stderr
     colour_line = text.splitlines().index('colour = "red"') + 1
     assert f"{path}: colour: unknown key (line {colour_line})" in out
     assert f"{path}: infractions.delay_x: " in out
@@ -168,16 +168,16 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     path, broken = _broken_bhg(tmp_path)
     text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(path))
-    assert run.returncode == 1
-    lines = run.stdout.strip().splitlines()
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
     # the checks on the whole rulebook (a counter's name) run once its keys are sound
     counter = next(line for line in text.splitlines() if line.startswith('counter = "'))
     unknown = tmp_path / "counter.toml"
     unknown.write_text(text.replace(counter, 'counter = "no_such"', 1), encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(path), str(unknown))
-    assert run.returncode == 1
-    lines = run.stdout.strip().splitlines()
-    assert len(lines) == 3, run.stdout
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 3, run.stderr
     row = broken.splitlines().index('tractor = "cubic"') + 1
     assert lines[0] == f'{path}：bottom.tractor：应为 power、linear 之一，收到 "cubic"（第 {row} 行）。'
     assert (
@@ -192,14 +192,14 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
         rest = line.replace(str(path), "")
         rest = re.sub(r"[a-z_]+(\.[a-z_\[\]0-9]+)*|\"[a-z_]+\"", "", rest)
         assert not re.search(r"[A-Za-z]{3,}", rest), line
-    english = referee_app("--lang", "en", "rules", "check", str(path), str(unknown)).stdout.splitlines()
+    english = referee_app("--lang", "en", "rules", "check", str(path), str(unknown)).stderr.splitlines()
     assert english[0].startswith(f"{path}: bottom.tractor: Input should be 'power' or 'linear'")
     assert "no counter named 'no_such'" in english[2]
 
     syntax = tmp_path / "syntax.toml"
     syntax.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(syntax))
-    assert run.stdout.strip().startswith(f"{syntax}：第 3 行第 ") and run.stdout.strip().endswith(
+    assert run.stderr.strip().startswith(f"{syntax}：第 3 行第 ") and run.stderr.strip().endswith(
         "TOML 语法错误。"
     )
 

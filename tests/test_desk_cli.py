@@ -171,7 +171,7 @@ def test_errors_are_one_line_exit_1(tmp_path: Path, four: str) -> None:
         if args[-1] == "--knockout":
             assert rc == 0, err
             continue
-        assert rc == 1, (args, err)
+        assert rc == 2, (args, err)
         assert err.count("\n") == 1 and out == ""
 
 
@@ -259,7 +259,7 @@ def test_13_pair_knockout_start_to_finish(tmp_path: Path) -> None:
         if rnd == 1:
             assert tied is not None
             rc, _, err = cli(db, "pair", "--round", "2")
-            assert rc == 1 and "round 1 is not finished" in err and f"{tied[0]} v {tied[1]} undecided" in err
+            assert rc == 2 and "round 1 is not finished" in err and f"{tied[0]} v {tied[1]} undecided" in err
             winner = min(tied, key=int)
             rc, out, err = cli(
                 db, "decide", "--round", "1", "--winner", winner, "--how", "lots", "--reason", "抽签"
@@ -344,10 +344,10 @@ def test_pairing_over_an_unfinished_round_is_refused_unless_overridden(tmp_path:
         record(store, eid, case(1, t + 1, str(2 * t + 1), str(2 * t + 2), "NS"))
     store.close()
     rc, out, err = cli(db, "pair", "--round", "2")
-    assert (rc, out) == (1, "") and err.count("\n") == 1
+    assert (rc, out) == (2, "") and err.count("\n") == 1
     assert "round 1 is not finished (missing 7; missing 8)" in err and "--override REASON" in err
     rc, out, err = cli(db, "pair", "--round", "9")
-    assert rc == 1 and "round 8 is not finished" in err
+    assert rc == 2 and "round 8 is not finished" in err
     rc, out, err = cli(db, "pair", "--round", "2", "--override", "7、8对因故延后，先编排", "--json")
     assert rc == 0, err
     with Store.open(db) as s:
@@ -377,7 +377,7 @@ def test_withdrawal_readmission_and_a_late_entry(tmp_path: Path) -> None:
     got = publish(db, 3)
     assert "6" in {p for t in got for p in (t.get("NS"), t.get("EW"), t.get("bye"))}
     rc, _, err = cli(db, "withdraw", "--pair", "99", "--from-round", "2", "--reason", "x")
-    assert rc == 1 and err == "--pair: no pair 99 in event 1 (测试赛)\n"
+    assert rc == 2 and err == "--pair: no pair 99 in event 1 (测试赛)\n"
 
 
 def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -387,7 +387,7 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
     rc, out, err = cli(db, "pair", "--round", "1", "--seed", "3", "--publish")
     assert rc == 1 and "Publish round 1's pairing (version 1)?" in err and "not published" in err
     rc, _, err = cli(db, "pairing", "show", "--round", "1")
-    assert rc == 1 and "round 1: no published pairing" in err
+    assert rc == 2 and "round 1: no published pairing" in err
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
     rc, out, err = cli(db, "pair", "--round", "1", "--seed", "3", "--publish")
     assert rc == 0 and "version 1" in err
@@ -400,7 +400,7 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
     ]
     (tmp_path / "p.json").write_text(json.dumps(swapped), encoding="utf-8")
     rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes")
-    assert rc == 1 and "a correction needs --reason" in err
+    assert rc == 2 and "a correction needs --reason" in err
     rc, _, err = cli(
         db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes", "--reason", "座位互换"
     )
@@ -414,7 +414,7 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
     rc, _, err = cli(
         db, "pairing", "enter", str(tmp_path / "bad.json"), "--round", "1", "--yes", "--reason", "x"
     )
-    assert rc == 1 and "not published" in err and "have no table and no bye" in err
+    assert rc == 2 and "not published" in err and "have no table and no bye" in err
     # round 1 played; a hand-entered round 2 that repeats a meeting is warned about
     t = first["tables"]
     with Store.open(db) as s:
@@ -450,7 +450,7 @@ def test_draw_entered_as_made_or_with_an_unforeseeable_seed(tmp_path: Path) -> N
     rc, out, err = cli(db, "pair", "--round", "1", "--json")
     assert f"round 1: lot, seed {seeds[-1]} (proposal" in err
     rc, out, err = cli(db, "pair", "--round", "1", "--drawn", "1,2,3", "--json")
-    assert rc == 1 and "pair(s) 4, 5 of round 1's field not drawn" in err
+    assert rc == 2 and "pair(s) 4, 5 of round 1's field not drawn" in err
 
 
 # -- one truth: the draw shown is the draw published and printed ------------------------------
@@ -553,7 +553,7 @@ def test_a_drawn_first_round_is_the_same_draw_at_every_look_until_published(tmp_
     rc, out, err = cli(db, "pair", "--round", "1", "--json")
     assert preview_tables(out) == (tables, None) and shown(err) == ("lot", seed, "version 1")
     rc, out, err = cli(db, "pair", "--round", "1", "--publish", "--yes")
-    assert rc == 1 and err.count("\n") == 1
+    assert rc == 2 and err.count("\n") == 1
     assert err.startswith("round 1: version 1 is published; a correction is a new pairing")
 
 
@@ -569,7 +569,7 @@ def test_a_corrected_pairing_is_the_latest_version_every_reader_shows(tmp_path: 
     assert rc == 0 and shown(err) == ("lot", "4242", "proposal, not published"), err
     corrected = preview_tables(out)
     rc, _, err = cli(db, "pair", "--round", "1", "--seed", "4242", "--publish", "--yes")
-    assert rc == 1 and "a correction needs --reason" in err
+    assert rc == 2 and "a correction needs --reason" in err
     rc, _, err = cli(
         db, "pair", "--round", "1", "--seed", "4242", "--publish", "--yes", "--reason", "抽签有误"
     )
@@ -597,16 +597,16 @@ def test_a_kept_draw_that_no_longer_fits_the_field_is_drawn_again_and_said(tmp_p
     store.close()
     pdf = str(tmp_path / "p.pdf")
     rc, out, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf)
-    assert (rc, out) == (1, "") and err.count("\n") == 1
+    assert (rc, out) == (2, "") and err.count("\n") == 1
     assert err.startswith("round 1 has not been drawn yet: the chief referee draws it")
     rc, _, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf, lang="zh")
-    assert rc == 1 and err.startswith("第 1 轮尚未抽签：由裁判长抽签")
+    assert rc == 2 and err.startswith("第 1 轮尚未抽签：由裁判长抽签")
     rc, out, err = cli(db, "pair", "--round", "1", "--json")
     _, seed, _ = shown(err)
     with Store.open(db) as s:
         s.import_pairs(eid, parse_pairs("number,player1,player2\n7,甲,乙\n"), actor=ACTOR, source="late.csv")
     rc, out, err = cli(db, "print", "pairing", "--round", "1", "-o", pdf)
-    assert rc == 1 and err == (
+    assert rc == 2 and err == (
         f"round 1: the field changed since the draw kept (seed {seed}); draw again: referee-app pair --round 1\n"
     )
     rc, out, err = cli(db, "pair", "--round", "1", "--json")
@@ -629,7 +629,7 @@ def test_with_pins_only_the_chief_referee_draws_and_anyone_reads_the_draw(
     store.set_pin(eid, "chief_referee", "135790", actor=ACTOR)
     store.close()
     rc, out, err = cli(db, "pair", "--round", "1", "--json")
-    assert (rc, out) == (1, "") and err.count("\n") == 1 and "chief referee" in err, err
+    assert (rc, out) == (2, "") and err.count("\n") == 1 and "chief referee" in err, err
     monkeypatch.setenv("REFEREE_APP_PIN", "135790")
     monkeypatch.setenv("REFEREE_APP_USER", "孙裁判长")
     rc, out, err = cli(db, "pair", "--round", "1", "--json", "--role", "chief_referee")
@@ -648,7 +648,7 @@ def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> No
     rc, out, _ = cli(db, "clock", "start", "--round", "1")
     assert rc == 0 and "running" in out
     rc, out, err = cli(db, "clock", "start", "--round", "1")
-    assert rc == 1 and "clock: already started (running)" in err
+    assert rc == 2 and "clock: already started (running)" in err
     assert cli(db, "clock", "pause", "--round", "1")[0] == 0
     rc, out, _ = cli(db, "clock", "extend", "--round", "1", "--minutes", "5")
     assert rc == 0 and "paused" in out

@@ -57,5 +57,5 @@ def test_standings_xlsx_keeps_the_tie_break_order(three: str, tmp_path: Path) ->
 
 def test_a_file_that_is_neither_csv_nor_xlsx_is_one_line(three: str, tmp_path: Path) -> None:
     rc, out, err = cli(three, "standings", "--xlsx", str(tmp_path / "t.xls"))
-    assert rc == 1 and err.count("\n") == 1
+    assert rc == 2 and err.count("\n") == 1
     assert "t.xls: expected a .csv or .xlsx file name, got '.xls'" in err

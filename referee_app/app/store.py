@@ -46,9 +46,15 @@ __all__ = [
 
 
 def open_store(
-    target: str | None, *, create: bool = False, actor: Actor | None = None, hold: bool = False
+    target: str | None,
+    *,
+    create: bool = False,
+    actor: Actor | None = None,
+    hold: bool = False,
+    read_only: bool = False,
 ) -> Store:
     """The event store at ``target`` (a SQLite path or a database URL; None: the station's
     default store), created when ``create``; ``actor`` is who writes (station and role);
-    ``hold``: a long-lived process (the window) keeps an SQLite file open (``Store.open``)."""
-    return Store.open(target, create=create, actor=actor, hold=hold)
+    ``hold``: a long-lived process (the window) keeps an SQLite file open (``Store.open``);
+    ``read_only``: a command that only reads (never creates, upgrades or changes it)."""
+    return Store.open(target, create=create, actor=actor, hold=hold, read_only=read_only)

@@ -1,7 +1,7 @@
 """The chief referee's desk on the command line: ``standings`` and ``pair``.
 
 ``register(subparsers)`` only builds the parsers; the store, the core and reportlab are
-imported inside the handlers. A user error prints one line on standard error and exits 1.
+imported inside the handlers. A user error prints one line on standard error and exits 2.
 
 Both commands read the event's current matches from the store and turn them into the
 core's :class:`~referee_app.core.standings.EventRecord`:
@@ -242,7 +242,7 @@ def _guard(fn: Handler) -> Handler:
             return fn(args)
         except (StoreError, StandingsError, PairingError, SpreadsheetError) as err:
             say_error(err, args)
-            return 1
+            return 2
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as err:
@@ -250,7 +250,7 @@ def _guard(fn: Handler) -> Handler:
                 print(_one_line(f"{err.filename or 'referee-app'}: {err.strerror or err}"), file=sys.stderr)
             else:
                 print(text("cli.os_error", args, target=err.filename or "referee-app"), file=sys.stderr)
-            return 1
+            return 2
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
@@ -279,7 +279,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             field="round",
             got=args.round,
         )
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
@@ -536,7 +536,7 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     from referee_app.app.pairing import published_round
     from referee_app.app.store import Store
 
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         ev = store.pick_event(args.event)
         rp = published_round(store, ev.id, args.round, args.version)
     rec = rp.record
@@ -671,7 +671,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     from referee_app.app.store import Store
     from referee_app.core.knockout import placings, winner_of
 
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event, knockout=True)
     rec = loaded.record
     rule = loaded.rulebook.data["standings"].get("placings")

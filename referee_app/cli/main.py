@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 
 from ..app.language import default_lang
+from ..core.errors import Reported
 from ..core.errors import one_line as _one_line
 from .messages import (
     current_language,
@@ -28,10 +29,25 @@ from .messages import (
 )
 from .windows import Windows, open_window
 
+#: The exit codes (docs/exit-codes.md, and the epilog of ``--help``).
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_REFUSED, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_CODES_HELP = (
+    "exit codes: 0 done; 1 a check found a problem (verify, verify-pdf, verify-paper), or a "
+    "question was answered no; 2 bad input or a refused action (one line on standard error, "
+    "nothing changed); 3 an internal error (one line, details in the log); 130 interrupted. "
+    "See docs/exit-codes.md."
+)
+
+
+def _short(value: object, limit: int = 120) -> str:
+    """A value the user gave, cut to ``limit`` characters for a line (a 5,000-character path)."""
+    text_ = str(value)
+    return text_ if len(text_) <= limit else f"{text_[: limit - 1]}… ({len(text_)} characters)"
+
 
 def _say(args: argparse.Namespace, english: str, code: str, **values: object) -> None:
     """A line of the command line's own: English as it was written, else the catalogue's."""
-    print(english if lang_of(args) == "en" else text(code, args, **values), file=sys.stderr)
+    print(_one_line(english if lang_of(args) == "en" else text(code, args, **values)), file=sys.stderr)
 
 
 def version_text() -> str:
@@ -142,6 +158,7 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     parser = _Parser(
         prog="referee-app",
         description="Referee assistant for 双升 tournaments. With no command, opens the desktop app.",
+        epilog=EXIT_CODES_HELP,
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
@@ -200,40 +217,13 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
 def cmd_judge(args: argparse.Namespace) -> int:
     from ..core.engine import judge
     from ..core.errors import CaseError, RulebookError
+    from ..core.inputs import BadInput, read_json
 
+    source = "stdin" if args.case == "-" else args.case
     try:
-        if args.case == "-":
-            source = "stdin"
-            raw = sys.stdin.buffer.read()
-        else:
-            source = args.case
-            with open(args.case, "rb") as handle:
-                raw = handle.read()
-    except OSError as exc:
-        _say(args, f"{args.case}: cannot read: {exc.strerror or exc}", "file.cannot_read", source=args.case)
-        return 2
-    try:
-        case = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        _say(
-            args,
-            f"{source}: not UTF-8 text (byte {exc.start})",
-            "file.not_utf8",
-            source=source,
-            byte=exc.start,
-        )
-        return 2
-    except json.JSONDecodeError as exc:
-        english = f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        _say(args, english, "file.not_json", source=source, line=exc.lineno, column=exc.colno, detail=exc.msg)
-        return 2
-    except RecursionError:
-        _say(args, f"{source}: not JSON: nested too deeply", "file.too_deep", source=source)
-        return 2
-    except ValueError as exc:  # e.g. a number of more than 4300 digits
-        _say(
-            args, f"{source}: not a case: {_one_line(str(exc)).split(';')[0]}", "file.not_case", source=source
-        )
+        case = read_json(args.case)
+    except BadInput as exc:
+        say_error(exc, args)
         return 2
     try:
         decision = judge(case, lang=args.lang)
@@ -268,11 +258,11 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     from ..core.rulebook import check_files
 
     problems = check_files(args.files)
-    for problem in problems:
-        print(error_line(problem, lang_of(args)))
+    for problem in problems:  # the files given are the input: their problems are bad input
+        print(error_line(problem, lang_of(args)), file=sys.stderr)
     if not problems:
         print(text("cli.rules_ok", args, n=len(args.files)), file=sys.stderr)
-    return 1 if problems else 0
+    return EXIT_REFUSED if problems else EXIT_OK
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
@@ -308,16 +298,26 @@ def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> i
     try:
         return int(func(args))
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except Reported as err:  # any layer's refusal its command did not word: one line, exit 2
+        say_error(err, args)
+        return EXIT_REFUSED
     except Exception as err:  # noqa: BLE001 - a referee never sees a traceback
         if os.environ.get("REFEREE_APP_DEBUG"):
             raise
         if isinstance(err, OSError) and err.errno == errno.ENOSPC:
             where = f"{err.filename}: " if err.filename else ""
-            print(f"referee-app: {where}{text('error.disk_full', args)}", file=sys.stderr)
-            return 1
+            print(_one_line(f"referee-app: {where}{text('error.disk_full', args)}"), file=sys.stderr)
+            return EXIT_REFUSED
+        if isinstance(err, OSError) and err.filename is not None:  # a path given that the system refuses
+            if lang_of(args) == "en":
+                line = f"{_short(err.filename)}: {err.strerror or err}"
+            else:
+                line = text("cli.os_error", args, target=_short(err.filename))
+            print(_one_line(line), file=sys.stderr)
+            return EXIT_REFUSED
         from ..applog import log_unexpected
 
         log = log_unexpected(err, f"referee-app {getattr(args, 'command', '')}")
@@ -327,7 +327,7 @@ def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> i
         else:
             message = f"referee-app: {text('error.internal', args, log=log or '')}"
         print(_one_line(message), file=sys.stderr)
-        return 3
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

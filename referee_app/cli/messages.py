@@ -204,6 +204,7 @@ def localize(parser: argparse.ArgumentParser, lang: str) -> None:
     def walk(p: argparse.ArgumentParser) -> None:
         p.formatter_class = ChineseHelpFormatter
         p.description = word(p.description) or p.description
+        p.epilog = word(p.epilog) or p.epilog
         p._positionals.title = ARGPARSE_ZH["positional arguments"]
         p._optionals.title = ARGPARSE_ZH["options"]
         for action in p._actions:

@@ -2,21 +2,21 @@
 
 ``register(subparsers)`` only builds argparse parsers; reportlab, pyHanko and the store are
 imported inside the handlers, so ``referee-app judge`` loads none of them. A handler
-returns an exit code; a problem prints one line on standard error: 2 for an invalid case
-(like ``judge``), 1 for anything else.
+returns an exit code; a problem prints one line on standard error and exits 2 (bad input or
+a refused action); ``verify-pdf`` and ``verify-paper`` exit 1 when the check fails
+(docs/exit-codes.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reported, cannot_read, cannot_write
+from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
 from .messages import current_language, lang_of, say_error, text
 
@@ -33,7 +33,7 @@ class CommandError(Reported):
     def __init__(
         self,
         message: str,
-        exit_code: int = 1,
+        exit_code: int = 2,
         *,
         code: str | None = None,
         field: str | None = None,
@@ -43,7 +43,7 @@ class CommandError(Reported):
         self.exit_code = exit_code
 
 
-def _wrap(exc: BaseException, exit_code: int = 1, *, prefix: str = "") -> CommandError:
+def _wrap(exc: BaseException, exit_code: int = 2, *, prefix: str = "") -> CommandError:
     """Another layer's error as this command's, keeping its code, field and values."""
     text = prefix + _one_line(exc)
     if isinstance(exc, Reported):
@@ -237,36 +237,13 @@ def _lang(args: argparse.Namespace) -> str:
 
 # -- inputs ---------------------------------------------------------------------------------
 def _read_case(name: str) -> dict[str, Any]:
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as exc:
-        line, data = cannot_read(name, exc)
-        raise CommandError(line, 2, **data) from None
+    from ..core.inputs import BadInput, read_json
+
     source = "stdin" if name == "-" else name
     try:
-        case = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise CommandError(
-            f"{source}: not UTF-8 text (byte {exc.start})",
-            2,
-            code="file.not_utf8",
-            source=source,
-            byte=exc.start,
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{source}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            2,
-            code="file.not_json",
-            source=source,
-            line=exc.lineno,
-            column=exc.colno,
-            detail=exc.msg,
-        ) from None
-    except RecursionError:
-        raise CommandError(
-            f"{source}: not JSON: nested too deeply", 2, code="file.too_deep", source=source
-        ) from None
+        case = read_json(name)
+    except BadInput as exc:
+        raise _wrap(exc, 2) from None
     if not isinstance(case, dict):
         raise CommandError(
             f"{source}: expected a JSON object (a case), got {type(case).__name__}",
@@ -433,8 +410,10 @@ def _no_sign_from_case(args: argparse.Namespace) -> None:
 
 
 # -- the event store --------------------------------------------------------------------------
-def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
-    """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line."""
+def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any], *, read_only: bool = False) -> Any:
+    """Run ``fn(store)`` on the event store named by ``--db``; store errors become one line.
+    ``read_only``: ``fn`` only reads (the store is opened read-only, never created nor
+    upgraded: ``Store.open``)."""
     try:
         from ..app.errors import StoreError
         from ..app.store import Store
@@ -443,7 +422,7 @@ def _store_call(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
             f"the event store is not available ({exc})", code="print.no_store", detail=str(exc)
         ) from None
     try:
-        with Store.open(getattr(args, "db", None)) as store:
+        with Store.open(getattr(args, "db", None), read_only=read_only) as store:
             return fn(store)
     except StoreError as exc:
         raise _wrap(exc) from None
@@ -570,7 +549,9 @@ def _store_sheets(args: argparse.Namespace, lang: str, round_no: int, table_no: 
     from ..app.printouts import store_scoresheets
 
     ev, sheets = _store_call(
-        args, lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang)
+        args,
+        lambda store: store_scoresheets(store, getattr(args, "event", None), round_no, table_no, lang),
+        read_only=True,
     )
     args._event_id = ev.id
     args._event_name = ev.name
@@ -681,7 +662,7 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
         except LookupError as exc:
             raise CommandError(str(exc).strip("'\"")) from None
 
-    ev, data = _store_call(args, read)
+    ev, data = _store_call(args, read, read_only=True)
     args._event_id = ev.id
     args._event_name = ev.name
     if args.date:
@@ -698,7 +679,7 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
 
     lang = _lang(args)
     try:
-        ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang))
+        ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang), read_only=True)
     except CommandError as exc:
         if str(exc).startswith("no appeal"):
             raise CommandError(
@@ -809,7 +790,7 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
             return ev, store.event_key(ev.id)
 
         try:
-            ev, key = _store_call(args, read)
+            ev, key = _store_call(args, read, read_only=True)
         except CommandError as exc:
             raise CommandError(
                 f"verify-pdf: give --cert CERT.pem, or keep the event's key in the event store ({exc})",
@@ -872,7 +853,7 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
         current = max(live) if live else 0
         return ev, digest, current, chain_entry_hash(store, code.chain_seq)
 
-    ev, digest, current, head = _store_call(args, read)
+    ev, digest, current, head = _store_call(args, read, read_only=True)
     problems: list[str] = []
     if digest is None:
         problems.append(text("print_out.paper_no_version", args, version=code.version))
@@ -906,7 +887,7 @@ def cmd_key_export(args: argparse.Namespace) -> int:
         ev = store.pick_event(args.event)
         return ev, store.event_key(ev.id)
 
-    ev, key = _store_call(args, read)
+    ev, key = _store_call(args, read, read_only=True)
     if key is None:
         raise CommandError(
             f"event {ev.id} has no signing key in the event store "
@@ -946,7 +927,7 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
         loaded = load_event(store, args.event)
         return loaded, chief_referee_name(store.log(loaded.ev.id))
 
-    loaded, chief = _store_call(args, read)
+    loaded, chief = _store_call(args, read, read_only=True)
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed

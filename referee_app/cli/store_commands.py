@@ -8,7 +8,8 @@ without echo, never taken from the command line. The store checks what the role 
 ``register(subparsers)`` only builds argparse parsers; SQLAlchemy and the core are
 imported inside the handlers, so ``referee-app judge`` does not pay for them.  Every
 handler returns an exit code; a user error prints one line on standard error and
-returns 1 (nothing is changed), never a traceback.
+returns 2 (nothing is changed), never a traceback; ``verify`` returns 1 when it finds a
+problem (docs/exit-codes.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import cannot_read, cannot_write
+from ..core.errors import Reported, cannot_read, cannot_write
 from ..core.errors import one_line as _one_line
 from ..core.seats import SEAT_NAMES
 from .messages import current_language, error_line, lang_of, say_error, text
@@ -480,7 +481,7 @@ def cmd_key_register(args: argparse.Namespace) -> int:
 
 
 def cmd_key_list(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         found = store.station_keys()
     for n, k in enumerate(found):
         mark = "\t" + text("out.root", args) if n == 0 else ""
@@ -536,6 +537,9 @@ def _guard(fn: Handler) -> Handler:
         except StoreError as err:
             say_error(err, args)
             return err.exit_code
+        except Reported as err:  # a file the user gave (core.inputs): bad input
+            say_error(err, args)
+            return 2
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
@@ -604,11 +608,13 @@ def acting_as(args: argparse.Namespace, store: Any, event_id: int) -> Any:
     return store.login(event_id, role, pin, actor=actor, name=who)
 
 
-def _open(args: argparse.Namespace, *, create: bool = False) -> Any:
+def _open(args: argparse.Namespace, *, create: bool = False, read_only: bool = False) -> Any:
+    """The store of ``--db``; ``read_only`` for a command that only reads (it then never
+    creates, upgrades or changes the file, and works on read-only media)."""
     from ..app.store import Store
 
     actor = _actor(args)
-    store = Store.open(getattr(args, "db", None), create=create, actor=actor)
+    store = Store.open(getattr(args, "db", None), create=create, actor=actor, read_only=read_only)
     if hasattr(args, "station"):  # a writing command: its entries are signed with this station's key
         role = _role_arg(args)
         store.keyring.default_role = role or store.keyring.default_role
@@ -627,41 +633,10 @@ def _open_url(url: str, args: argparse.Namespace) -> Any:
 
 
 def _read_json(name: str) -> Any:
-    from ..app.errors import InputError
+    """A JSON file the user gives (``-``: standard input), read strictly (``core.inputs``)."""
+    from ..core.inputs import read_json
 
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
-    except OSError as err:
-        raise InputError(
-            f"{name}: cannot read ({err.strerror})", code="file.cannot_read", source=name, detail=err.strerror
-        ) from None
-    source = "stdin" if name == "-" else name
-    try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as err:
-        raise InputError(
-            f"{source}: not UTF-8 text (byte {err.start})",
-            code="file.not_utf8",
-            source=source,
-            byte=err.start,
-        ) from None
-    except json.JSONDecodeError as err:
-        raise InputError(
-            f"{source}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}",
-            code="file.not_json",
-            source=source,
-            line=err.lineno,
-            column=err.colno,
-            detail=err.msg,
-        ) from None
-    except RecursionError:
-        raise InputError(
-            f"{source}: not JSON: nested too deeply", code="file.too_deep", source=source
-        ) from None
-    except ValueError as err:  # e.g. a number of more than 4300 digits
-        raise InputError(
-            f"{source}: not a case: {str(err).split(';')[0]}", code="file.not_case", source=source
-        ) from None
+    return read_json(name)
 
 
 def cmd_event_create(args: argparse.Namespace) -> int:
@@ -693,7 +668,7 @@ def cmd_event_create(args: argparse.Namespace) -> int:
 
 
 def cmd_event_list(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         for e in store.list_events():
             print(f"{e.id}\t{e.name}\t{e.date or '-'}\t{e.rulebook_id}\t{e.rulebook_sha256[:12]}")
     return 0
@@ -713,7 +688,7 @@ def cmd_pairs_import(args: argparse.Namespace) -> int:
 def cmd_pairs_list(args: argparse.Namespace) -> int:
     from ..app.store import spreadsheet_cell
 
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         ev = store.pick_event(args.event)
         for p in store.list_pairs(ev.id):
             cells = [p["number"], *p["players"], p["unit"] or ""]
@@ -756,7 +731,7 @@ def cmd_void(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
 
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         ev = store.pick_event(args.event)
         # one match at a time: memory stays flat however large the event
         matches = store.export(ev.id, progress=_progress(args, "export"))
@@ -813,7 +788,7 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
 def cmd_anchor(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
 
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         a = store.anchor()
     if args.output:
         try:
@@ -828,7 +803,7 @@ def cmd_anchor(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     head, anchors = _anchors_of(args)
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         result = store.verify(head, anchors, root=args.root, progress=_progress(args, "verify"))
     if result.root is None:
         keys_line = text("out.verify_no_keys", args, n=result.before_keys)
@@ -863,7 +838,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     from ..app.store import describe
 
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         event_id = None
         if args.event is not None or args.round is not None or args.table is not None:
             event_id = store.pick_event(args.event).id
@@ -980,8 +955,18 @@ def cmd_appeal_decide(args: argparse.Namespace) -> int:
 
     sanctions = None
     if args.sanctions is not None:
+        from ..core.inputs import DuplicateKeyError, loads_strict
+
         try:
-            sanctions = json.loads(args.sanctions)
+            sanctions = loads_strict(args.sanctions)
+        except DuplicateKeyError as err:
+            raise InputError(
+                f"--sanctions: the key {err.key!r} appears twice in one object; give it once",
+                code="file.duplicate_key",
+                field="sanctions",
+                source="--sanctions",
+                key=err.key,
+            ) from None
         except json.JSONDecodeError as err:
             raise InputError(
                 f"--sanctions: not JSON: {err.msg} at column {err.colno}",
@@ -1038,7 +1023,7 @@ def _state(state: str, args: argparse.Namespace) -> str:
 
 
 def cmd_appeal_list(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         ev = store.pick_event(args.event)
         items = store.appeals(ev.id, args.round)
     if args.json:
@@ -1095,7 +1080,7 @@ def cmd_role_set_pin(args: argparse.Namespace) -> int:
 def cmd_role_status(args: argparse.Namespace) -> int:
     from ..app.store import roles
 
-    with _open(args) as store:
+    with _open(args, read_only=True) as store:
         ev = store.pick_event(args.event)
         states = store.role_states(ev.id, _actor(args).station)
     enforced = any(st.has_pin for st in states.values())

@@ -11,12 +11,37 @@ tests and a caller that only needs a sentence.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 
+def shown(text: str) -> str:
+    """``text`` with every character that hides or reorders what a referee reads escaped as
+    Python writes it (``\\u202e``): controls (Unicode Cc), format characters (Cf: bidi
+    overrides and isolates, zero-width spaces and joiners, the byte-order mark) and the
+    line and paragraph separators. A message echoing a user's value cannot then reverse
+    the rest of the line or hide part of it."""
+    if text.isascii() and text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in _HIDDEN:
+            code = ord(ch)
+            width = "x02" if code < 0x100 else "u04" if code < 0x10000 else "U08"
+            out.append(f"\\{width[0]}{code:{width[1:]}x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
 def one_line(message: object) -> str:
-    """``message`` as the single line a referee sees (line breaks and runs of spaces folded)."""
-    return " ".join(str(message).split())
+    """``message`` as the single line a referee sees: line breaks and runs of spaces folded,
+    hidden and reordering characters escaped (:func:`shown`). Every error line of the
+    command line and the window is made here."""
+    return shown(" ".join(str(message).split()))
 
 
 class Reported(Exception):

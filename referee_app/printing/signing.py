@@ -271,16 +271,29 @@ def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
         line, data = cannot_read(path, exc)
         raise SigningError(line, **data) from None
 
+    if b"%PDF-" not in raw[:1024]:  # not a damaged PDF: no PDF at all (bad input, not a finding)
+        raise SigningError(f"{path}: not a PDF file", code="signing.not_pdf", source=str(path))
+
     def fail(signed: bool, message: str, signer: str | None = None) -> VerifyResult:
         return VerifyResult(False, signed, False, False, signer, None, message)
 
     import io
 
+    from pyhanko.sign.fields import enumerate_sig_fields
+
     try:
-        reader = PdfFileReader(io.BytesIO(raw), strict=False)
-        sigs = reader.embedded_signatures
+        with _quiet_pyhanko():  # it logs a signature it cannot read with a traceback, and skips it
+            reader = PdfFileReader(io.BytesIO(raw), strict=False)
+            sigs = reader.embedded_signatures
+            filled = [sig_obj for _name, sig_obj, _field in enumerate_sig_fields(reader, filled_status=True)]
     except Exception as exc:  # noqa: BLE001 - a damaged file is "modified", not a crash
         return fail(False, f"modified or damaged: the PDF cannot be read ({_one_line(exc)})")
+    if len(filled) > len(sigs):  # a signature pyHanko skipped (an edited /SubFilter): not "not signed"
+        try:
+            kind = str(filled[-1].get_object().get("/SubFilter", "none"))
+        except Exception:  # noqa: BLE001
+            kind = "unreadable"
+        return fail(True, f"modified: the signature cannot be checked (SubFilter {kind[:60]})")
     if not sigs:
         return fail(False, "not signed")
     sig = sigs[-1]

@@ -10,6 +10,7 @@ anything is written to it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -139,6 +140,50 @@ def _sqlite_settings(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
+def _sqlite_reader_settings(engine: Engine) -> None:
+    """A read-only connection's settings: no journal mode or synchronous setting (they are a
+    writer's, and ``journal_mode`` would write the header), ``query_only``, BEGIN DEFERRED."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA query_only=1")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN DEFERRED")
+
+
+def check_version(engine: Engine, where: str, target: str) -> int:
+    """The store's schema version, read only: this referee-app's, else a ``DatabaseError``
+    naming the store's version and this one's, and the command that upgrades it."""
+    with engine.connect() as conn:
+        current = schema_version(conn)
+        if 0 < current < SCHEMA_VERSION:  # a PostgreSQL station is told who may upgrade
+            _check_may_upgrade(conn, current, SCHEMA_VERSION, where)
+        conn.rollback()
+    if current == 0:
+        raise DatabaseError(
+            f"{where}: no referee-app database here (create an event first: referee-app event create)",
+            code="db.missing",
+            where=where,
+        )
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            _too_new(where, current),
+            code="db.too_new",
+            where=where,
+            version=current,
+            supported=SCHEMA_VERSION,
+        )
+    if current < SCHEMA_VERSION:
+        raise _too_old(where, current, target)
+    return current
+
+
 WalIdentity = tuple[tuple[int, int] | None, tuple[int, int] | None]
 
 
@@ -159,18 +204,41 @@ def wal_identity(db_path: str) -> WalIdentity:
     return ident("-wal"), ident("-shm")
 
 
-def _sqlite_precheck(path: str, create: bool) -> bool:
+def _cut(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text)} characters)"
+
+
+def _sqlite_precheck(path: str, create: bool, read_only: bool = False) -> bool:
     """Check an SQLite file before SQLAlchemy touches it. Returns True if it exists.
 
     Refuses (changing nothing) a missing folder, a read-only folder, a file that is not a
-    database, another program's database, and a database from a newer schema.
+    database, another program's database, and a database from a newer schema; with
+    ``read_only``, also an empty file and a database from an older schema (named, with the
+    command that upgrades it), and a read-only file or folder is no reason to refuse.
     """
     p = Path(path)
-    if p.exists():
+    try:
+        exists = p.exists()
+    except (OSError, ValueError) as err:  # a name too long, a NUL in it
+        detail = getattr(err, "strerror", None) or str(err)
+        raise DatabaseError(
+            f"--db: not a usable database path ({detail}): {_cut(path)}",
+            code="db.bad_path",
+            field="db",
+            got=_cut(path),
+            detail=detail,
+        ) from None
+    if exists:
         if p.is_dir():
             raise DatabaseError(f"{path}: is a folder, not a database file", code="db.is_folder", where=path)
+        if read_only and p.stat().st_size == 0:
+            raise DatabaseError(
+                f"{path}: an empty file, not a referee-app database (it was not changed)",
+                code="db.not_ours",
+                where=path,
+            )
         try:
-            con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+            con = sqlite3.connect(sqlite_uri(path, read_only=True, look=True), uri=True)
             try:
                 tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 version = None
@@ -186,6 +254,10 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
                 ) from None
             # e.g. a WAL file left by a crash that a read-only look cannot replay: the
             # normal open below recovers it and checks the version again.
+            if read_only:
+                raise DatabaseError(
+                    f"{path}: cannot be read ({err})", code="db.error", where=path, detail=str(err)
+                ) from None
             return True
         if tables and version is None:
             raise DatabaseError(
@@ -199,12 +271,22 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
                 version=version,
                 supported=SCHEMA_VERSION,
             )
+        if read_only:
+            if version is None:
+                raise DatabaseError(
+                    f"{path}: no referee-app database here (create an event first: referee-app event create)",
+                    code="db.missing",
+                    where=path,
+                )
+            if version < SCHEMA_VERSION:
+                raise _too_old(path, version, path)
+            return True
         if not os.access(p.parent, os.W_OK) or not os.access(p, os.W_OK):
             raise DatabaseError(
                 f"{path}: the file or its folder is read-only", code="db.read_only", where=path
             )
         return True
-    if not create:
+    if not create or read_only:
         raise DatabaseError(
             f"{path}: no database here (create an event first: referee-app event create)",
             code="db.missing",
@@ -224,6 +306,47 @@ def _sqlite_precheck(path: str, create: bool) -> bool:
     return False
 
 
+def _too_old(where: str, version: int, target: str) -> DatabaseError:
+    """A store at an older schema, met by a command that only reads (it never upgrades)."""
+    return DatabaseError(
+        f"{where}: the store is at schema version {version} and this referee-app uses version "
+        f"{SCHEMA_VERSION}; a command that only reads does not upgrade it: upgrade it first "
+        f"(referee-app --db {target} db upgrade); the database was not changed",
+        code="db.too_old",
+        where=where,
+        version=version,
+        supported=SCHEMA_VERSION,
+        target=target,
+    )
+
+
+def sqlite_uri(path: str, *, read_only: bool, look: bool = False) -> str:
+    """The ``file:`` URI SQLite opens ``path`` by: ``mode=ro`` for a reader, and
+    ``immutable=1`` besides when the file or its folder cannot be written (read-only media:
+    SQLite could not make the ``-shm`` file a WAL database needs, so it is told that nothing
+    changes the file and takes no locks).
+
+    ``look``: a glance at the file before it is opened (its tables, its schema version):
+    immutable too when no ``-wal`` file is there (no connection has it open, the file holds
+    every commit), so that the glance leaves no ``-wal``/``-shm`` beside a file it refuses."""
+    uri = Path(path).resolve().as_uri()
+    if not read_only:
+        return uri
+    folder = Path(path).resolve().parent
+    writable = os.access(path, os.W_OK) and os.access(folder, os.W_OK) and not _read_only_mount(folder)
+    closed = look and not os.path.exists(path + "-wal")
+    return f"{uri}?mode=ro" + ("" if writable and not closed else "&immutable=1")
+
+
+def _read_only_mount(folder: Path) -> bool:
+    """Whether ``folder`` is on a file system mounted read-only (root passes ``os.access``
+    on a file it cannot write there only when the mount is read-only: statvfs says)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
 def _too_new(where: str, version: int) -> str:
     return (
         f"{where}: database schema version {version} was written by a newer referee-app "
@@ -238,17 +361,25 @@ def open_engine(
     create: bool = False,
     user: str = "system",
     station: str = "local",
+    read_only: bool = False,
 ) -> Engine:
     """Open (and, with ``create``, create) the database, upgrading an older schema.
+
+    ``read_only``: for a command that only reads: the store is opened read-only (SQLite
+    ``mode=ro``, and ``immutable=1`` on read-only media; PostgreSQL read-only transactions),
+    never created nor upgraded; a store at another schema version is refused, named.
 
     Raises ``DatabaseError`` (one line, nothing changed) when it cannot.
     """
     url_text, is_default = resolve_target(target)
     try:
         url = make_url(url_text)
-    except ArgumentError:
+        url.get_backend_name()
+        _ = url.port  # a port that is not a number is refused here, not on connecting
+    except (ArgumentError, ValueError):
+        shown = _cut(re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url_text))  # no password in a line
         raise DatabaseError(
-            f"--db: not a database path or URL: {url_text}", code="db.bad_url", field="db", got=url_text
+            f"--db: not a database path or URL: {shown}", code="db.bad_url", field="db", got=shown
         ) from None
     backend = url.get_backend_name()
     created_file: Path | None = None
@@ -257,9 +388,9 @@ def open_engine(
             raise DatabaseError(
                 "--db: an in-memory database cannot keep an event", code="db.memory", field="db"
             )
-        if is_default:
+        if is_default and not read_only:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        existed = _sqlite_precheck(url.database, create)
+        existed = _sqlite_precheck(url.database, create and not read_only, read_only)
         if not existed:
             created_file = Path(url.database)
     elif backend != "postgresql":
@@ -269,6 +400,17 @@ def open_engine(
             field="db",
             got=backend,
         )
+    if read_only:
+        engine = make_engine(url, read_only=True)
+        try:
+            check_version(engine, display_url(url), display_url(url))
+        except DatabaseError:
+            engine.dispose()
+            raise
+        except DBAPIError as err:
+            engine.dispose()
+            raise database_error(err, url) from None
+        return engine
     engine = make_engine(url)
     try:
         migrate(engine, create=create, user=user, station=station, where=display_url(url))
@@ -291,11 +433,25 @@ def open_engine(
     return engine
 
 
-def make_engine(url: str | URL) -> Engine:
-    """An engine with the store's connection settings; no schema check (see open_engine)."""
+def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
+    """An engine with the store's connection settings; no schema check (see open_engine).
+    ``read_only``: every connection refuses writes (see :func:`open_engine`)."""
     u = make_url(url) if isinstance(url, str) else url
     try:
-        if u.get_backend_name() == "sqlite":
+        if read_only and u.get_backend_name() == "sqlite":
+            path = str(u.database)
+            uri = sqlite_uri(path, read_only=True)
+            engine = create_engine(
+                "sqlite://",
+                poolclass=NullPool,
+                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
+            )
+            engine.url = u  # where the store is, as every message names it
+            _sqlite_reader_settings(engine)
+            return engine
+        if read_only:
+            engine = create_engine(u, connect_args={"options": "-c default_transaction_read_only=on"})
+        elif u.get_backend_name() == "sqlite":
             # No connection outlives its transaction: SQLite's POSIX locks belong to the
             # process, and anything in it (a Qt file dialog sniffing the folder) that opens
             # and closes the file drops them silently. An idle pooled connection then keeps

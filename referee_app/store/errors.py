@@ -11,7 +11,8 @@ class StoreError(Reported):
     """Base class. ``str(err)`` is the English line; ``code``, ``field`` and ``values`` let
     each front end word it (``referee_app.app.messages.describe``)."""
 
-    exit_code = 1
+    #: the command line's exit code: a refused input or action (docs/exit-codes.md)
+    exit_code = 2
     default_code = "store.error"
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..core.editing import DecisionPlace, carry_forward
 from ..core.errors import field_of
+from ..core.inputs import is_pair_number
 from ..core.signature_image import signature_problem
 from . import audit
 from .common import Actor, Recorded, _current_at, _voided, strip_case
@@ -45,9 +46,11 @@ def _whole(value: Any, field: str, where: str) -> int:
 
 
 def _pair_number(value: Any, field: str, where: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
+    """A case's pair number: a whole number ≥ 1 in ASCII digits (``core.inputs``)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or not is_pair_number(str(value).strip()):
         raise InputError(
-            f"{where}: {field}: expected a pair number, got {json.dumps(value)}",
+            f"{where}: {field}: expected a pair number (a whole number ≥ 1 in digits 0-9), "
+            f"got {json.dumps(value)}",
             code="input.pair_number",
             field=field_of(field),
             where=where,

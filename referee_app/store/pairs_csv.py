@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.inputs import is_pair_number
 from .errors import InputError
 
 REQUIRED = ("number", "player1", "player2")
@@ -130,6 +131,15 @@ def parse_pairs(text: str, name: str = "pairs.csv") -> list[PairRow]:
                         column=req,
                     )
             number = vals["number"]
+            if not is_pair_number(number):
+                raise InputError(
+                    f"{name}: line {line}: pair number {number!r} is not a whole number ≥ 1 "
+                    "in digits 0-9; nothing imported",
+                    code="pairs.bad_number",
+                    source=name,
+                    line=line,
+                    pair=number,
+                )
             if number in first_line:
                 raise InputError(
                     f"{name}: line {line}: pair number {number} already on line {first_line[number]}",

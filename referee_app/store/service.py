@@ -111,14 +111,22 @@ class Store:
     # -- opening -----------------------------------------------------------------
     @classmethod
     def open(
-        cls, target: str | None, *, create: bool = False, actor: Actor | None = None, hold: bool = False
+        cls,
+        target: str | None,
+        *,
+        create: bool = False,
+        actor: Actor | None = None,
+        hold: bool = False,
+        read_only: bool = False,
     ) -> Store:
         """``hold``: on SQLite, a helper process keeps the file open while the store is, so
         that a save costs its commit and not a checkpoint (``walholder``); for the window
-        and other long-lived processes, not worth its start for one command."""
+        and other long-lived processes, not worth its start for one command.
+        ``read_only``: for a command that only reads: opened read-only, never created nor
+        upgraded (``db.open_engine``); a write through it is refused by the database."""
         a = actor or Actor.default()
-        store = cls(open_engine(target, create=create, user=a.user, station=a.station))
-        if hold and store.engine.dialect.name == "sqlite" and store.engine.url.database:
+        store = cls(open_engine(target, create=create, user=a.user, station=a.station, read_only=read_only))
+        if hold and not read_only and store.engine.dialect.name == "sqlite" and store.engine.url.database:
             store._holder = WalHolder.start(store.engine.url.database, wait=True)
         return store
 

@@ -52,7 +52,7 @@ def test_bad_hand_or_index_names_the_field(tmp_path: Path) -> None:
     proc = run_cli(
         "--lang", "en", "print", "ruling", "--case", str(CASE), "--hand", "9", "-o", str(tmp_path / "r.pdf")
     )
-    assert proc.returncode == 1 and "--hand 9: no such hand (the case has 5)" in proc.stderr
+    assert proc.returncode == 2 and "--hand 9: no such hand (the case has 5)" in proc.stderr
     proc = run_cli(
         "--lang",
         "en",
@@ -67,7 +67,7 @@ def test_bad_hand_or_index_names_the_field(tmp_path: Path) -> None:
         "-o",
         str(tmp_path / "r.pdf"),
     )
-    assert proc.returncode == 1 and "hands[1]: --index 3: no such ruling (there are 2)" in proc.stderr
+    assert proc.returncode == 2 and "hands[1]: --index 3: no such ruling (there are 2)" in proc.stderr
 
 
 @requires_poppler
@@ -83,7 +83,7 @@ def test_missing_output_folder(tmp_path: Path) -> None:
     proc = run_cli(
         "--lang", "en", "print", "scoresheet", "--case", str(CASE), "-o", str(tmp_path / "no" / "x.pdf")
     )
-    assert proc.returncode == 1 and "does not exist" in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
 
 
 def test_signed_scoresheet_verifies_and_one_changed_byte_fails(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_signed_scoresheet_verifies_and_one_changed_byte_fails(tmp_path: Path) -
     assert PASS.encode() not in key.read_bytes()
     # an existing key is never overwritten
     again = run_cli("--lang", "en", "key", "create", "--out", str(key), env=env)
-    assert again.returncode == 1 and "already exists" in again.stderr
+    assert again.returncode == 2 and "already exists" in again.stderr
 
     db = store_with_case(tmp_path)
     signed = tmp_path / "signed.pdf"
@@ -170,14 +170,14 @@ def test_wrong_passphrase_writes_nothing(tmp_path: Path) -> None:
     proc = run_cli(
         *where, "--sign", "--key", str(key), env={"REFEREE_APP_KEY_PASSPHRASE": "wrong-passphrase"}
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.strip() == f"{key}: cannot open the key (wrong passphrase, or not a PKCS#12 file)"
     assert "wrong-passphrase" not in proc.stderr
     assert not out.exists() and list(tmp_path.glob(".s.pdf*")) == []
     proc = run_cli("--lang", "en", *where, "--sign")
-    assert proc.returncode == 1 and "--sign needs --key" in proc.stderr
+    assert proc.returncode == 2 and "--sign needs --key" in proc.stderr
     proc = run_cli("--lang", "en", *where, "--sign", "--key", str(key))
-    assert proc.returncode == 1 and "REFEREE_APP_KEY_PASSPHRASE" in proc.stderr  # no terminal to ask on
+    assert proc.returncode == 2 and "REFEREE_APP_KEY_PASSPHRASE" in proc.stderr  # no terminal to ask on
     # a sheet printed from a case file is never signed with the event's key
     proc = run_cli(
         "--lang",
@@ -192,7 +192,7 @@ def test_wrong_passphrase_writes_nothing(tmp_path: Path) -> None:
         "--key",
         str(key),
     )
-    assert proc.returncode == 1 and "not the event's record" in proc.stderr and not out.exists()
+    assert proc.returncode == 2 and "not the event's record" in proc.stderr and not out.exists()
 
 
 def test_signing_api_round_trip(tmp_path: Path) -> None:

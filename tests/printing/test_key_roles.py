@@ -27,7 +27,7 @@ def test_event_key_needs_the_chief_referees_pin(tmp_path: Path) -> None:
     assert run(db, "event", "create", "--rules", "bhg-2011", "--name", "测试赛").returncode == 0
     assert run(db, "role", "set-pin", "--role", "chief_referee", REFEREE_APP_NEW_PIN="246810").returncode == 0
     refused = run(db, "key", "create", "--event", "1", REFEREE_APP_KEY_PASSPHRASE="secret-pass")
-    assert refused.returncode == 1
+    assert refused.returncode == 2
     assert refused.stderr.strip() == "event.key needs the chief referee's PIN (you are: not logged in)"
     done = run(
         db,

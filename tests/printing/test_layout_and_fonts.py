@@ -149,7 +149,7 @@ def test_a_character_no_font_has_is_refused_by_name(tmp_path: Path) -> None:
     case.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     out = tmp_path / "sheet.pdf"
     proc = run_cli("--lang", "zh", "print", "scoresheet", "--case", str(case), "-o", str(out))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "U+F0000" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not out.exists()
 

@@ -60,7 +60,7 @@ def test_a_signed_sheet_shows_who_when_and_which_certificate(keyed_db: Path, tmp
     proc = run_cli("--lang", "en", "verify-pdf", str(out), "--cert", str(cert))
     assert proc.returncode == 0 and "intact and signed by this event's certificate" in proc.stdout
     again = run_cli("--db", str(keyed_db), "--lang", "en", "key", "export", "-o", str(cert))
-    assert again.returncode == 1 and "already exists" in again.stderr
+    assert again.returncode == 2 and "already exists" in again.stderr
 
 
 @requires_poppler
@@ -134,7 +134,7 @@ def test_pairing_list_and_blank_sheet_from_the_command_line(keyed_db: Path, tmp_
         "-o",
         str(tmp_path / "p4.pdf"),
     )
-    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1 and "--round 4" in proc.stderr
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "--round 4" in proc.stderr
     blank = tmp_path / "blank.pdf"
     proc = run_cli(
         "--db", str(keyed_db), "--lang", "zh", "print", "scoresheet", "--round", "3", "--table", "5",

@@ -103,9 +103,9 @@ def test_appeal_form_from_the_store(store_db: Path, tmp_path: Path) -> None:
 def test_unknown_appeal_or_ruling_is_one_line(store_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "x.pdf"
     proc = run_cli("--db", str(store_db), "--lang", "en", "print", "appeal", "--appeal", "99", "-o", str(out))
-    assert proc.returncode == 1 and proc.stderr.strip() == "--appeal: no appeal 99"
+    assert proc.returncode == 2 and proc.stderr.strip() == "--appeal: no appeal 99"
     proc = run_cli("--db", str(store_db), "--lang", "en", "print", "ruling", "--ruling", "99", "-o", str(out))
-    assert proc.returncode == 1 and proc.stderr.strip() == "--ruling: no ruling 99"
+    assert proc.returncode == 2 and proc.stderr.strip() == "--ruling: no ruling 99"
     assert not out.exists()
 
 
@@ -162,13 +162,13 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
         run_cli("--db", str(db), "event", "create", "--rules", "bhg-2011", "--name", "签名杯").returncode == 0
     )
     proc = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(tmp_path / "none.pdf"))
-    assert proc.returncode == 1 and "event 1 has no key in the event store" in proc.stderr
+    assert proc.returncode == 2 and "event 1 has no key in the event store" in proc.stderr
     proc = run_cli("--db", str(db), "key", "create", "--event", "1", env=env)
     assert proc.returncode == 0, proc.stderr
     assert "签名杯" in proc.stdout and PASS not in proc.stdout + proc.stderr
     assert PASS.encode() not in db.read_bytes()
     again = run_cli("--db", str(db), "key", "create", "--event", "1", env=env)
-    assert again.returncode == 1 and "已有签名密钥" in again.stderr  # the default language: Chinese
+    assert again.returncode == 2 and "已有签名密钥" in again.stderr  # the default language: Chinese
     pairs = tmp_path / "pairs.csv"
     pairs.write_text("number,player1,player2,unit\n12,张三,李四,\n7,王五,赵六,\n", "utf-8")
     case = tmp_path / "case.json"
@@ -181,6 +181,23 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     ok = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(signed))
     assert ok.returncode == 0 and "intact and signed by this event's certificate" in ok.stdout
+    # an edited /SubFilter (issue 24, item 7): modified, in one line, not "not signed" and
+    # no pyHanko traceback; a file that is not a PDF at all is bad input (exit 2)
+    original = signed.read_bytes()
+    assert original.count(b"/ETSI.CAdES.detached") == 1
+    edited = tmp_path / "subfilter.pdf"
+    edited.write_bytes(original.replace(b"/ETSI.CAdES.detached", b"/ETSI.CAdES.detachex"))
+    for lang in ("en", "zh"):
+        bad = run_cli("--db", str(db), "--lang", lang, "verify-pdf", str(edited))
+        assert bad.returncode == 1 and "Traceback" not in bad.stderr and bad.stderr == "", bad.stderr
+        assert "modified" in bad.stdout or "修改" in bad.stdout, bad.stdout
+        assert "not signed" not in bad.stdout and "未签名" not in bad.stdout
+        assert len(bad.stdout.strip().splitlines()) == 1
+    not_pdf = tmp_path / "notes.pdf"
+    not_pdf.write_text("这不是 PDF", encoding="utf-8")
+    proc = run_cli("--db", str(db), "--lang", "en", "verify-pdf", str(not_pdf))
+    assert proc.returncode == 2 and proc.stdout == "" and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "notes.pdf: not a PDF" in proc.stderr
     data = bytearray(signed.read_bytes())
     data[len(data) // 2] ^= 0x01
     signed.write_bytes(bytes(data))
@@ -193,7 +210,7 @@ def test_event_key_in_the_store_signs_and_verifies(tmp_path: Path) -> None:
         "--sign",
         env={"REFEREE_APP_KEY_PASSPHRASE": "not-the-passphrase"},
     )
-    assert wrong.returncode == 1
+    assert wrong.returncode == 2
     assert wrong.stderr.strip() == "数据库中的赛事密钥无法打开（口令错误）。"  # never the temporary file
     wrong = run_cli(*where, "--lang", "en", "-o", str(tmp_path / "w.pdf"), "--sign",
                     env={"REFEREE_APP_KEY_PASSPHRASE": "not-the-passphrase"})  # fmt: skip

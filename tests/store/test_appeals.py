@@ -92,7 +92,7 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
         "--backdate-reason",
         "纸质申诉单补录",
     )
-    assert rc == 1 and out == "" and err.count("\n") == 1, err
+    assert rc == 2 and out == "" and err.count("\n") == 1, err
     assert "filed 7 min after the 10-min window closed" in err
     assert "--accept-late" in err
     assert count_entries(event_db) == before
@@ -102,7 +102,7 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
         "--ended-at", "2026-04-01T15:00:00+08:00", "--filed-at", "2026-04-01T15:12:30+08:00",
         "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
-    assert rc == 1 and "filed 3 min after the 10-min window closed" in err
+    assert rc == 2 and "filed 3 min after the 10-min window closed" in err
     # the chief referee accepts it late: recorded, with the reason
     rc, out, err = cli(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "牌是掉出来的",
@@ -172,11 +172,11 @@ def test_upheld_appeal_changes_the_result_and_is_in_the_audit_trail(event_db: st
     assert rc == 0, err
     # decided is final
     rc, _, err = cli(event_db, "appeal", "withdraw", str(aid), "--reason", "x")
-    assert rc == 1 and f"appeal {aid} is already upheld" in err and err.count("\n") == 1
+    assert rc == 2 and f"appeal {aid} is already upheld" in err and err.count("\n") == 1
     rc, _, err = cli(
         event_db, "appeal", "decide", str(aid), "--decision", "rejected", "--reason", "x", "--committee", "a"
     )
-    assert rc == 1 and "already upheld" in err
+    assert rc == 2 and "already upheld" in err
 
 
 def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
         assert rc == 0, err
         ids.append(int(out))
     rc, _, err = cli(event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "again")
-    assert rc == 1 and f"NS already has appeal {ids[0]} open" in err
+    assert rc == 2 and f"NS already has appeal {ids[0]} open" in err
     rc, _, err = cli(
         event_db,
         "appeal",
@@ -219,7 +219,7 @@ def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
         assert s.appeal(ids[0])["fee"] == "refunded" and s.appeal(ids[0])["sanctions"] == ["warning"]
     # an appeal against a ruling of a superseded version is refused, naming the current ones
     rc, _, err = cli(event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g")
-    assert rc == 1 and "since replaced by version 2" in err
+    assert rc == 2 and "since replaced by version 2" in err
     # withdrawing
     new_rid = ruling_ids(event_db, m["id"])[0]
     rc, out, _ = cli(event_db, "appeal", "file", "--ruling", str(new_rid), "--by", "EW", "--grounds", "g")
@@ -254,7 +254,7 @@ def test_bad_input_is_one_line_and_changes_nothing(
     assert cli(event_db, "appeal", "file", "--ruling", "1", "--by", "EW", "--grounds", "g")[0] == 0
     before = count_entries(event_db)
     rc, out, err = cli(event_db, "appeal", *args)
-    assert rc == 1 and out == "" and err.count("\n") == 1, err
+    assert rc == 2 and out == "" and err.count("\n") == 1, err
     assert message in err, err
     assert count_entries(event_db) == before
 
@@ -280,15 +280,15 @@ def test_signed_match_is_locked_and_a_correction_keeps_the_signed_version(
     changed = make_case(table=2, defender_points=40)
     f = write_json(tmp_path / "c2.json", changed)
     rc, out, err = cli(event_db, "record", f)
-    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert rc == 2 and out == "" and err.count("\n") == 1
     assert err.strip() == (
         "round 1 table 2 is signed (version 1); a change needs a chief referee's correction with a reason"
     )
     rc, _, err = cli(event_db, "void", "--round", "1", "--table", "2", "--reason", "x")
-    assert rc == 1 and "is signed (version 1)" in err
+    assert rc == 2 and "is signed (version 1)" in err
     assert count_entries(event_db) == before
     rc, _, err = cli(event_db, "correct", f, "--reason", " ")
-    assert rc == 1 and "--reason: a correction needs a written reason" in err
+    assert rc == 2 and "--reason: a correction needs a written reason" in err
     rc, out, err = cli(event_db, "correct", f, "--reason", "第1副得分抄错", "--user", "孙裁判长")
     assert rc == 0, err
     with Store.open(event_db) as s:
@@ -331,7 +331,7 @@ def test_sign_from_the_command_line(event_db: str, tmp_path: Path) -> None:
     rc, _, err = cli(event_db, "sign", "--round", "1", "--table", "1", "--expect-version", "1", *files)
     assert rc == 0 and "version 1 signed and locked" in err
     rc, _, err = cli(event_db, "sign", "--round", "1", "--table", "1", "--expect-version", "1", *files)
-    assert rc == 1 and "already signed" in err
+    assert rc == 2 and "already signed" in err
 
 
 def test_an_open_round_cannot_be_signed(event_db: str, tmp_path: Path) -> None:
@@ -357,6 +357,7 @@ def test_a_version_3_database_gets_appeals_and_signatures(db: str, tmp_path: Pat
     )
     rec = old.record(ev.id, flip_case(), actor=CHIEF, lang="zh")
     old.close()
+    assert cli(db, "db", "upgrade")[0] == 0  # a reader (log) does not upgrade
     rc, out, err = cli(db, "log")
     assert rc == 0 and f"upgraded the database schema from version 3 to {SCHEMA_VERSION}" in out
     with Store.open(db) as s:

@@ -83,7 +83,7 @@ def test_a_late_appeal_and_a_missing_reason(
     finally:
         monkeypatch.undo()
         time.tzset()
-    assert rc == 1 and out == "", err
+    assert rc == 2 and out == "", err
     assert "7 分钟" in err and "10 分钟申诉期" in err
     beijing = (filed.astimezone(UTC) + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S")
     assert f"提出：{beijing}" in err, err
@@ -91,32 +91,32 @@ def test_a_late_appeal_and_a_missing_reason(
     assert_chinese(err)
     # the English line names the flags, as it always did
     rc, _, err = cli(event_db, *appeal, "--filed-at", late, "--backdate-reason", "补录", lang="en")
-    assert rc == 1 and "--accept-late" in err
+    assert rc == 2 and "--accept-late" in err
     for extra in (
         ["--accept-late"],  # a late appeal accepted without its reason
         ["--filed-at", late],  # back-dated without a reason
         ["--reason", "x"],  # a reason with nothing to give it for
     ):
         rc, out, err = cli(event_db, *appeal, *extra, lang="zh")
-        assert rc == 1 and out == "", err
+        assert rc == 2 and out == "", err
         assert_chinese(err)
     rc, _, err = cli(event_db, *appeal, "--accept-late", lang="zh")
     assert err == "理由：接受逾期申诉须写明理由。\n"
     rc, _, err = cli(event_db, "void", "--round", "1", "--table", "1", "--reason", " ", lang="zh")
-    assert rc == 1 and err == "理由：作废记录需要书面理由。\n"
+    assert rc == 2 and err == "理由：作废记录需要书面理由。\n"
 
 
 def test_an_unknown_pair_and_an_unknown_event(event_db: str, tmp_path: Path) -> None:
     case = flip_case()
     case["pairs"] = {"NS": "1", "EW": "99"}
     rc, out, err = cli(event_db, "record", write_json(tmp_path / "c.json", case), lang="zh")
-    assert rc == 1 and out == "" and "参赛对 99" in err, err
+    assert rc == 2 and out == "" and "参赛对 99" in err, err
     assert_chinese(err)
     rc, _, err = cli(event_db, "pairs", "list", "--event", "7", lang="zh")
-    assert rc == 1
+    assert rc == 2
     assert_chinese(err)
     rc, _, err = cli(event_db, "withdraw", "--pair", "99", "--from-round", "2", "--reason", "弃权", lang="zh")
-    assert rc == 1
+    assert rc == 2
     assert_chinese(err)
 
 
@@ -128,13 +128,13 @@ def test_a_wrong_pin(event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("REFEREE_APP_PIN", "000000")
     void = ("void", "--round", "1", "--table", "1", "--reason", "抄错")
     rc, out, err = cli(event_db, *void, "--role", "chief_referee", lang="zh")
-    assert (rc, out) == (1, "")
+    assert (rc, out) == (2, "")
     assert err == "PIN 不正确；再错 4 次将锁定 60 秒。\n"
     rc, _, err = cli(event_db, *void, "--role", "chief_referee", lang="en")
     assert err == "wrong PIN for the chief referee; 3 tries left before a 60-second lock\n"
     monkeypatch.delenv("REFEREE_APP_PIN")
     rc, _, err = cli(event_db, *void, lang="zh")  # no role: refused, and told to give one
-    assert rc == 1 and err.startswith("作废记录需要裁判员、裁判长的 PIN（当前角色：未登录）；请指定角色")
+    assert rc == 2 and err.startswith("作废记录需要裁判员、裁判长的 PIN（当前角色：未登录）；请指定角色")
     assert_chinese(err)
 
 
@@ -247,5 +247,5 @@ def test_the_desks_notes_on_the_record(event_db: str, tmp_path: Path) -> None:
     # pairing over the unfinished round: its gaps in words (they were "missing 3; table 1 has
     # no result" in either language)
     rc, out, err = cli(event_db, "pair", "--round", "2", lang="zh")
-    assert rc == 1 and out == "" and "参赛对 3 无结果" in err and "第 1 桌尚无结果" in err, err
+    assert rc == 2 and out == "" and "参赛对 3 无结果" in err and "第 1 桌尚无结果" in err, err
     assert_chinese(err)

@@ -86,7 +86,7 @@ def test_only_the_owner_upgrades_and_a_station_is_told_so(station_login: str, pg
     eng.dispose()
     station = pgroles.station_url(pg_db, station_login, "pw")
     rc, _, err = cli(station, "event", "list")
-    assert rc == 1 and "only the owner's login" in err and "schema version 7" in err, err
+    assert rc == 2 and "only the owner's login" in err and "schema version 7" in err, err
     assert err.count("\n") == 1
     rc, out, err = cli(pg_db, "db", "upgrade")
     assert rc == 0 and f"schema version {SCHEMA_VERSION}" in out, err
@@ -95,9 +95,9 @@ def test_only_the_owner_upgrades_and_a_station_is_told_so(station_login: str, pg
 
 def test_setup_roles_refuses_what_it_cannot_do(tmp_path: Path, pg_db: str) -> None:
     rc, _, err = cli(str(tmp_path / "e.db"), "db", "setup-roles", "--station-login", "s1", "--no-password")
-    assert rc == 1 and "only for a PostgreSQL store" in err
+    assert rc == 2 and "only for a PostgreSQL store" in err
     assert cli(pg_db, "event", "create", "--rules", "bhg-2011", "--name", "杯")[0] == 0
     rc, _, err = cli(pg_db, "db", "setup-roles", "--station-login", "Robert'); DROP", "--no-password")
-    assert rc == 1 and "not a plain PostgreSQL role name" in err
+    assert rc == 2 and "not a plain PostgreSQL role name" in err
     rc, _, err = cli(pg_db, "db", "setup-roles", "--station-login", "referee", "--no-password")
-    assert rc == 1 and "the owner's own login" in err
+    assert rc == 2 and "the owner's own login" in err

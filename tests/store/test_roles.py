@@ -385,15 +385,15 @@ def test_a_table_referee_cannot_decide_an_appeal_from_the_command_line(
     decide = ("appeal", "decide", str(aid), "--decision", "upheld", "--reason", "r", "--committee", "周")
     monkeypatch.setenv("REFEREE_APP_PIN", PINS["table_referee"])
     rc, out, err = cli(event_db, *decide, "--role", "table_referee")
-    assert (rc, out) == (1, "")
+    assert (rc, out) == (2, "")
     assert err == "appeal.decide needs the arbitration committee's PIN (you are: table referee)\n"
     monkeypatch.delenv("REFEREE_APP_PIN")
     rc, _, err = cli(event_db, *decide)
-    assert rc == 1 and "(you are: not logged in); give --role ROLE" in err
+    assert rc == 2 and "(you are: not logged in); give --role ROLE" in err
     monkeypatch.setenv("REFEREE_APP_PIN", "000000")
     rc, _, err = cli(event_db, *decide, "--role", "arbitration")
     assert (
-        rc == 1 and err == "wrong PIN for the arbitration committee; 4 tries left before a 60-second lock\n"
+        rc == 2 and err == "wrong PIN for the arbitration committee; 4 tries left before a 60-second lock\n"
     )
     assert count_entries(event_db) == before + 1  # the wrong PIN, counted
     monkeypatch.setenv("REFEREE_APP_PIN", PINS["arbitration"])
@@ -426,7 +426,7 @@ def test_the_pin_is_prompted_without_echo_never_in_argv(
     # REFEREE_APP_ROLE stands for --role
     monkeypatch.setenv("REFEREE_APP_ROLE", "arbitration")
     rc, _, err = cli(event_db, "void", "--round", "1", "--table", "1", "--reason", "r")
-    assert rc == 1 and "match.void needs" in err and "(you are: arbitration committee)" in err
+    assert rc == 2 and "match.void needs" in err and "(you are: arbitration committee)" in err
     assert asked[-1] == "PIN of the arbitration committee: "
 
 
@@ -497,7 +497,7 @@ def test_every_permission_row_from_the_command_line(
                 assert rc == 0, (action, role, err)
             else:
                 assert (
-                    rc == 1
+                    rc == 2
                     and err.startswith(f"{action} needs ")
                     and err.endswith(f"(you are: {roles.role_name(role)})\n")
                 ), (action, role, err)
@@ -507,7 +507,7 @@ def test_every_permission_row_from_the_command_line(
     for role in ("table_referee", "arbitration"):
         _pin_env(monkeypatch, role)  # not the chief referee's PIN
         rc, _, err = cli(event_db, "role", "set-pin", "--role", role)
-        assert rc == 1 and "wrong PIN for the chief referee" in err
+        assert rc == 2 and "wrong PIN for the chief referee" in err
     _pin_env(monkeypatch, "chief_referee")
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "arbitration")
     assert rc == 0 and err == "PIN set for the arbitration committee\n"
@@ -524,7 +524,7 @@ def test_role_set_pin_and_status_on_a_new_event(
     answers = iter(["246879", "246979"])
     monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(answers))
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "chief_referee")
-    assert rc == 1 and err == "new PIN: the two entries differ; nothing changed\n"
+    assert rc == 2 and err == "new PIN: the two entries differ; nothing changed\n"
     answers = iter(["246879", "246879"])
     rc, _, err = cli(event_db, "role", "set-pin", "--role", "chief_referee", lang="zh")
     assert rc == 0 and err == "已设置裁判长的 PIN\n"
@@ -534,7 +534,7 @@ def test_role_set_pin_and_status_on_a_new_event(
     # roles are enforced from now on: a write without a role is refused, in one line
     (tmp_path / "p.csv").write_text("number,player1,player2\n9,甲,乙\n", encoding="utf-8")
     rc, _, err = cli(event_db, "pairs", "import", str(tmp_path / "p.csv"))
-    assert rc == 1 and err.startswith("pairs.import needs the chief referee's PIN (you are: not logged in)")
+    assert rc == 2 and err.startswith("pairs.import needs the chief referee's PIN (you are: not logged in)")
     assert err.count("\n") == 1
 
 

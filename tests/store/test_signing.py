@@ -251,10 +251,10 @@ def test_old_entries_are_unsigned_not_broken_and_an_encrypted_key_needs_its_pass
     # without the passphrase the key cannot sign: the command says so and writes nothing
     monkeypatch.delenv(keys.ENV_PASSPHRASE)
     rc, _, err = cli(event_db, "pairs", "import", str(tmp_path / "pairs.csv"))
-    assert rc == 1 and "set REFEREE_APP_STATION_KEY_PASSPHRASE" in err, err
+    assert rc == 2 and "set REFEREE_APP_STATION_KEY_PASSPHRASE" in err, err
     monkeypatch.setenv(keys.ENV_PASSPHRASE, "错的")
     rc, _, err = cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))
-    assert rc == 1 and "wrong passphrase" in err, err
+    assert rc == 2 and "wrong passphrase" in err, err
     rc, out, err = cli(event_db, "verify", "--root", root)
     assert rc == 0 and "3 written before station keys" in out, err
     # a write that did not unlock the key first (the desk's commands, the window) is
@@ -294,11 +294,11 @@ def test_a_revoked_key_signs_nothing_that_verifies(
     monkeypatch.setenv("REFEREE_APP_STATION", "desk")  # the chief referee's desk
     # the chief referee's own key cannot revoke itself (nobody could register again)
     rc, _, err = cli(event_db, "key", "revoke", hall["root"], "--reason", "试")
-    assert rc == 1 and "cannot revoke itself" in err, err
+    assert rc == 2 and "cannot revoke itself" in err, err
     rc, out, err = cli(event_db, "key", "revoke", table_fpr[:16], "--reason", "笔记本丢失")
     assert rc == 0 and f"revoked table-1 table_referee {table_fpr}" in out, err
     rc, _, err = cli(event_db, "key", "revoke", table_fpr, "--reason", "again")
-    assert rc == 1 and "already revoked" in err
+    assert rc == 2 and "already revoked" in err
     rc, out, _ = cli(event_db, "key", "list")
     assert f"{table_fpr}\ttable-1\ttable_referee\t#5\trevoked #" in out
     assert _verify(event_db, root=hall["root"]).ok  # what it signed before stays good

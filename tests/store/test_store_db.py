@@ -39,6 +39,11 @@ def test_older_schema_is_upgraded_on_open(db: str, tmp_path: Path, old_version: 
     old.close()
     assert sql(db, "SELECT value FROM store_meta")[0][0] == str(old_version)
 
+    # a command that only reads refuses it, named, and changes nothing (issue 24, item 6)
+    rc, out, err = cli(db, "log")
+    assert rc == 2 and f"schema version {old_version} and this referee-app uses" in err
+    assert sql(db, "SELECT value FROM store_meta")[0][0] == str(old_version)
+    assert cli(db, "db", "upgrade")[0] == 0
     rc, out, err = cli(db, "log")
     assert rc == 0, err
     assert f"upgraded the database schema from version {old_version} to {SCHEMA_VERSION}" in out
@@ -72,7 +77,7 @@ def test_newer_schema_is_refused_and_left_unchanged(event_db: str, tmp_path: Pat
         ("log",),
     ):
         rc, out, err = cli(event_db, *args)
-        assert rc == 1 and out == "" and err.count("\n") == 1, (args, err)
+        assert rc == 2 and out == "" and err.count("\n") == 1, (args, err)
         assert "schema version 99 was written by a newer referee-app" in err
         assert f"reads up to version {SCHEMA_VERSION}" in err and "not changed" in err
     assert sql(event_db, "SELECT value FROM store_meta")[0][0] == "99"
@@ -133,7 +138,7 @@ def test_database_in_a_read_only_folder(tmp_path: Path) -> None:
         rc, out, err = cli(db, "event", "create", "--rules", "bhg-2011", "--name", "x")
     finally:
         (tmp_path / "ro").chmod(0o755)
-    assert rc == 1 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert db in err and "cannot create the database" in err
     assert not Path(db).exists()
 
@@ -142,22 +147,22 @@ def test_refusals_that_change_nothing(tmp_path: Path) -> None:
     junk = tmp_path / "notes.db"
     junk.write_text("not a database", encoding="utf-8")
     rc, _, err = cli(str(junk), "verify")
-    assert rc == 1 and "not a referee-app database" in err and err.count("\n") == 1
+    assert rc == 2 and "not a referee-app database" in err and err.count("\n") == 1
     assert junk.read_text(encoding="utf-8") == "not a database"
 
     missing = tmp_path / "missing.db"
     case = write_json(tmp_path / "c.json", make_case())
     for args in (("verify",), ("export",), ("log",), ("record", case)):
         rc, _, err = cli(str(missing), *args)
-        assert rc == 1 and "no database here" in err, (args, err)
+        assert rc == 2 and "no database here" in err, (args, err)
     assert not missing.exists()
     rc, _, err = cli(
         str(tmp_path / "nofolder" / "x.db"), "event", "create", "--rules", "bhg-2011", "--name", "x"
     )
-    assert rc == 1 and "does not exist" in err
+    assert rc == 2 and "does not exist" in err
 
     rc, _, err = cli(str(tmp_path / "e.db"), "event", "create", "--rules", "no-such-book", "--name", "x")
-    assert rc == 1 and "--rules: no-such-book" in err
+    assert rc == 2 and "--rules: no-such-book" in err
     assert not (tmp_path / "e.db").exists()
     rc, _, err = cli(
         str(tmp_path / "e.db"),
@@ -170,13 +175,13 @@ def test_refusals_that_change_nothing(tmp_path: Path) -> None:
         "--date",
         "2026-13-01",
     )
-    assert rc == 1 and "--date: expected YYYY-MM-DD" in err
+    assert rc == 2 and "--date: expected YYYY-MM-DD" in err
 
 
 def test_unreachable_server_is_one_line() -> None:
     url = "postgresql+psycopg://referee:secret@127.0.0.1:1/referee_test"
     rc, out, err = cli(url, "verify")
-    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert rc == 2 and out == "" and err.count("\n") == 1
     assert "127.0.0.1" in err and "secret" not in err
 
 
@@ -185,8 +190,8 @@ def test_several_events_need_event_option(tmp_path: Path) -> None:
     assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "甲")[0] == 0
     assert cli(db, "event", "create", "--rules", "gansu-2018", "--name", "乙")[0] == 0
     rc, _, err = cli(db, "export")
-    assert rc == 1 and "several events (1: 甲, 2: 乙); name one with --event" in err
+    assert rc == 2 and "several events (1: 甲, 2: 乙); name one with --event" in err
     assert cli(db, "export", "--event", "2") == (0, "", "")
     rc, _, err = cli(db, "export", "--event", "7")
-    assert rc == 1 and "no event 7" in err
+    assert rc == 2 and "no event 7" in err
     assert count_entries(db) == 3

@@ -87,7 +87,7 @@ def test_pairs_import_refuses_a_bad_file_whole(
     f = tmp_path / "bad.csv"
     f.write_text(content, encoding="utf-8")
     rc, out, err = cli(event_db, "pairs", "import", str(f))
-    assert rc == 1
+    assert rc == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert str(f) in err and expected in err
     assert cli(event_db, "pairs", "list")[1] == before
@@ -168,7 +168,7 @@ def test_second_station_on_a_stale_version_is_refused(event_db: str, tmp_path: P
     )
     entries = count_entries(event_db)
     rc, out, err = cli(event_db, "record", f, "--expect-version", "1", "--station", "table-B")
-    assert rc == 1 and out == ""
+    assert rc == 2 and out == ""
     assert err.count("\n") == 1
     assert "round 1 table 1 was changed by 李四@table-A" in err
     assert "now version 2" in err and "you edited version 1" in err and "Nothing saved" in err
@@ -193,13 +193,13 @@ def test_record_bad_input_changes_nothing(event_db: str, tmp_path: Path) -> None
     for name, (case, expected) in cases.items():
         f = write_json(tmp_path / f"{name}.json", case)
         rc, out, err = cli(event_db, "record", f)
-        assert rc == 1, name
+        assert rc == 2, name
         assert out == "" and err.count("\n") == 1 and "Traceback" not in err, (name, err)
         assert f in err and expected in err, (name, err)
     notjson = tmp_path / "nj.json"
     notjson.write_text("{", encoding="utf-8")
     rc, _, err = cli(event_db, "record", str(notjson))
-    assert rc == 1 and "not JSON" in err
+    assert rc == 2 and "not JSON" in err
     assert count_entries(event_db) == entries
     assert len(cli(event_db, "export")[1].splitlines()) == 1
 
@@ -210,7 +210,7 @@ def test_void_and_record_again(event_db: str, tmp_path: Path) -> None:
     assert rc == 0, err
     assert cli(event_db, "export")[1] == ""
     rc, _, err = cli(event_db, "void", "--round", "1", "--table", "1", "--reason", "again")
-    assert rc == 1 and "already void" in err
+    assert rc == 2 and "already void" in err
     assert cli(event_db, "record", write_json(tmp_path / "b.json", make_case()))[0] == 0
     (line,) = cli(event_db, "export")[1].splitlines()
     assert json.loads(line)["version"] == 2
@@ -357,7 +357,7 @@ def test_a_pinned_rulebook_that_no_longer_loads_is_one_line(event_db: str, tmp_p
     drop_guards(event_db, "events")
     sql(event_db, "UPDATE events SET rulebook_text = 'id = 1'")
     rc, out, err = cli(event_db, "record", write_json(tmp_path / "a.json", make_case()))
-    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert rc == 2 and out == "" and err.count("\n") == 1
     assert "event 1: its pinned rulebook bhg-2011" in err and "does not load" in err
     rc, _, err = cli(event_db, "verify")
     assert rc == 1 and "entry #2 (event.create" in err and "rulebook_text" in err

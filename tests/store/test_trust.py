@@ -135,11 +135,11 @@ def test_a_5000_digit_number_is_one_line(tmp_path: Path, event_db: str) -> None:
     case = json.dumps(make_case()).replace('"defender_points": 60', '"defender_points": ' + "9" * 5000)
     (tmp_path / "r.json").write_text(case, encoding="utf-8")
     rc, out, err = cli(event_db, "record", str(tmp_path / "r.json"))
-    assert rc == 1 and err.count("\n") == 1 and "r.json: not a case" in err, err
+    assert rc == 2 and err.count("\n") == 1 and "r.json: not a case" in err, err
     bad_rules = tmp_path / "big.toml"
     bad_rules.write_text('id = "x"\nn = ' + "9" * 5000 + "\n", encoding="utf-8")
     rc, out, err = cli(None, "rules", "check", str(bad_rules))
-    assert rc == 1 and "big.toml: not a rulebook" in out + err and "internal error" not in out + err
+    assert rc == 2 and "big.toml: not a rulebook" in out + err and "internal error" not in out + err
 
 
 def test_a_rulebook_nested_100000_deep_blames_the_rulebook(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_csv_names_with_hidden_characters_are_refused_with_their_line(db: str, t
         csv = tmp_path / "p.csv"
         csv.write_text(f"number,player1,player2\n1,王五,赵六\n2,李四,{bad}\n", encoding="utf-8")
         rc, out, err = cli(db, "pairs", "import", str(csv))
-        assert rc == 1 and err.count("\n") == 1, (bad, err)
+        assert rc == 2 and err.count("\n") == 1, (bad, err)
         assert f"p.csv: line 3: player2 contains {said}" in err or f"line 3: player2 has {said}" in err, err
     with Store.open(db) as store:
         assert store.list_pairs(1) == []  # nothing imported, on either backend
@@ -237,7 +237,7 @@ def test_a_full_disk_is_called_full(small_disk: Path, tmp_path: Path) -> None:
     finally:
         os.close(fd)
     rc, out, err = cli(db, "record", write_json(tmp_path / "a.json", make_case()))
-    assert rc == 1 and out == "" and err.count("\n") == 1, err
+    assert rc == 2 and out == "" and err.count("\n") == 1, err
     assert "the disk is full" in err and "nothing was saved" in err and "I/O error" not in err
     (small_disk / "filler").unlink()
     assert count_entries_sql(db) == before
@@ -351,7 +351,7 @@ def test_appeal_times_come_from_the_stores_clock(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
         "--filed-at", "2026-04-01T15:00:00+08:00",
     )  # fmt: skip
-    assert rc == 1 and "--filed-at: an appeal's times come from the store's clock" in err, err
+    assert rc == 2 and "--filed-at: an appeal's times come from the store's clock" in err, err
     rc, _, err = cli(
         event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
         "--filed-at", "2026-04-01T15:00:00+08:00", "--ended-at", "2026-04-01T14:55:00+08:00",
@@ -395,7 +395,7 @@ def test_a_bad_schema_version_is_one_line(tmp_path: Path) -> None:
     sql(db, "UPDATE store_meta SET value = 'v6; drop' WHERE key = 'schema_version'")
     for args in (("verify",), ("log",)):
         rc, out, err = cli(db, *args)
-        assert rc == 1 and out == "" and err.count("\n") == 1, err
+        assert rc == 2 and out == "" and err.count("\n") == 1, err
         assert "store_meta says schema version 'v6; drop', not a version number" in err
 
 
@@ -489,4 +489,4 @@ def test_anchors_catch_a_rewritten_or_truncated_log(event_db: str, tmp_path: Pat
     rc, _, err = cli(event_db, "verify", "--head", second.strip())
     assert rc == 1 and f"the log was truncated: it has {seq - 1} entries, but entry #{seq}" in err, err
     rc, _, err = cli(event_db, "verify", "--head", "RA1:1:nothex")
-    assert rc == 1 and "--head: not an anchor" in err
+    assert rc == 2 and "--head: not an anchor" in err
