@@ -1097,7 +1097,7 @@ def test_a_hand_in_words(lang: str, texts: list[str]) -> None:
 def test_a_hand_in_words_with_the_j_rule_passing_a_and_a_hand_loss() -> None:
     j = judge(case("hbue-2018", [j_hand(40, 1)], levels={"NS": "2", "EW": "J"}), lang="en")
     assert j["hands"][0]["text"] == (
-        "defenders' total 40; bottom captured with J: East-West drop to 6; North-South take the deal, +0; "
+        "defenders' total 40; bottom captured with J: East-West drop to 6; North-South take the deal; "
         "North deals next."
     )
     a = judge(case("bhg-2011", [hand(40)], levels={"NS": "2", "EW": "A"}), lang="zh")

@@ -19,10 +19,11 @@ from datetime import datetime
 from typing import Any
 
 from ..core import editing
-from ..core.case import split_case
+from ..core.case import parse_case, split_case
 from ..core.engine import is_language_free, judge, word, word_ruling
 from ..core.errors import CaseError
 from ..core.rulebook import Rulebook
+from ..core.unusual import refuse_unconfirmed
 from ..store.errors import ConflictError, LockedError
 from ..store.service import Actor, EventInfo, Store
 from .changes import OpChanges, changes_of
@@ -183,10 +184,22 @@ class Session:
         """Judge a proposed case without saving it. Raises CaseError on invalid input."""
         return judge(copy.deepcopy(case), lang=self.lang, rulebook=self.rulebook)
 
+    def check_confirmed(self, case: dict[str, Any]) -> None:
+        """Refuse (:class:`CaseError` naming the field) a case holding an odd fact the referee
+        has not confirmed (:mod:`..core.unusual`); a case that is not valid at all is left to
+        the store to refuse."""
+        try:
+            parsed = parse_case(case)
+        except CaseError:
+            return
+        refuse_unconfirmed(parsed, self.rulebook.data)
+
     def save(self, record: TableRecord, case: dict[str, Any]) -> TableRecord:
         """Save a new version of the table's case; refused if another station saved first,
-        or if it logs into a hand that had already ended at once."""
+        if it logs into a hand that had already ended at once, or holds an odd fact not
+        confirmed."""
         editing.refuse_after_end(record.case, record.decision, case)
+        self.check_confirmed(case)
         return self.save_new(record.round, record.table, record.pairs, case, expected_version=record.version)
 
     def save_new(
@@ -225,7 +238,8 @@ class Session:
 
     def correct(self, record: TableRecord, case: dict[str, Any], reason: str) -> TableRecord:
         """A chief referee's correction of a (signed) table: a new, unsigned version, with the
-        reason kept; the signed version stays as it was."""
+        reason kept; the signed version stays as it was. The correction is the chief
+        referee's own word: it is not asked to confirm odd facts again."""
         full = dict(case, round=record.round, table=record.table, pairs=dict(record.pairs))
         self.store.record(
             self.event.id,

@@ -113,6 +113,12 @@ class Case:
     #: The hand in play (being drawn or played) when the round's time warning (限时提醒) was
     #: given, counted from 1; None: no warning recorded.
     time_warning: int | None = None
+    #: Odd facts the referee confirmed happened (:mod:`.unusual`): ``{"fact", "field"}``.
+    confirmed: list[dict[str, str]] = field(default_factory=list)
+
+
+#: The odd-but-possible facts a case can confirm (:mod:`.unusual` checks each).
+CONFIRMABLE_FACTS = ("redeclarations_over_assumed", "same_offence_twice")
 
 
 def parse_case(raw: Any) -> Case:
@@ -129,6 +135,7 @@ def parse_case(raw: Any) -> Case:
             "hands",
             "finished",
             "time_warning",
+            "confirmed",
         },
     )
     event = _string(top, "event", "event", required=True)
@@ -173,7 +180,13 @@ def parse_case(raw: Any) -> Case:
                 got=time_warning,
                 n=len(hands),
             )
-    return Case(event, first_dealer, levels, history, before, hands, finished, time_warning)
+    confirmed = []
+    for i, item in enumerate(_list(top.get("confirmed", []), "confirmed", MAX_INFRACTIONS)):
+        entry = _object(item, f"confirmed[{i}]", {"fact", "field"})
+        fact = _choice(entry, "fact", f"confirmed[{i}].fact", CONFIRMABLE_FACTS, required=True)
+        where = _string(entry, "field", f"confirmed[{i}].field", required=True)
+        confirmed.append({"fact": fact, "field": where})
+    return Case(event, first_dealer, levels, history, before, hands, finished, time_warning, confirmed)
 
 
 def _hand(raw: Any, path: str) -> Hand:

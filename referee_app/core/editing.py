@@ -33,6 +33,17 @@ def hand_in_progress(case: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def confirm_fact(case: Mapping[str, Any], fact: str, field: str) -> dict[str, Any]:
+    """The case with the referee's confirmation that an odd fact (:mod:`.unusual`) happened,
+    kept in ``confirmed`` so the record shows it was vouched for."""
+    out = copy.deepcopy(dict(case))
+    entry = {"fact": fact, "field": field}
+    confirmed = out.setdefault("confirmed", [])
+    if entry not in confirmed:
+        confirmed.append(entry)
+    return out
+
+
 def add_infraction(case: dict[str, Any], infraction: dict[str, Any]) -> dict[str, Any]:
     """Log an infraction in the hand being played (a new one is opened if none is)."""
     out = copy.deepcopy(case)

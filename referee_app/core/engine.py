@@ -19,6 +19,7 @@ from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
 from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
+from .unusual import confirmations_in_effect, redeclarations_allowed
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Decision:
     result: dict[str, Any] | None
     #: Where the time warning fell and the last hand it allows (absent: none recorded).
     time_warning: dict[str, Any] | None = None
+    #: The odd facts the referee confirmed and this decision rests on (:mod:`.unusual`).
+    confirmed: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -106,6 +109,8 @@ class Decision:
         }
         if self.time_warning is not None:
             out["time_warning"] = self.time_warning
+        if self.confirmed:
+            out["confirmed"] = [dict(c) for c in self.confirmed]
         return out
 
 
@@ -117,7 +122,7 @@ def decide(case: Any, *, rulebook: Rulebook | None = None) -> Decision:
             rulebook = load_rulebook(parsed.event)
         except RulebookError as exc:
             raise CaseError(f"event: {exc}", code=exc.code, field="event", **exc.values) from None
-    return RoundJudge(rulebook, parsed).run()
+    return RoundJudge(rulebook, parsed).run_confirmed()
 
 
 def word(decision: Mapping[str, Any], lang: str, rulebook: Rulebook) -> dict[str, Any]:
@@ -201,7 +206,7 @@ def judge(case: Any, *, lang: str = "zh", rulebook: Rulebook | None = None) -> d
             rulebook = load_rulebook(parsed.event)
         except RulebookError as exc:
             raise CaseError(f"event: {exc}", code=exc.code, field="event", **exc.values) from None
-    return word(RoundJudge(rulebook, parsed).run().to_json(), lang, rulebook)
+    return word(RoundJudge(rulebook, parsed).run_confirmed().to_json(), lang, rulebook)
 
 
 class RoundJudge:
@@ -225,6 +230,12 @@ class RoundJudge:
         self.mandatory = self.rules["levels"]["mandatory"]
 
     # -- the round -------------------------------------------------------------------------
+
+    def run_confirmed(self) -> Decision:
+        """The round judged, with the confirmations of odd facts it rests on."""
+        decision = self.run()
+        decision.confirmed = confirmations_in_effect(self.case, self.rules)
+        return decision
 
     def run(self) -> Decision:
         # counted in a canonical order like a hand's infractions; shown in the order given
@@ -629,27 +640,24 @@ class RoundJudge:
                 most=most,
                 clause=cite(bottom_cfg["clause"]),
             )
-        limits = self.rules.get("redeclarations")
-        if limits is None:
+        limit = redeclarations_allowed(self.rules, number)
+        if limit is None:
             return False
-        holding = [lim for lim in limits["limits"] if lim["from_hand"] <= number]
-        if not holding:
-            return False
-        allowed = max(holding, key=lambda lim: lim["from_hand"])["max"]
+        allowed, clause = limit
         if hand.redeclarations <= allowed:
             return False
-        if limits["clause"]["assumed"]:
-            return True
+        if clause["assumed"]:
+            return True  # odd, not impossible: the referee confirms it (core.unusual)
         raise CaseError(
             f"{hand.path}.redeclarations: {hand.redeclarations} re-declarations, more than the "
-            f"{allowed} {self.rb.id} allows in hand {number} ({cite(limits['clause'])})",
+            f"{allowed} {self.rb.id} allows in hand {number} ({cite(clause)})",
             code="case.redeclarations_over",
             field=f"{hand.path}.redeclarations",
             got=hand.redeclarations,
             allowed=allowed,
             n=number,
             rulebook=self.rb.id,
-            clause=cite(limits["clause"]),
+            clause=cite(clause),
         )
 
     def check_nothing_after_the_end(self, hand: Hand, shown: list[Ruling]) -> None:

@@ -464,6 +464,8 @@ def ruling_html(language: Language, ruling: dict[str, Any]) -> str:
         parts.append(f"<span style='color:#ef6c00'>⚠ {tr('assumed_note')}</span>")
     if ruling.get("instruction"):
         parts.append(f"{tr('instruction')}: {ruling['instruction']}")
+    for note in ruling.get("unusual") or []:
+        parts.append(f"<span style='color:#ef6c00'>⚠ {escape(tr('unusual_note', text=note))}</span>")
     # what else saving it decides: the preview is the whole decision that will be saved
     for also in ruling.get("also") or []:
         if "forfeit" in also:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from ..app.drafts import Drafts
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session, TableRecord
-from ..core import editing
+from ..core import editing, unusual
 from ..core.catalogue import facts_required, fields_for
 from ..core.errors import CaseError
 from ..core.seats import SEAT_NAMES, SIDE_NAMES
@@ -528,6 +528,10 @@ class TableView(QWidget):
         write refused for this station's role offers the PIN dialog and is tried once more;
         refused again, what was typed (the hand, the correction's reason) stays."""
         assert self.record is not None
+        confirmed = self.confirm_unusual(case)
+        if confirmed is None:
+            return False
+        case = confirmed
         for attempt in (1, 2):
             try:
                 if self.correction_reason is not None:  # the chief referee's correction of a signed record
@@ -549,6 +553,48 @@ class TableView(QWidget):
         self.saved.emit(self.language.tr("saved_version", version=self.record.version))
         return True
 
+    def confirm_unusual(self, case: dict[str, Any]) -> dict[str, Any] | None:
+        """The case with the referee's confirmation of each odd fact it holds (the same
+        offence logged twice in a trick …), asked one by one; None: the referee did not
+        confirm one, nothing is saved. Other problems are left to the save to refuse."""
+        for _ in range(len(unusual.FACTS) * 50):
+            try:
+                self.session.check_confirmed(case)
+            except CaseError as exc:
+                fact = exc.values.get("fact") if exc.code.startswith("case.unusual_") else None
+                if not isinstance(fact, str) or not isinstance(exc.field, str):
+                    return case
+                answer = QMessageBox.question(
+                    self,
+                    self.language.tr("unusual_title"),
+                    self.language.tr("unusual_question", text=refusal(exc, self.language)),
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.No,
+                )
+                if answer != QMessageBox.StandardButton.Yes:
+                    return None
+                case = editing.confirm_fact(case, fact, exc.field)
+                continue
+            return case
+        return case
+
+    def preview_with_unusual(self, case: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The decision on ``case`` with what the referee will be asked to confirm on saving
+        (its odd facts, in words)."""
+        decision = self.session.preview(case)
+        notes: list[str] = []
+        for _ in range(len(unusual.FACTS) * 50):
+            try:
+                self.session.check_confirmed(case)
+                break
+            except CaseError as exc:
+                fact = exc.values.get("fact")
+                if not isinstance(fact, str) or not isinstance(exc.field, str):
+                    break
+                notes.append(refusal(exc, self.language))
+                case = editing.confirm_fact(case, fact, exc.field)
+        return decision, notes
+
     def preview_infraction(self, infraction: dict[str, Any]) -> dict[str, Any]:
         """The ruling the engine proposes for ``infraction`` logged now at this table, with
         ``also``: what else saving it changes (another ruling's sanction, the round's
@@ -556,7 +602,7 @@ class TableView(QWidget):
         assert self.record is not None
         case = editing.add_infraction(self.record.case, infraction)
         editing.refuse_after_end(self.record.case, self.record.decision, case)
-        decision = self.session.preview(case)
+        decision, notes = self.preview_with_unusual(case)
         if infraction["kind"] == "late_arrival":
             ruling = dict(decision["before_play"][-1])
             new_at: tuple[int | None, int] = (None, len(decision["before_play"]) - 1)
@@ -564,6 +610,7 @@ class TableView(QWidget):
             ruling = dict(decision["hands"][-1]["rulings"][-1])
             new_at = (len(decision["hands"]) - 1, len(decision["hands"][-1]["rulings"]) - 1)
         ruling["also"] = consequences(self.record.decision, decision, new_at)
+        ruling["unusual"] = notes
         return ruling
 
     def log_infraction(
@@ -675,13 +722,17 @@ class TableView(QWidget):
             self.confirm_hand_button.setEnabled(False)
             return
         try:
-            decision = self.session.preview(self.case_with_hand(fields))
+            decision, notes = self.preview_with_unusual(self.case_with_hand(fields))
         except (CaseError, ValueError) as exc:
             self.outcome.setText(f"<span style='color:#c62828'>{escape(refusal(exc, self.language))}</span>")
             self.confirm_hand_button.setEnabled(False)
             return
         hand = decision["hands"][-1 if self.editing_hand is None else self.editing_hand]
-        self.outcome.setText(f"<b>{self.language.tr('outcome_preview')}</b> {hand['text']}")
+        shown = f"<b>{self.language.tr('outcome_preview')}</b> {hand['text']}"
+        for note in notes:
+            words = escape(self.language.tr("unusual_note", text=note))
+            shown += f"<br><span style='color:#ef6c00'>⚠ {words}</span>"
+        self.outcome.setText(shown)
         self.confirm_hand_button.setEnabled(True)
 
     def case_with_hand(self, fields: dict[str, Any]) -> dict[str, Any]:

@@ -604,6 +604,22 @@ class EventLife(RuleBasedStateMachine):
             self.note(f"{what}: refused {err.code}")
             return
         try:
+            self.session.check_confirmed(case)
+        except CaseError as err:
+            # an odd fact (the same offence twice in a trick): the referee confirms it, and
+            # the confirmation is kept with the record, or does not, and nothing is written
+            if data.draw(st.booleans(), label="confirm the unusual fact"):
+                self.note(f"{what}: confirms {err.code}")
+                case = editing.confirm_fact(case, err.values["fact"], str(err.field))
+                return self.save_judged(t, record, case, what, data)
+            if not record.signed:
+                before = self.head()
+                with pytest.raises(CaseError):
+                    self.session.save(record, case)
+                assert self.head() == before, f"{what}: unconfirmed ({err.code}) but the store changed"
+            self.note(f"{what}: not confirmed {err.code}")
+            return
+        try:
             self.session.preview(case)
         except CaseError as err:
             if err.code == "case.dealer_grab":
