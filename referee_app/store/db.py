@@ -171,14 +171,7 @@ def check_version(engine: Engine, where: str, target: str) -> int:
             code="db.missing",
             where=where,
         )
-    if current > SCHEMA_VERSION:
-        raise SchemaTooNewError(
-            _too_new(where, current),
-            code="db.too_new",
-            where=where,
-            version=current,
-            supported=SCHEMA_VERSION,
-        )
+    _refuse_too_new(where, current)
     if current < SCHEMA_VERSION:
         raise _too_old(where, current, target)
     return current
@@ -345,6 +338,18 @@ def _read_only_mount(folder: Path) -> bool:
         return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
     except (OSError, AttributeError):
         return False
+
+
+def _refuse_too_new(where: str, current: int) -> None:
+    """A store written by a newer referee-app is not opened (nor upgraded) by this one."""
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            _too_new(where, current),
+            code="db.too_new",
+            where=where,
+            version=current,
+            supported=SCHEMA_VERSION,
+        )
 
 
 def _too_new(where: str, version: int) -> str:
@@ -785,14 +790,7 @@ def migrate(
     with engine.connect().execution_options(**READ_ONLY) as conn:
         current = schema_version(conn)
         conn.rollback()
-    if current > SCHEMA_VERSION:
-        raise SchemaTooNewError(
-            _too_new(where, current),
-            code="db.too_new",
-            where=where,
-            version=current,
-            supported=SCHEMA_VERSION,
-        )
+    _refuse_too_new(where, current)
     if current >= target:
         return current
     if current == 0 and not create:
