@@ -135,8 +135,10 @@ DECISION_KEYS = editing.DECISION_KEYS
 def png(seed: int) -> bytes:
     from PIL import Image, ImageDraw
 
-    im = Image.new("RGBA", (60, 24), (0, 0, 0, 0))
-    ImageDraw.Draw(im).line([(3, 12), (20, 3 + seed % 18), (57, 20)], fill=(20, 30, 120, 255), width=2)
+    # a signature's size and ink, as the pad draws one (the store refuses a blank or a dot)
+    im = Image.new("RGBA", (200, 60), (0, 0, 0, 0))
+    points = [(8 + i * 16, 30 + ((i * 37 + seed * 11) % 30) - 15) for i in range(12)]
+    ImageDraw.Draw(im).line(points, fill=(20, 30, 120, 255), width=3)
     out = io.BytesIO()
     im.save(out, "PNG")
     return out.getvalue()
