@@ -105,3 +105,76 @@ def test_rules_export_prints_the_text_as_it_is_or_writes_a_new_file(tmp_path: Pa
     again = referee_app("--lang", "en", "rules", "export", "bhg-2011", "--out", str(out))
     assert again.returncode == 2 and _one_line(again) == f"{out}: already exists"
     assert out.read_text(encoding="utf-8") == run.stdout
+
+
+def _bhg_with_problems(tmp_path: Path) -> Path:
+    """BHG's rulebook with three problems: a tractor rule that is no choice, a negative
+    appeal window, a kind's label missing."""
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    broken = text.replace('tractor = "power"', 'tractor = "cubic"').replace(
+        "window_minutes = 10", "window_minutes = -10"
+    )
+    label = next(line for line in broken.splitlines() if line.startswith("label = "))
+    broken = broken.replace(label + "\n", "", 1)
+    path = tmp_path / "draft.toml"
+    path.write_text(broken, encoding="utf-8")
+    return path
+
+
+def _line(path: Path, text: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
+
+
+def test_rules_check_lists_every_problem_naming_fields_and_options_in_chinese(tmp_path: Path) -> None:
+    path = _bhg_with_problems(tmp_path)
+    run = referee_app("--lang", "zh", "rules", "check", str(path))
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    tractor = _line(path, 'tractor = "cubic"')
+    assert lines == [
+        f'{path}：抠底 › 拖拉机抠底倍数：应为 "power"（2 的 n+1 次方）、"linear"（2 × (n+1)） 之一，收到 "cubic"（第 {tractor} 行）。',
+        f"{path}：申诉 › 申诉期限（分钟）：应大于 0，收到 -10（第 {_line(path, 'window_minutes = -10')} 行）。",
+        f"{path}：违规及处罚 › 迟到 › 名称：缺少此项（第 {_line(path, '[infractions.late_arrival]')} 行）。",
+    ]
+
+
+def test_checks_across_the_rulebook_are_all_listed_a_missing_kind_with_its_line(tmp_path: Path) -> None:
+    text = (RULES / "gansu-2018.toml").read_text(encoding="utf-8")
+    start = text.index("[infractions.delay]")
+    end = text.index("\n[infractions.", start + 1)
+    draft = text[:start] + text[end + 1 :]  # the delay kind left out
+    counters = [line for line in draft.splitlines() if line.startswith('counter = "')]
+    for line in counters[:2]:
+        draft = draft.replace(line, line.replace('counter = "', 'counter = "zz_'), 1)
+    path = tmp_path / "draft.toml"
+    path.write_text(draft, encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(path))
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 3, run.stderr
+    first_kind = next(n for n, line in enumerate(draft.splitlines(), 1) if line.startswith("[infractions."))
+    assert (
+        lines[0] == f"{path}：违规及处罚：每种违规都要有处罚规则，缺少“拖延比赛时间”（第 {first_kind} 行）。"
+    )
+    for line, counter in zip(lines[1:], counters[:2], strict=True):
+        name = counter.split('"')[1]
+        assert line.startswith(f"{path}：违规及处罚 › ") and "处罚规则第 1 项 › 计数器：" in line
+        assert line.endswith(
+            f"没有名为“zz_{name}”的计数器（第 {_line(path, counter.replace(name, 'zz_' + name))} 行）。"
+        )
+    english = referee_app("--lang", "en", "rules", "check", str(path)).stderr.splitlines()
+    assert english[0] == f"{path}: infractions: every kind needs rules; missing delay (line {first_kind})"
+
+
+def test_a_toml_syntax_error_keeps_the_parsers_detail_in_chinese(tmp_path: Path) -> None:
+    path = tmp_path / "quotes.toml"
+    path.write_text('schema_version = 1\nid = "x"\ntitle = "逢"J"必打"\n', encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(path))
+    assert run.returncode == 2
+    assert _one_line(run) == (
+        f"{path}：第 3 行第 12 列 TOML 语法错误：一行只能写一项：值之后还有多余的内容"
+        '（文字中的英文双引号要写成 \\" 或改用中文引号“”）。'
+    )
+    english = referee_app("--lang", "en", "rules", "check", str(path))
+    assert _one_line(english) == (
+        f"{path}: TOML syntax error: Expected newline or end of document after a statement (at line 3, column 12)"
+    )

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from ..core.errors import RulebookError, cannot_write
-from ..core.rulebook import bundled_ids, load_rulebook, validate_text
+from ..core.rulebook import Rulebook, bundled_ids, check_files, load_rulebook, validate_text
 from .messages import message
 
 #: A rulebook id as the schema accepts it (``RulebookModel.id``).
@@ -94,3 +94,14 @@ def write_new_file(
         line, data = cannot_write(target, exc, field)
         raise RulebookError(line, **data) from None
     return target
+
+
+def open_rulebook_file(path: str) -> tuple[Rulebook | None, list[RulebookError]]:
+    """A rulebook file as the window opens it: the rulebook, or every problem it has (each
+    with its field and line, not only the first), so its author fixes them in one go."""
+    try:
+        return load_rulebook(path), []
+    except RulebookError as exc:
+        if exc.code != "rulebook.problems":  # unreadable, not UTF-8: the one problem there is
+            return None, [exc]
+        return None, check_files([path]) or [exc]

@@ -205,6 +205,10 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     rules_export.add_argument("--out", help="write this file (default: standard output)")
     rules_export.add_argument("--force", action="store_true", help="replace a file that exists")
     rules_export.set_defaults(func=cmd_rules_export)
+    rules_schema = rules_sub.add_parser("schema", help="the rulebook's JSON Schema, for a text editor")
+    rules_schema.add_argument("--out", help="write this file (default: standard output)")
+    rules_schema.add_argument("--force", action="store_true", help="replace a file that exists")
+    rules_schema.set_defaults(func=cmd_rules_schema)
 
     if core_only:
         return parser
@@ -299,6 +303,21 @@ def cmd_rules_export(args: argparse.Namespace) -> int:
         return EXIT_OK
     target = write_new_file(args.out, content, force=args.force)
     print(text("cli.rules_written", args, target=target, id=args.ref), file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_rules_schema(args: argparse.Namespace) -> int:
+    """``rules schema``: the JSON Schema of a rulebook, each key titled in Chinese and
+    described in both languages (docs/rulebook.schema.json is this output)."""
+    from ..app.rulebook_reference import json_schema_text
+    from ..app.rulebooks import write_new_file
+
+    content = json_schema_text()
+    if args.out is None:
+        sys.stdout.write(content)
+        return EXIT_OK
+    target = write_new_file(args.out, content, force=args.force)
+    print(text("cli.schema_written", args, target=target), file=sys.stderr)
     return EXIT_OK
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic import Strict as StrictType
 from pydantic_core import PydanticCustomError
 
@@ -116,7 +116,7 @@ class Scoring(Strict):
                 raise PydanticCustomError(
                     "rulebook_bands_rise",
                     "dealer_bands[{i}].upto: bands must rise, {upto} <= {previous}",
-                    {"i": i, "upto": band.upto, "previous": previous},
+                    {"i": i, "n": i + 1, "upto": band.upto, "previous": previous},
                 )
             previous = band.upto
         if previous >= self.deal_changes_at:
@@ -463,51 +463,81 @@ class RulebookModel(Strict):
     infractions: dict[Literal[KINDS], Infraction]  # type: ignore[valid-type]
 
     @model_validator(mode="after")
-    def _references(self) -> RulebookModel:
-        missing = [kind for kind in KINDS if kind not in self.infractions]
-        if missing:
-            raise PydanticCustomError(
-                "rulebook_kinds_missing",
-                "infractions: every kind needs rules; missing {shown}",
-                {"shown": ", ".join(missing), "kinds": missing},
+    def _references(self, info: ValidationInfo) -> RulebookModel:
+        """The checks across the rulebook (a kind without rules, a counter not defined, …).
+        Every one is found: with a list as the validation's context ``problems`` (as
+        :func:`referee_app.core.rulebook.validate_text` validates), each is added to it,
+        so a chief referee sees them all at once; without it, the first is raised."""
+        found = reference_problems(self)
+        collect = info.context.get("problems") if isinstance(info.context, dict) else None
+        if isinstance(collect, list):
+            collect.extend(found)
+        elif found:
+            raise found[0]
+        return self
+
+
+def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
+    """Every problem across a rulebook's parts, in the order of the file."""
+    found: list[PydanticCustomError] = []
+    for kind in KINDS:
+        if kind not in model.infractions:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_kinds_missing",
+                    "infractions: every kind needs rules; missing {shown}",
+                    {"shown": kind, "kinds": [kind]},
+                )
             )
-        for kind, infraction in self.infractions.items():
-            for i, rule in enumerate(infraction.rules):
-                where = f"infractions.{kind}.rules[{i}]"
-                if rule.counter is not None and rule.counter not in self.counters:
-                    raise PydanticCustomError(
+    for kind, infraction in model.infractions.items():
+        for i, rule in enumerate(infraction.rules):
+            where = f"infractions.{kind}.rules[{i}]"
+            if rule.counter is not None and rule.counter not in model.counters:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_counter",
                         "{where}.counter: no counter named '{name}'",
                         {"where": where, "key": "counter", "name": rule.counter},
                     )
-                if rule.rest_counter is not None and rule.rest_counter not in self.counters:
-                    raise PydanticCustomError(
+                )
+            if rule.rest_counter is not None and rule.rest_counter not in model.counters:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_counter",
                         "{where}.rest_counter: no counter named '{name}'",
                         {"where": where, "key": "rest_counter", "name": rule.rest_counter},
                     )
-                if rule.same_as == kind:
-                    raise PydanticCustomError(
+                )
+            if rule.same_as == kind:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_same_as_itself",
                         "{where}.same_as: a kind cannot refer to itself",
                         {"where": where},
                     )
-                if rule.same_as is not None and any(
-                    r.same_as is not None for r in self.infractions[rule.same_as].rules
-                ):
-                    raise PydanticCustomError(
+                )
+            elif (
+                rule.same_as is not None
+                and rule.same_as in model.infractions
+                and any(r.same_as is not None for r in model.infractions[rule.same_as].rules)
+            ):
+                found.append(
+                    PydanticCustomError(
                         "rulebook_same_as_chain",
                         "{where}.same_as: {kind} itself refers on",
                         {"where": where, "kind": rule.same_as},
                     )
-                if (
-                    rule.sanction.hand_loss is True
-                    and self.hand_loss.mode == "levels"
-                    and self.hand_loss.award is None
-                ):
-                    raise PydanticCustomError(
+                )
+            if (
+                rule.sanction.hand_loss is True
+                and model.hand_loss.mode == "levels"
+                and model.hand_loss.award is None
+            ):
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_award",
                         "{where}.sanction.hand_loss: the event has no default award",
                         {"where": where},
                     )
-        return self
+                )
+    return found

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QWidget,
 )
@@ -62,12 +63,19 @@ class NewEventDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setWordWrap(True)
+        # every problem of a rulebook file at once, one a line (its author fixes them in one go)
+        self.problems = QPlainTextEdit()
+        self.problems.setReadOnly(True)
+        self.problems.setStyleSheet("color: #c62828;")
+        self.problems.setMaximumHeight(180)
+        self.problems.setVisible(False)
         form = QFormLayout(self)
         form.addRow(tr("event_name"), self.name)
         form.addRow(tr("event_date"), self.date)
         form.addRow(tr("rulebook"), rules_row)
         form.addRow("", self.rule_info)
         form.addRow(self.error)
+        form.addRow(self.problems)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -100,14 +108,21 @@ class NewEventDialog(QDialog):
             self.load_file(path)
 
     def load_file(self, path: str) -> bool:
-        from ..core.errors import RulebookError
-        from ..core.rulebook import load_rulebook
+        """Load a rulebook file: on success any earlier file's problems are cleared; else
+        every problem of this one is listed, each with its field in words and its line."""
+        from ..app.rulebooks import open_rulebook_file
 
-        try:
-            rb = load_rulebook(path)
-        except RulebookError as exc:
-            self.error.setText(describe(exc, self.language.lang))
+        rb, problems = open_rulebook_file(path)
+        if rb is None:
+            lines = [describe(p, self.language.lang) for p in problems]
+            several = self.language.tr("rulebook_problems", n=len(lines))
+            self.error.setText(several if len(lines) > 1 else lines[0])
+            self.problems.setPlainText("\n".join(lines))
+            self.problems.setVisible(len(lines) > 1)
             return False
+        self.error.setText("")
+        self.problems.clear()
+        self.problems.setVisible(False)
         self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
         self.rules.setCurrentIndex(self.rules.count() - 1)
         return True
