@@ -13,7 +13,7 @@ from pathlib import Path
 from referee_app.cli.main import main
 from referee_app.core.rulebook import load_rulebook, rulebook_from_text
 
-from .conftest import RULES
+from .conftest import ROOT, RULES
 
 
 @dataclass
@@ -177,4 +177,90 @@ def test_a_toml_syntax_error_keeps_the_parsers_detail_in_chinese(tmp_path: Path)
     english = referee_app("--lang", "en", "rules", "check", str(path))
     assert _one_line(english) == (
         f"{path}: TOML syntax error: Expected newline or end of document after a statement (at line 3, column 12)"
+    )
+
+
+def _draft(tmp_path: Path, base: str, *changes: tuple[str, str]) -> Path:
+    made = tmp_path / "draft.toml"
+    assert (
+        referee_app("rules", "new", "club-2026", "--from", base, "--out", str(made), "--force").returncode
+        == 0
+    )
+    text = made.read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    made.write_text(text, encoding="utf-8")
+    return made
+
+
+def test_the_trial_bench_flags_exactly_the_samples_a_changed_value_rules_otherwise(tmp_path: Path) -> None:
+    """BHG's tractor multiplier changed from 2^(n+1) to 2×(n+1): the samples whose bottom is
+    captured by a tractor are ruled otherwise, and only they; an unchanged copy differs nowhere."""
+    same = referee_app("--lang", "zh", "rules", "try", str(_draft(tmp_path, "bhg-2011")))
+    assert same.returncode == 0, same.stderr
+    lines = same.stdout.splitlines()
+    n = int(lines[0].split("共 ")[1].split(" 个样例")[0])
+    assert (
+        n >= 30
+        and lines[0] == f"试判：规则 club-2026 对照内置规则 bhg-2011，共 {n} 个样例（其中自带案例 0 个）。"
+    )
+    assert lines[-1] == f"{n} 个样例中有 0 个与内置规则 bhg-2011 的判罚不同。"
+    assert "= bhg-2-5-failed-throw.json：判罚相同" in lines
+    assert (
+        "    club-2026 = bhg-2011：第 1 副：甩错牌（南）：罚20分，从南北方（防守方）得分中扣除" in same.stdout
+    )
+
+    draft = _draft(tmp_path, "bhg-2011", ('tractor = "power"', 'tractor = "linear"'))
+    run = referee_app("--lang", "zh", "rules", "try", str(draft))
+    flagged = sorted(line[2:].split("：")[0] for line in run.stdout.splitlines() if line.startswith("≠ "))
+    assert "bhg-1-12-bottom-tractor-3-pairs.json" in flagged and "bhg-2-5-failed-throw.json" not in flagged
+    for name in flagged:  # each flagged sample captures the bottom with a tractor
+        case = next(p for p in (ROOT / "tests" / "cases").rglob(name))
+        assert '"tractor"' in case.read_text(encoding="utf-8"), name
+    assert run.stdout.splitlines()[-1] == f"{n} 个样例中有 {len(flagged)} 个与内置规则 bhg-2011 的判罚不同。"
+    i = run.stdout.splitlines().index("≠ bhg-1-12-bottom-tractor-3-pairs.json：判罚不同")
+    assert run.stdout.splitlines()[i + 1 : i + 3] == [
+        "    club-2026：第 1 副：防守方得40分，东西方连庄，升1级，下一副西家坐庄。",
+        "    bhg-2011：第 1 副：防守方得80分，南北方上庄，下一副北家坐庄。",
+    ]
+
+
+def test_the_trial_bench_judges_the_chief_referees_own_cases_and_refuses_bad_input(tmp_path: Path) -> None:
+    draft = _draft(tmp_path, "gansu-2018", ('tie = "draw"', 'tie = "last_dealer_side"'))
+    own = tmp_path / "mine"
+    own.mkdir()
+    (own / "tie.json").write_text(
+        '{"event": "club-2026", "first_dealer": "E", "finished": "time", '
+        '"hands": [{"defender_points": 80}, {"defender_points": 80}]}',
+        encoding="utf-8",
+    )
+    run = referee_app("--lang", "zh", "rules", "try", str(draft), str(own))
+    assert run.returncode == 0, run.stderr
+    out = run.stdout.splitlines()
+    assert out[0].endswith("（其中自带案例 1 个）。")
+    i = out.index(f"≠ {own / 'tie.json'}：判罚不同")
+    # levels equal on time: the draft gives the round to the side that dealt the last hand
+    assert out[i + 3] == "    club-2026：本轮：南北方胜（级数相同，最后一副的庄家方胜）。", out[i : i + 7]
+    assert out[i + 6] == "    gansu-2018：本轮：平局（级数相同，平局）。"
+
+    (own / "bad.json").write_text("{", encoding="utf-8")
+    bad = referee_app("--lang", "zh", "rules", "try", str(draft), str(own / "bad.json"))
+    assert (
+        bad.returncode == 2
+        and bad.stdout == ""
+        and _one_line(bad).startswith(f"{own / 'bad.json'}：不是有效的 JSON")
+    )
+    plain = tmp_path / "plain.toml"
+    plain.write_text(
+        (RULES / "hbue-2018.toml").read_text(encoding="utf-8").replace('id = "hbue-2018"', 'id = "p"'),
+        encoding="utf-8",
+    )
+    refused = referee_app("--lang", "zh", "rules", "try", str(plain))
+    assert refused.returncode == 2 and _one_line(refused) == (
+        f"{plain}：不是由内置规则复制而来，请指明对照的内置规则（bhg-2011, gansu-2018, hbue-2018 之一）。"
+    )
+    assert (
+        "0 个与内置规则 hbue-2018"
+        in referee_app("--lang", "zh", "rules", "try", str(plain), "--against", "hbue-2018").stdout
     )

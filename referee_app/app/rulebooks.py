@@ -60,7 +60,8 @@ def new_rulebook_text(new_id: str, from_ref: str) -> str:
         for lang in ("zh", "en")
         for line in message("rulebook_new.header", lang, base=base.id, sha=base.sha256[:12]).split("\n")
     )
-    text = f"{header}\n{body}"
+    # read by the trial bench (rules try): the bundled rulebook to judge the draft beside
+    text = f"{header}# based-on: {base.id}\n\n{body}"
     problems, _ = validate_text(text, new_id)
     if problems:  # the copy of a sound rulebook with another id is sound: a bug, not the user's
         raise problems[0]

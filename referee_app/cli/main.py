@@ -205,6 +205,16 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     rules_export.add_argument("--out", help="write this file (default: standard output)")
     rules_export.add_argument("--force", action="store_true", help="replace a file that exists")
     rules_export.set_defaults(func=cmd_rules_export)
+    rules_try = rules_sub.add_parser(
+        "try",
+        help="judge sample hands with a draft rulebook beside the bundled one it came from",
+    )
+    rules_try.add_argument("file", help="the draft rulebook file")
+    rules_try.add_argument("cases", nargs="*", help="your own case files or folders")
+    rules_try.add_argument(
+        "--against", help="the bundled rulebook to judge beside (default: the one the draft was copied from)"
+    )
+    rules_try.set_defaults(func=cmd_rules_try)
     rules_schema = rules_sub.add_parser("schema", help="the rulebook's JSON Schema, for a text editor")
     rules_schema.add_argument("--out", help="write this file (default: standard output)")
     rules_schema.add_argument("--force", action="store_true", help="replace a file that exists")
@@ -303,6 +313,19 @@ def cmd_rules_export(args: argparse.Namespace) -> int:
         return EXIT_OK
     target = write_new_file(args.out, content, force=args.force)
     print(text("cli.rules_written", args, target=target, id=args.ref), file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_rules_try(args: argparse.Namespace) -> int:
+    """``rules try DRAFT [CASES…]``: the trial bench, the rulings of the draft beside those of
+    the bundled rulebook it came from, in the command's language."""
+    from ..app.trial import open_trial, own_cases, trial_report, try_rulebook
+
+    draft, base = open_trial(args.file, args.against)
+    lang = lang_of(args)
+    trials = try_rulebook(draft, base, own_cases(args.cases), lang)
+    for line in trial_report(trials, draft, base, lang):
+        print(line)
     return EXIT_OK
 
 
