@@ -197,7 +197,7 @@ def _has_how(result: dict[str, Any]) -> bool:
 
 def trial_report(trials: list[Trial], draft: Rulebook, base: Rulebook, lang: str) -> list[str]:
     """The trial bench in words: a heading, each sample (its rulings by the draft and, where
-    they differ, by the bundled rulebook, flagged), and a summary."""
+    they differ, by the bundled rulebook, flagged; those first), and a summary."""
     out = [
         message(
             "trial.heading",
@@ -208,7 +208,8 @@ def trial_report(trials: list[Trial], draft: Rulebook, base: Rulebook, lang: str
             own=sum(t.own for t in trials),
         )
     ]
-    for trial in trials:
+    # the samples ruled otherwise first: what the chief referee has to read
+    for trial in sorted(trials, key=lambda t: not t.differs):
         mine = decision_lines(trial.draft, trial.draft_refused, lang)
         if trial.differs:
             out.append(message("trial.differs", lang, case=trial.name))
