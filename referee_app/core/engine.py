@@ -8,6 +8,7 @@ each hand, moves the levels, and decides the round.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,7 @@ from .case import TRICKS, Case, Hand, Infraction, parse_case
 from .errors import CaseError, RulebookError
 from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
+from .rulebook_kinds import KINDS
 from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
 
@@ -223,6 +225,22 @@ class RoundJudge:
         # as exposed but, by the rulebook's assumed reading, not counted as a time
         self.rest_times: list[tuple[str, str, int]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
+        self.check_kinds()
+
+    def check_kinds(self) -> None:
+        """Each infraction is of a kind this rulebook has: the 14, or one of the event's own
+        (``event_kind``); said as the case format says an unknown choice."""
+        known = [*KINDS, *(k for k in self.rules["infractions"] if k not in KINDS)]
+        for inf in [*self.case.before_play, *(i for hand in self.case.hands for i in hand.infractions)]:
+            if inf.kind not in self.rules["infractions"]:
+                got = json.dumps(inf.kind, ensure_ascii=False)
+                raise CaseError(
+                    f"{inf.path}.kind: expected one of {', '.join(known)}, got {got}",
+                    code="case.expected_choice",
+                    field=f"{inf.path}.kind",
+                    allowed=known,
+                    got=got,
+                )
 
     # -- the round -------------------------------------------------------------------------
 

@@ -172,7 +172,7 @@ _LIMIT = {
 }
 
 
-def problem(line: str, kind: str, file: str, **values: Any) -> RulebookError:
+def problem(line: str, kind: str, file: str, /, **values: Any) -> RulebookError:
     """One problem of a rulebook: its English ``line`` and its data, worded per language by
     the catalogue's ``rulebook.problem.<kind>`` (``file`` is the rulebook's name)."""
     return RulebookError(line, code=f"rulebook.problem.{kind}", file=file, **values)
@@ -243,7 +243,8 @@ def _validation_problem(text: str, origin: str, error: ErrorDetails) -> Rulebook
     loc = error["loc"]
     ctx = error.get("ctx") or {}
     if "where" in ctx:  # a check on the whole rulebook names the key it is about
-        keys = re.sub(r"\[\d+\]", "", f"{ctx['where']}.{ctx.get('key', 'same_as')}").split(".")
+        named = f"{ctx['where']}.{ctx['key']}" if "key" in ctx else str(ctx["where"])
+        keys = re.sub(r"\[\d+\]", "", named).split(".")
         loc = (*loc, *keys)
     # a key missing is found nowhere (a later table's key of that name is another's): the
     # line of the table that lacks it
@@ -416,6 +417,12 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     start = 0
     found: int | None = None
     keys = [str(p) for p in loc if isinstance(p, str)]
+    # a table's own header, where it has one ([infractions.phone_use], not a counter's
+    # [counters.phone_use] met first)
+    header = re.compile(rf"^\s*\[\[?\s*{re.escape('.'.join(keys))}\s*\]")
+    for number, line in enumerate(lines, start=1):
+        if keys and header.match(line):
+            return number
     for key in keys:
         pattern = re.compile(rf"(^|[\s.\[{{,\"]){re.escape(key)}[\"]?\s*(=|\]|\.)")
         for number in range(start, len(lines)):

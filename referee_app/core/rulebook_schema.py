@@ -430,8 +430,13 @@ class Counter(Strict):
 
 
 class Infraction(Strict):
+    """An infraction kind's rules. ``event_kind``: a kind the event defines beyond the 14
+    (悔牌, 调换比赛者 …), named by its own key and ``label``; the table referee logs it
+    like any other (a button at the table), with the common facts (seat, trick, cards)."""
+
     label: Text
     rules: list[Rule] = Field(min_length=1)
+    event_kind: bool = False
 
 
 class Event(Strict):
@@ -460,7 +465,8 @@ class RulebookModel(Strict):
     time_limits: TimeLimits | None = None
     redeclarations: Redeclarations | None = None
     counters: dict[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")], Counter] = {}
-    infractions: dict[Literal[KINDS], Infraction]  # type: ignore[valid-type]
+    #: the 14 kinds, and any kind the event defines (``event_kind = true``)
+    infractions: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], Infraction]
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> RulebookModel:
@@ -490,6 +496,22 @@ def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
                 )
             )
     for kind, infraction in model.infractions.items():
+        if kind not in KINDS and not infraction.event_kind:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_not_a_kind",
+                    "{where}: not one of the 14 kinds; a kind of the event's own says event_kind = true",
+                    {"where": f"infractions.{kind}", "kind": kind},
+                )
+            )
+        elif kind in KINDS and infraction.event_kind:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_builtin_event_kind",
+                    "{where}.event_kind: {kind} is one of the 14 kinds, not the event's own",
+                    {"where": f"infractions.{kind}", "key": "event_kind", "kind": kind},
+                )
+            )
         for i, rule in enumerate(infraction.rules):
             where = f"infractions.{kind}.rules[{i}]"
             if rule.counter is not None and rule.counter not in model.counters:
@@ -513,7 +535,7 @@ def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
                     PydanticCustomError(
                         "rulebook_same_as_itself",
                         "{where}.same_as: a kind cannot refer to itself",
-                        {"where": where},
+                        {"where": where, "key": "same_as"},
                     )
                 )
             elif (
@@ -525,7 +547,7 @@ def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
                     PydanticCustomError(
                         "rulebook_same_as_chain",
                         "{where}.same_as: {kind} itself refers on",
-                        {"where": where, "kind": rule.same_as},
+                        {"where": where, "key": "same_as", "kind": rule.same_as},
                     )
                 )
             if (
@@ -537,7 +559,7 @@ def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
                     PydanticCustomError(
                         "rulebook_no_award",
                         "{where}.sanction.hand_loss: the event has no default award",
-                        {"where": where},
+                        {"where": where, "key": "sanction.hand_loss"},
                     )
                 )
     return found

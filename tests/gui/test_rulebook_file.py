@@ -112,3 +112,36 @@ def test_the_trial_dialog_shows_the_differing_samples_in_red_beside_the_bundled_
     trial.add_case_files([bad])
     assert trial.own_label.text() == "自带案例 1 个"
     assert trial.summary.text().startswith(f"{bad}：不是有效的 JSON")
+
+
+def test_an_event_kind_gets_a_button_at_the_table_and_is_judged_when_logged(make_window, pairs_csv) -> None:
+    """An event pinned to a rulebook with a kind of its own (使用手机, tests/test_event_kinds.py):
+    the table has its button, labelled from the rulebook, and logging it stores its ruling."""
+    from referee_app.app.session import Session
+    from referee_app.core.rulebook import rulebook_from_text
+
+    from ..test_event_kinds import PHONE
+    from .conftest import when_modal
+    from .test_table_referee import fill, stored_decision
+
+    text = (
+        (RULES / "bhg-2011.toml").read_text(encoding="utf-8").replace('id = "bhg-2011"', 'id = "club-2026"')
+    )
+    window = make_window()
+    info = Session.create_event(
+        window.store, "俱乐部赛", rulebook_from_text(text + PHONE, "club.toml"), "2026-12-05", window.actor
+    )
+    window.fill_events()
+    window.open_event(info.id)
+    assert window.import_pairs(str(pairs_csv)) == 4
+    window.session.open_table(1, 1, "1", "2", "E")
+    window.show_hall()
+    window.open_table(1, 1)
+    view = window.table_view
+    assert view.kind_buttons["phone_use"].text().startswith("使用手机")
+    when_modal(lambda dialog: (fill(dialog, "S", {"trick": 3}), dialog.confirm()))
+    assert view.log_infraction("phone_use")
+    case, decision = stored_decision(window)
+    assert case["hands"][-1]["infractions"][-1]["kind"] == "phone_use"
+    [ruling] = decision["hands"][-1]["rulings"]
+    assert ruling["warning"] and ruling["text"].startswith("使用手机（南）：警告")
