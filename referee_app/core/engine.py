@@ -545,6 +545,9 @@ class RoundJudge:
         if j_drop is not None and self.rules["scoring"]["j_rule"]["clause"]["assumed"]:
             reading_assumed = True  # the J rule (滑钩) decided the hand and is itself a reading
 
+        if hand.bottom.captured and self.multiplier_assumed(hand):
+            reading_assumed = True  # the bottom multiplied by a value the event does not print
+
         redeclaration_bonus = 0
         red = self.rules["scoring"].get("redeclaration")
         if red and hand.redeclarations and number >= red["from_hand"]:
@@ -570,9 +573,9 @@ class RoundJudge:
                 after[side], passed = advance(before[side], gains[side], self.mandatory, playing_it)
                 if passed:
                     passed_a = side
-                elif (
-                    difference(after[side], before[side]) < gains[side]
-                    and self.rules["levels"]["clause"]["assumed"]
+                elif difference(after[side], before[side]) < gains[side] and (
+                    self.rules["levels"]["clause"]["assumed"]
+                    or after[side] in self.rules["levels"].get("assumed_mandatory", ())
                 ):
                     reading_assumed = True  # a gain stopped on a level the event does not print
             if j_drop is not None:
@@ -778,6 +781,20 @@ class RoundJudge:
         if cfg["throw"] == "fixed_or_largest":
             return max(cfg["throw_value"], largest)
         return largest + cfg["throw_value"]
+
+    def multiplier_assumed(self, hand: Hand) -> bool:
+        """Whether the bottom's multiplier comes from a value the rulebook states as a
+        reading (``bottom.assumed_values``): the shape of the last trick, and for a throw
+        also the largest part it is multiplied by where the throw's rule reads it."""
+        assumed = set(self.rules["bottom"].get("assumed_values") or ())
+        shape = hand.bottom.shape or "single"
+        if shape in assumed:
+            return True
+        return (
+            shape == "throw"
+            and self.rules["bottom"]["throw"] != "fixed"
+            and (hand.bottom.largest or "single") in assumed
+        )
 
     def bottom_points(self, hand: Hand) -> int:
         return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0

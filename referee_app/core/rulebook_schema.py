@@ -140,14 +140,32 @@ class Bottom(Strict):
     #: The most card points the bottom can hold (8 cards of two decks: 80); a larger entry
     #: is a typing mistake the table referee is told about at once.
     max_points: int | None = Field(default=None, ge=0)
+    #: The multipliers (by the last trick's shape) that are a reading where the clause prints
+    #: the others (BHG prints ×8 for two pairs; three and more is read): a hand whose bottom
+    #: is multiplied by one of them is marked assumed; the clause itself stays as printed.
+    assumed_values: list[Literal["single", "pair", "tractor", "throw"]] = []
 
 
 class Levels(Strict):
     mandatory: list[Level] = Field(min_length=1)
     clause: Clause
+    #: The mandatory levels that are a reading where the clause prints the others: a gain
+    #: stopped on one of them marks the hand assumed; one stopped on a printed level does not.
+    assumed_mandatory: list[Level] = []
     #: Where the event says that passing A (过A) wins the round at once; a rulebook whose
     #: event does not print it states the reading here, marked assumed.
     pass_a_clause: Clause | None = None
+
+    @model_validator(mode="after")
+    def _assumed_are_mandatory(self) -> Levels:
+        extra = [level for level in self.assumed_mandatory if level not in self.mandatory]
+        if extra:
+            raise PydanticCustomError(
+                "rulebook_assumed_not_mandatory",
+                "assumed_mandatory: {shown} not among the mandatory levels",
+                {"shown": ", ".join(extra), "levels": extra},
+            )
+        return self
 
 
 class NextDealer(Strict):
