@@ -26,7 +26,12 @@ _SHIPPED_ENV = {
     "rules": "REFEREE_APP_RULES",
     "forms": "REFEREE_APP_FORMS",
     "resources": "REFEREE_APP_RESOURCES",
+    "examples": "REFEREE_APP_EXAMPLES",
 }
+#: Where a checkout keeps a shipped folder that is not at the top of the repository: the
+#: example cases are the tests' clause and combination cases (one set, judged by the tests
+#: and shown by the trial bench, ``rules try``).
+_IN_CHECKOUT = {"examples": ("tests", "cases")}
 
 
 def shipped_dir(name: str) -> Path:
@@ -41,7 +46,7 @@ def shipped_dir(name: str) -> Path:
     inside = package / name
     if inside.is_dir():
         return inside
-    return package.parent / name  # a checkout
+    return package.parent.joinpath(*_IN_CHECKOUT.get(name, (name,)))  # a checkout
 
 
 def rules_dir() -> Path:
@@ -54,6 +59,11 @@ def forms_dir() -> Path:
 
 def resources_dir() -> Path:
     return shipped_dir("resources")
+
+
+def examples_dir() -> Path:
+    """The bundled example cases (案例), by event, that the trial bench judges."""
+    return shipped_dir("examples")
 
 
 def font_path() -> Path:

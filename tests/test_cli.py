@@ -158,13 +158,14 @@ def test_rules_check_unknown_key_and_missing_kind(tmp_path: Path) -> None:
     out = run.stderr
     colour_line = text.splitlines().index('colour = "red"') + 1
     assert f"{path}: colour: unknown key (line {colour_line})" in out
-    assert f"{path}: infractions.delay_x: " in out
+    assert f"{path}: infractions.delay_x" in out  # the kind no rulebook has is named
 
 
 def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     """A rulebook's author is a Chinese referee: under zh each problem is worded in Chinese
-    from its data (the kind of problem, the key path, the line, the value given), with the
-    file's own keys and values quoted as written; the English lines stay as they were."""
+    from its data (the kind of problem, the line, the value given), each key named by its
+    Chinese label and each option by its value as written with its label (issue 25); the
+    English lines stay as they were."""
     path, broken = _broken_bhg(tmp_path)
     text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(path))
@@ -179,18 +180,20 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 3, run.stderr
     row = broken.splitlines().index('tractor = "cubic"') + 1
-    assert lines[0] == f'{path}：bottom.tractor：应为 power、linear 之一，收到 "cubic"（第 {row} 行）。'
+    assert lines[0] == (
+        f'{path}：抠底 › 拖拉机抠底倍数：应为 "power"（2 的 n+1 次方）、"linear"（2 × (n+1)） 之一，收到 "cubic"（第 {row} 行）。'
+    )
     assert (
         lines[1]
-        == f"{path}：appeal.window_minutes：应大于 0，收到 -10（第 {broken.splitlines().index('window_minutes = -10') + 1} 行）。"
+        == f"{path}：申诉 › 申诉期限（分钟）：应大于 0，收到 -10（第 {broken.splitlines().index('window_minutes = -10') + 1} 行）。"
     )
     row = text.splitlines().index(counter) + 1
-    assert lines[2].startswith(f"{unknown}：infractions.") and lines[2].endswith(
-        f".counter：没有名为“no_such”的计数器（counters）（第 {row} 行）。"
+    assert lines[2].startswith(f"{unknown}：违规及处罚 › ") and lines[2].endswith(
+        f" › 处罚规则第 1 项 › 计数器：没有名为“no_such”的计数器（第 {row} 行）。"
     ), lines[2]
-    for line in lines:  # nothing English but the file's own keys and values
-        rest = line.replace(str(path), "")
-        rest = re.sub(r"[a-z_]+(\.[a-z_\[\]0-9]+)*|\"[a-z_]+\"", "", rest)
+    for line in lines:  # nothing English but the values as the file writes them, quoted
+        rest = line.replace(str(path), "").replace(str(unknown), "")
+        rest = re.sub(r"\"[a-z_]+\"|“[a-z_]+”", "", rest)
         assert not re.search(r"[A-Za-z]{3,}", rest), line
     english = referee_app("--lang", "en", "rules", "check", str(path), str(unknown)).stderr.splitlines()
     assert english[0].startswith(f"{path}: bottom.tractor: Input should be 'power' or 'linear'")
@@ -200,7 +203,7 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     syntax.write_text('schema_version = 1\nid = "x"\n[event\nname = 1\n', encoding="utf-8")
     run = referee_app("--lang", "zh", "rules", "check", str(syntax))
     assert run.stderr.strip().startswith(f"{syntax}：第 3 行第 ") and run.stderr.strip().endswith(
-        "TOML 语法错误。"
+        "TOML 语法错误：[小节] 缺少右方括号 ]。"
     )
 
     # a case judged on the broken rulebook: the count and the first problem, in Chinese
@@ -208,7 +211,7 @@ def test_rules_check_in_chinese_for_a_rulebook_author(tmp_path: Path) -> None:
     run = referee_app("--lang", "zh", "judge", "-", stdin=json.dumps(case))
     assert run.returncode == 2 and run.stdout == ""
     assert (
-        f"规则文件 {path} 有 2 处问题，无法加载。第一处：{path}：bottom.tractor：应为 power、linear"
+        f'规则文件 {path} 有 2 处问题，无法加载。第一处：{path}：抠底 › 拖拉机抠底倍数：应为 "power"'
         in run.stderr
     )
 
@@ -223,7 +226,7 @@ def test_judge_with_a_broken_rulebook_says_so_in_one_line(tmp_path: Path) -> Non
     assert line.startswith(f"event: {path}: schema_version")
     run = referee_app("--lang", "zh", "judge", "-", stdin=json.dumps(case))
     assert run.returncode == 2 and one_line(run) == (
-        f"赛事：规则文件 {path} 有 14 处问题，无法加载。第一处：{path}：schema_version：应为 1 之一，收到 2（第 1 行）。"
+        f"赛事：规则文件 {path} 有 14 处问题，无法加载。第一处：{path}：格式版本：应为 1 之一，收到 2（第 1 行）。"
     )
 
 

@@ -154,6 +154,8 @@ def describe(
     raw = dict(error.values)
     if "role" not in raw and isinstance(getattr(error, "role", None), str):
         raw["role"] = error.role  # type: ignore[attr-defined]  # PinError's own
+    if error.code.startswith("rulebook.problem.") and lang != "en":
+        raw = rulebook_problem_words(raw, lang)
     values = {k: _shown(k, v, lang) for k, v in raw.items()}
     if lang == "en" and not error.coded and str(error):
         return one_line(error)
@@ -224,3 +226,99 @@ def _shown(key: str, value: Any, lang: str) -> Any:
     if table is not None and isinstance(value, str) and has(f"value.{table}.{value}"):
         return message(f"value.{table}.{value}", lang)
     return value
+
+
+# -- a rulebook's keys and values in words (resources/messages/rulebook.toml) ---------------
+
+
+@cache
+def rulebook_words() -> dict[str, Any]:
+    """The rulebook's words: the label of every key and option of the rulebook schema, what
+    each does, the infraction kinds, the TOML parser's problems (``rulebook.toml``; its
+    tables are described at its top). Read as it is: its keys are the schema's."""
+    import tomllib
+
+    with (catalogue_dir() / "rulebook.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def rulebook_word(lang: str, table: str, *names: str) -> str | None:
+    """One word of :func:`rulebook_words` (``rulebook_word("zh", "key", "Round", "tie")``),
+    or None when the file has none."""
+    node: Any = rulebook_words().get(table)
+    for name in names:
+        node = node.get(name) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or not isinstance(node.get(lang), str):
+        return None
+    return str(node[lang]).format()  # {{ and }} are the file's braces
+
+
+#: How a rulebook's place is written in words: between its parts, an item's number.
+_PART_SEP = {"zh": " › ", "en": " › "}
+
+
+def rulebook_place(parts: list[str], lang: str) -> str:
+    """The place of a rulebook problem (``core.rulebook.key_parts``) in words: each key by its
+    label, an infraction kind by its name, a list's item by its number, a key the schema does
+    not have quoted as written (``违规及处罚 › 暴露张 › 处罚规则第 1 项 › 处罚 › 罚分``)."""
+    words: list[str] = []
+    for part in parts:
+        tag, _, name = part.partition(":")
+        if tag == "i" and name.isdigit():
+            item = message("rulebook_place.item", lang, n=int(name) + 1)
+            words[-1:] = [f"{words[-1]}{item}" if words else item]
+        elif tag == "f":
+            model, _, key = name.partition(".")
+            words.append(rulebook_word(lang, "key", model, key) or name)
+        elif tag == "k":
+            quoted = message("rulebook_place.quoted", lang, name=name)
+            words.append(rulebook_word(lang, "kind", name) or quoted)
+        else:  # a name the rulebook gives, a key the schema does not have: as written
+            words.append(message("rulebook_place.quoted", lang, name=name))
+    return _PART_SEP.get(lang, " › ").join(words) or message("rulebook_place.top", lang)
+
+
+def rulebook_option(options_of: str, value: str, lang: str) -> str:
+    """A value an option takes, as written and in words: ``"draw"（平局）``; a value without
+    words (a level, a number) as it is."""
+    model, _, key = options_of.partition(".")
+    if options_of == "kind":
+        label = rulebook_word(lang, "kind", value)
+    else:
+        label = rulebook_word(lang, "option", model, key, value)
+    return message("rulebook_place.option", lang, value=value, label=label) if label else value
+
+
+def toml_words(detail: str, lang: str) -> str:
+    """The TOML parser's English problem (``Unclosed array``) in ``lang``; one the file has
+    no words for is kept as the parser wrote it."""
+    table = rulebook_words().get("toml", {})
+    for start in sorted(table, key=len, reverse=True):
+        if detail.startswith(start):
+            return rulebook_word(lang, "toml", start) or detail
+    return detail
+
+
+def rulebook_problem_words(values: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """A rulebook problem's values with the file's keys and values named in words: its place
+    (``path``, ``where``, ``key``), the options it expected, the kinds it misses, the way of
+    counting points it was given, the TOML parser's detail."""
+    out = dict(values)
+    for key, parts in (("path", "path_parts"), ("where", "where_parts"), ("key", "key_parts")):
+        if isinstance(values.get(parts), list):
+            out[key] = rulebook_place(list(values[parts]), lang)
+    if isinstance(values.get("expected"), list) and isinstance(values.get("options_of"), str):
+        out["expected"] = [rulebook_option(values["options_of"], str(v), lang) for v in values["expected"]]
+    for key in ("kinds", "kind"):
+        value = values.get(key)
+        names = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        worded = [rulebook_word(lang, "kind", str(n)) or str(n) for n in names]
+        if names:
+            out[key] = worded if isinstance(value, list) else worded[0]
+    if isinstance(values.get("forms"), list):
+        out["forms"] = [rulebook_word(lang, "key", "Sanction", str(f)) or str(f) for f in values["forms"]]
+    if isinstance(values.get("mode"), str):
+        out["mode"] = rulebook_option("HandLoss.mode", values["mode"], lang)
+    if isinstance(values.get("reason"), str):
+        out["reason"] = toml_words(values["reason"], lang)
+    return out

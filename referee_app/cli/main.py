@@ -185,13 +185,40 @@ def build_parser(core_only: bool = False, only: str | None = None) -> argparse.A
     judge.add_argument("case", help="a case file, or - for standard input")
     judge.set_defaults(func=cmd_judge)
 
-    rules = sub.add_parser("rules", parents=[lang_after], help="list or check rulebooks")
+    rules = sub.add_parser("rules", parents=[lang_after], help="rulebooks: list, check, new, export, try")
     rules_sub = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_list = rules_sub.add_parser("list", help="the bundled rulebooks")
     rules_list.set_defaults(func=cmd_rules_list)
     rules_check = rules_sub.add_parser("check", help="validate rulebook files; one line per problem")
     rules_check.add_argument("files", nargs="+")
     rules_check.set_defaults(func=cmd_rules_check)
+    rules_new = rules_sub.add_parser("new", help="a new event's rulebook, copied from a bundled one")
+    rules_new.add_argument("id", help="the new rulebook's id (lowercase letters, digits, - and _)")
+    rules_new.add_argument(
+        "--from", dest="base", required=True, help="copy this bundled rulebook (or rulebook file)"
+    )
+    rules_new.add_argument("--out", help="write this file (default: ID.toml in the current folder)")
+    rules_new.add_argument("--force", action="store_true", help="replace a file that exists")
+    rules_new.set_defaults(func=cmd_rules_new)
+    rules_export = rules_sub.add_parser("export", help="a rulebook's text as it is (a bundled one or a file)")
+    rules_export.add_argument("ref", help="a bundled rulebook id or a .toml path")
+    rules_export.add_argument("--out", help="write this file (default: standard output)")
+    rules_export.add_argument("--force", action="store_true", help="replace a file that exists")
+    rules_export.set_defaults(func=cmd_rules_export)
+    rules_try = rules_sub.add_parser(
+        "try",
+        help="judge sample hands with a draft rulebook beside the bundled one it came from",
+    )
+    rules_try.add_argument("file", help="the draft rulebook file")
+    rules_try.add_argument("cases", nargs="*", help="your own case files or folders")
+    rules_try.add_argument(
+        "--against", help="the bundled rulebook to judge beside (default: the one the draft was copied from)"
+    )
+    rules_try.set_defaults(func=cmd_rules_try)
+    rules_schema = rules_sub.add_parser("schema", help="the rulebook's JSON Schema, for a text editor")
+    rules_schema.add_argument("--out", help="write this file (default: standard output)")
+    rules_schema.add_argument("--force", action="store_true", help="replace a file that exists")
+    rules_schema.set_defaults(func=cmd_rules_schema)
 
     if core_only:
         return parser
@@ -263,6 +290,58 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
     if not problems:
         print(text("cli.rules_ok", args, n=len(args.files)), file=sys.stderr)
     return EXIT_REFUSED if problems else EXIT_OK
+
+
+def cmd_rules_new(args: argparse.Namespace) -> int:
+    """``rules new ID --from BUNDLED``: the bundled rulebook's text under the new id, in a
+    file (``ID.toml`` here unless ``--out``) that is never overwritten without ``--force``."""
+    from ..app.rulebooks import new_rulebook_text, write_new_file
+
+    content = new_rulebook_text(args.id, args.base)
+    target = write_new_file(args.out or f"{args.id}.toml", content, force=args.force)
+    print(text("cli.rules_written", args, target=target, id=args.id), file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_rules_export(args: argparse.Namespace) -> int:
+    """``rules export ID``: a rulebook's text as it is, to standard output or ``--out``."""
+    from ..app.rulebooks import export_text, write_new_file
+
+    content = export_text(args.ref)
+    if args.out is None:
+        sys.stdout.write(content)
+        return EXIT_OK
+    target = write_new_file(args.out, content, force=args.force)
+    print(text("cli.rules_written", args, target=target, id=args.ref), file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_rules_try(args: argparse.Namespace) -> int:
+    """``rules try DRAFT [CASES…]``: the trial bench, the rulings of the draft beside those of
+    the bundled rulebook it came from, in the command's language."""
+    from ..app.trial import open_trial, own_cases, trial_report, try_rulebook
+
+    draft, base = open_trial(args.file, args.against)
+    lang = lang_of(args)
+    trials = try_rulebook(draft, base, own_cases(args.cases), lang)
+    for line in trial_report(trials, draft, base, lang):
+        print(line)
+    return EXIT_OK
+
+
+def cmd_rules_schema(args: argparse.Namespace) -> int:
+    """``rules schema``: the JSON Schema of a rulebook, each key titled in Chinese and
+    described in both languages (docs/rulebook.schema.json is this output)."""
+    from ..app.rulebook_reference import json_schema_text
+    from ..app.rulebooks import write_new_file
+
+    content = json_schema_text()
+    if args.out is None:
+        sys.stdout.write(content)
+        return EXIT_OK
+    target = write_new_file(args.out, content, force=args.force)
+    print(text("cli.schema_written", args, target=target), file=sys.stderr)
+    return EXIT_OK
 
 
 def cmd_gui(args: argparse.Namespace) -> int:

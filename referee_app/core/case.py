@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,9 @@ from .rulebook_kinds import KINDS, PHASES
 from .seats import SEATS, SIDES, side_of
 
 TRICKS = 25
+#: An event's own infraction kind, as its rulebook names it (``rulebook_schema.Infraction``):
+#: a word that is none of the 14 (``take_back``); the judge checks the rulebook has it.
+EVENT_KIND = re.compile(r"[a-z][a-z0-9_]*")
 SHAPES = ("single", "pair", "tractor", "throw")
 #: Phases before the first trick is led: an infraction found then has no trick.
 _BEFORE_PLAY_PHASES = ("drawing", "before_bottom")
@@ -290,7 +294,10 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             "void",
         },
     )
-    kind = _choice(obj, "kind", f"{path}.kind", KINDS, required=True)
+    # the 14 kinds, or an event's own (its rulebook is checked when the case is judged)
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) and EVENT_KIND.fullmatch(obj["kind"]) else None
+    if kind is None or kind in KINDS:
+        kind = _choice(obj, "kind", f"{path}.kind", KINDS, required=True)
     seat = _choice(obj, "seat", f"{path}.seat", SEATS)
     side = _choice(obj, "side", f"{path}.side", SIDES)
     if kind == "late_arrival":

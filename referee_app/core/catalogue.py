@@ -60,6 +60,13 @@ CHOICES: dict[str, dict[str, dict[str, str]]] = {
 }
 
 assert set(FIELDS) == set(KINDS)
+#: An event's own kind (``event_kind``): the facts common to an offence at the table.
+EVENT_KIND_FIELDS: tuple[str, ...] = ("cards", "trick", "discovered", "phase", "severity", "affects_result")
+
+
+def kind_fields(kind: str) -> tuple[str, ...]:
+    """The facts a referee may record for ``kind`` (one of the 14, or an event's own)."""
+    return FIELDS.get(kind, EVENT_KIND_FIELDS)
 
 
 # Facts worth recording even when the rulebook's sanction does not depend on them: they go
@@ -96,7 +103,7 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
                 used.add("thrown")
             if sanction["points_range"] is not None:
                 used.add("points")
-    return tuple(f for f in FIELDS[kind] if f in used or f in _ALWAYS)
+    return tuple(f for f in kind_fields(kind) if f in used or f in _ALWAYS)
 
 
 # Facts a rule's condition reads: left blank, the lightest rule would match by default (a
@@ -118,4 +125,4 @@ def facts_required(rules: dict, kind: str) -> tuple[str, ...]:
             for condition, value in rule["when"].items():
                 if value is not None:
                     needed.update(_REQUIRED_BY_CONDITION.get(condition, ()))
-    return tuple(f for f in FIELDS[kind] if f in needed)
+    return tuple(f for f in kind_fields(kind) if f in needed)

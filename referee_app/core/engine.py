@@ -8,6 +8,7 @@ each hand, moves the levels, and decides the round.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,7 @@ from .case import TRICKS, Case, Hand, Infraction, parse_case
 from .errors import CaseError, RulebookError
 from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
+from .rulebook_kinds import KINDS
 from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
 from .unusual import confirmations_in_effect, redeclarations_allowed
@@ -228,6 +230,22 @@ class RoundJudge:
         # as exposed but, by the rulebook's assumed reading, not counted as a time
         self.rest_times: list[tuple[str, str, int]] = []
         self.mandatory = self.rules["levels"]["mandatory"]
+        self.check_kinds()
+
+    def check_kinds(self) -> None:
+        """Each infraction is of a kind this rulebook has: the 14, or one of the event's own
+        (``event_kind``); said as the case format says an unknown choice."""
+        known = [*KINDS, *(k for k in self.rules["infractions"] if k not in KINDS)]
+        for inf in [*self.case.before_play, *(i for hand in self.case.hands for i in hand.infractions)]:
+            if inf.kind not in self.rules["infractions"]:
+                got = json.dumps(inf.kind, ensure_ascii=False)
+                raise CaseError(
+                    f"{inf.path}.kind: expected one of {', '.join(known)}, got {got}",
+                    code="case.expected_choice",
+                    field=f"{inf.path}.kind",
+                    allowed=known,
+                    got=got,
+                )
 
     # -- the round -------------------------------------------------------------------------
 
@@ -538,6 +556,9 @@ class RoundJudge:
         if j_drop is not None and self.rules["scoring"]["j_rule"]["clause"]["assumed"]:
             reading_assumed = True  # the J rule (滑钩) decided the hand and is itself a reading
 
+        if hand.bottom.captured and self.multiplier_assumed(hand):
+            reading_assumed = True  # the bottom multiplied by a value the event does not print
+
         redeclaration_bonus = 0
         red = self.rules["scoring"].get("redeclaration")
         if red and hand.redeclarations and number >= red["from_hand"]:
@@ -563,9 +584,9 @@ class RoundJudge:
                 after[side], passed = advance(before[side], gains[side], self.mandatory, playing_it)
                 if passed:
                     passed_a = side
-                elif (
-                    difference(after[side], before[side]) < gains[side]
-                    and self.rules["levels"]["clause"]["assumed"]
+                elif difference(after[side], before[side]) < gains[side] and (
+                    self.rules["levels"]["clause"]["assumed"]
+                    or after[side] in self.rules["levels"].get("assumed_mandatory", ())
                 ):
                     reading_assumed = True  # a gain stopped on a level the event does not print
             if j_drop is not None:
@@ -768,6 +789,20 @@ class RoundJudge:
         if cfg["throw"] == "fixed_or_largest":
             return max(cfg["throw_value"], largest)
         return largest + cfg["throw_value"]
+
+    def multiplier_assumed(self, hand: Hand) -> bool:
+        """Whether the bottom's multiplier comes from a value the rulebook states as a
+        reading (``bottom.assumed_values``): the shape of the last trick, and for a throw
+        also the largest part it is multiplied by where the throw's rule reads it."""
+        assumed = set(self.rules["bottom"].get("assumed_values") or ())
+        shape = hand.bottom.shape or "single"
+        if shape in assumed:
+            return True
+        return (
+            shape == "throw"
+            and self.rules["bottom"]["throw"] != "fixed"
+            and (hand.bottom.largest or "single") in assumed
+        )
 
     def bottom_points(self, hand: Hand) -> int:
         return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0

@@ -12,10 +12,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..locations import rules_dir
 from .errors import RulebookError, cannot_read
+from .rulebook_kinds import KINDS
 from .validated import ValidatedCache, code_stamp
 
 if TYPE_CHECKING:  # for mypy only: at run time each is imported where a text is validated
@@ -171,7 +172,7 @@ _LIMIT = {
 }
 
 
-def problem(line: str, kind: str, file: str, **values: Any) -> RulebookError:
+def problem(line: str, kind: str, file: str, /, **values: Any) -> RulebookError:
     """One problem of a rulebook: its English ``line`` and its data, worded per language by
     the catalogue's ``rulebook.problem.<kind>`` (``file`` is the rulebook's name)."""
     return RulebookError(line, code=f"rulebook.problem.{kind}", file=file, **values)
@@ -179,10 +180,13 @@ def problem(line: str, kind: str, file: str, **values: Any) -> RulebookError:
 
 def _toml_problem(origin: str, exc: tomllib.TOMLDecodeError) -> RulebookError:
     line = f"{origin}: TOML syntax error: {exc}"
+    # the parser's own detail (app.messages words it in Chinese), without its position
+    reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)\s*$", "", str(exc))
     at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
     if at is None:
-        return problem(line, "toml_end" if "end of document" in str(exc) else "toml", origin)
-    return problem(line, "toml_at", origin, row=int(at.group(1)), column=int(at.group(2)))
+        kind = "toml_end" if "end of document" in str(exc) else "toml"
+        return problem(line, kind, origin, reason=reason)
+    return problem(line, "toml_at", origin, row=int(at.group(1)), column=int(at.group(2)), reason=reason)
 
 
 def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str, Any] | None]:
@@ -204,12 +208,24 @@ def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str
 
     from .rulebook_schema import RulebookModel
 
+    across: list[Any] = []  # the checks across the rulebook's parts, every one (not the first)
     try:
-        model = RulebookModel.model_validate(raw)
+        model = RulebookModel.model_validate(raw, context={"problems": across})
     except RecursionError:
         return [problem(f"{origin}: the rulebook is nested too deeply to be one", "nested", origin)], None
     except ValidationError as exc:
         return [_validation_problem(text, origin, error) for error in exc.errors(include_url=False)], None
+    if across:
+        errors = [
+            {
+                "type": e.type,
+                "loc": ("infractions",) if e.type == "rulebook_kinds_missing" else (),
+                "msg": e.message().removeprefix("infractions: "),
+                "ctx": e.context or {},
+            }
+            for e in across
+        ]
+        return [_validation_problem(text, origin, cast("ErrorDetails", e)) for e in errors], None
     return [], model.model_dump(mode="json")
 
 
@@ -227,13 +243,25 @@ def _validation_problem(text: str, origin: str, error: ErrorDetails) -> Rulebook
     loc = error["loc"]
     ctx = error.get("ctx") or {}
     if "where" in ctx:  # a check on the whole rulebook names the key it is about
-        keys = re.sub(r"\[\d+\]", "", f"{ctx['where']}.{ctx.get('key', 'same_as')}").split(".")
+        named = f"{ctx['where']}.{ctx['key']}" if "key" in ctx else str(ctx["where"])
+        keys = re.sub(r"\[\d+\]", "", named).split(".")
         loc = (*loc, *keys)
-    at_line = _line_of(text, loc)
+    # a key missing is found nowhere (a later table's key of that name is another's): the
+    # line of the table that lacks it
+    at_line = _line_of(text, loc[:-1] if error["type"] == "missing" and len(loc) > 1 else loc)
+    if error["type"] == "rulebook_kinds_missing":  # where the kind's rules go: the infractions
+        at_line = _line_of(text, ("infractions",)) or _section_line(text, "infractions")
     where = f" (line {at_line})" if at_line else ""
     line = f"{origin}: {path}: {message}{where}"
     kind = str(error["type"]).removeprefix("rulebook_")
     values: dict[str, Any] = {"path": path, "at_line": at_line, "given": given}
+    # the keys named by the schema's parts, for a message in words (app.messages labels them)
+    values["path_parts"] = key_parts(error["loc"])
+    base = _loc_of(str(ctx["where"])) if "where" in ctx else tuple(error["loc"])
+    if "where" in ctx:
+        values["where_parts"] = key_parts(base)
+    if "key" in ctx:
+        values["key_parts"] = key_parts((*base, str(ctx["key"])))[-1:]
     if str(error["type"]).startswith("rulebook_"):  # the schema's own check: its context
         values.update({k: v for k, v in ctx.items() if isinstance(v, str | int | list)})
     elif error["type"] in _PYDANTIC_KINDS:
@@ -242,6 +270,9 @@ def _validation_problem(text: str, origin: str, error: ErrorDetails) -> Rulebook
             # pydantic's own list: "'a', 'b' or 'c'" (texts quoted, numbers not)
             found = re.findall(r"'([^']*)'|([^\s',]+)", str(ctx.get("expected", "")))
             values["expected"] = [q or w for q, w in found if (q or w) != "or"]
+            fields = [p for p in values["path_parts"] if p.startswith(("f:", "k:"))]
+            if fields:  # whose options they are: the key's (or an infraction kind's)
+                values["options_of"] = "kind" if set(values["expected"]) <= set(KINDS) else fields[-1][2:]
         elif kind in _LIMIT:
             values["limit"] = ctx.get(_LIMIT[kind])
     else:  # a check of pydantic's the catalogue has no words for: its English kept
@@ -276,6 +307,98 @@ def check_files(paths: list[str]) -> list[RulebookError]:
     return problems
 
 
+def _loc_of(path: str) -> tuple[str | int, ...]:
+    """``infractions.delay.rules[0]`` as the location pydantic gives (``infractions``, ``delay``,
+    ``rules``, 0)."""
+    loc: list[str | int] = []
+    for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path):
+        loc.append(int(index) if index else key)
+    return tuple(loc)
+
+
+def _section_line(text: str, key: str) -> int | None:
+    """The line of the first table of ``key`` (``[infractions.late_arrival]``)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"\s*\[+\s*{re.escape(key)}[.\]\s]", line):
+            return number
+    return None
+
+
+def key_parts(loc: tuple[Any, ...]) -> list[str]:
+    """The keys of a location in a rulebook as the schema knows them, for naming them in
+    words: ``f:Model.key`` a key of the schema's part ``Model``, ``k:kind`` an infraction
+    kind, ``n:name`` a name the rulebook gives (a counter's), ``i:N`` the N-th item (from 0)
+    of a list, ``u:key`` a key the schema does not have."""
+    from .rulebook_schema import RulebookModel
+
+    parts: list[str] = []
+    shape: Any = RulebookModel
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"i:{part}")
+            shape = item_type(shape)
+            continue
+        key = str(part)
+        if key == "[key]" or key.startswith(("function-", "literal[", "tagged-union")):
+            continue
+        models = models_of(shape)
+        named = [m for m in models if m.__name__ == key]
+        if named or key in ("bool", "int", "str", "tuple", "list", "dict"):  # a union's member
+            shape = named[0] if named else shape
+            continue
+        field = next((m for m in models if key in m.model_fields), None)
+        if field is not None:
+            parts.append(f"f:{field.__name__}.{key}")
+            shape = field.model_fields[key].annotation
+        elif is_table(shape):
+            kind = parts[-1:] == ["f:RulebookModel.infractions"]
+            parts.append(f"k:{key}" if kind else f"n:{key}")
+            shape = item_type(shape)
+        else:
+            parts.append(f"u:{key}")
+            shape = None
+    return parts
+
+
+def type_args(shape: Any) -> tuple[Any, ...]:
+    import typing
+
+    origin = typing.get_origin(shape)
+    if origin is typing.Annotated:
+        return type_args(typing.get_args(shape)[0])
+    return typing.get_args(shape) if origin is not None else ()
+
+
+def models_of(shape: Any) -> list[type[Any]]:
+    """The schema parts (models) a value of this type may be: itself, or a union's members."""
+    from pydantic import BaseModel
+
+    if isinstance(shape, type) and issubclass(shape, BaseModel):
+        return [shape]
+    return [m for a in type_args(shape) for m in models_of(a)] if not is_table(shape) else []
+
+
+def is_table(shape: Any) -> bool:
+    import typing
+
+    if typing.get_origin(shape) is dict:
+        return True
+    return any(is_table(a) for a in type_args(shape) if a is not type(None))
+
+
+def item_type(shape: Any) -> Any:
+    """The type of an item of a list (or a value of a table) of this type."""
+    import typing
+
+    for candidate in (shape, *type_args(shape)):
+        origin = typing.get_origin(candidate)
+        if origin in (list, tuple):
+            return typing.get_args(candidate)[0]
+        if origin is dict:
+            return typing.get_args(candidate)[1]
+    return None
+
+
 def _key_path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
@@ -294,6 +417,12 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     start = 0
     found: int | None = None
     keys = [str(p) for p in loc if isinstance(p, str)]
+    # a table's own header, where it has one ([infractions.phone_use], not a counter's
+    # [counters.phone_use] met first)
+    header = re.compile(rf"^\s*\[\[?\s*{re.escape('.'.join(keys))}\s*\]")
+    for number, line in enumerate(lines, start=1):
+        if keys and header.match(line):
+            return number
     for key in keys:
         pattern = re.compile(rf"(^|[\s.\[{{,\"]){re.escape(key)}[\"]?\s*(=|\]|\.)")
         for number in range(start, len(lines)):

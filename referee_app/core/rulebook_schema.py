@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic import Strict as StrictType
 from pydantic_core import PydanticCustomError
 
@@ -116,7 +116,7 @@ class Scoring(Strict):
                 raise PydanticCustomError(
                     "rulebook_bands_rise",
                     "dealer_bands[{i}].upto: bands must rise, {upto} <= {previous}",
-                    {"i": i, "upto": band.upto, "previous": previous},
+                    {"i": i, "n": i + 1, "upto": band.upto, "previous": previous},
                 )
             previous = band.upto
         if previous >= self.deal_changes_at:
@@ -140,14 +140,32 @@ class Bottom(Strict):
     #: The most card points the bottom can hold (8 cards of two decks: 80); a larger entry
     #: is a typing mistake the table referee is told about at once.
     max_points: int | None = Field(default=None, ge=0)
+    #: The multipliers (by the last trick's shape) that are a reading where the clause prints
+    #: the others (BHG prints ×8 for two pairs; three and more is read): a hand whose bottom
+    #: is multiplied by one of them is marked assumed; the clause itself stays as printed.
+    assumed_values: list[Literal["single", "pair", "tractor", "throw"]] = []
 
 
 class Levels(Strict):
     mandatory: list[Level] = Field(min_length=1)
     clause: Clause
+    #: The mandatory levels that are a reading where the clause prints the others: a gain
+    #: stopped on one of them marks the hand assumed; one stopped on a printed level does not.
+    assumed_mandatory: list[Level] = []
     #: Where the event says that passing A (过A) wins the round at once; a rulebook whose
     #: event does not print it states the reading here, marked assumed.
     pass_a_clause: Clause | None = None
+
+    @model_validator(mode="after")
+    def _assumed_are_mandatory(self) -> Levels:
+        extra = [level for level in self.assumed_mandatory if level not in self.mandatory]
+        if extra:
+            raise PydanticCustomError(
+                "rulebook_assumed_not_mandatory",
+                "assumed_mandatory: {shown} not among the mandatory levels",
+                {"shown": ", ".join(extra), "levels": extra},
+            )
+        return self
 
 
 class NextDealer(Strict):
@@ -430,8 +448,13 @@ class Counter(Strict):
 
 
 class Infraction(Strict):
+    """An infraction kind's rules. ``event_kind``: a kind the event defines beyond the 14
+    (悔牌, 调换比赛者 …), named by its own key and ``label``; the table referee logs it
+    like any other (a button at the table), with the common facts (seat, trick, cards)."""
+
     label: Text
     rules: list[Rule] = Field(min_length=1)
+    event_kind: bool = False
 
 
 class Event(Strict):
@@ -460,54 +483,101 @@ class RulebookModel(Strict):
     time_limits: TimeLimits | None = None
     redeclarations: Redeclarations | None = None
     counters: dict[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")], Counter] = {}
-    infractions: dict[Literal[KINDS], Infraction]  # type: ignore[valid-type]
+    #: the 14 kinds, and any kind the event defines (``event_kind = true``)
+    infractions: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], Infraction]
 
     @model_validator(mode="after")
-    def _references(self) -> RulebookModel:
-        missing = [kind for kind in KINDS if kind not in self.infractions]
-        if missing:
-            raise PydanticCustomError(
-                "rulebook_kinds_missing",
-                "infractions: every kind needs rules; missing {shown}",
-                {"shown": ", ".join(missing), "kinds": missing},
+    def _references(self, info: ValidationInfo) -> RulebookModel:
+        """The checks across the rulebook (a kind without rules, a counter not defined, …).
+        Every one is found: with a list as the validation's context ``problems`` (as
+        :func:`referee_app.core.rulebook.validate_text` validates), each is added to it,
+        so a chief referee sees them all at once; without it, the first is raised."""
+        found = reference_problems(self)
+        collect = info.context.get("problems") if isinstance(info.context, dict) else None
+        if isinstance(collect, list):
+            collect.extend(found)
+        elif found:
+            raise found[0]
+        return self
+
+
+def reference_problems(model: RulebookModel) -> list[PydanticCustomError]:
+    """Every problem across a rulebook's parts, in the order of the file."""
+    found: list[PydanticCustomError] = []
+    for kind in KINDS:
+        if kind not in model.infractions:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_kinds_missing",
+                    "infractions: every kind needs rules; missing {shown}",
+                    {"shown": kind, "kinds": [kind]},
+                )
             )
-        for kind, infraction in self.infractions.items():
-            for i, rule in enumerate(infraction.rules):
-                where = f"infractions.{kind}.rules[{i}]"
-                if rule.counter is not None and rule.counter not in self.counters:
-                    raise PydanticCustomError(
+    for kind, infraction in model.infractions.items():
+        if kind not in KINDS and not infraction.event_kind:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_not_a_kind",
+                    "{where}: not one of the 14 kinds; a kind of the event's own says event_kind = true",
+                    {"where": f"infractions.{kind}", "kind": kind},
+                )
+            )
+        elif kind in KINDS and infraction.event_kind:
+            found.append(
+                PydanticCustomError(
+                    "rulebook_builtin_event_kind",
+                    "{where}.event_kind: {kind} is one of the 14 kinds, not the event's own",
+                    {"where": f"infractions.{kind}", "key": "event_kind", "kind": kind},
+                )
+            )
+        for i, rule in enumerate(infraction.rules):
+            where = f"infractions.{kind}.rules[{i}]"
+            if rule.counter is not None and rule.counter not in model.counters:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_counter",
                         "{where}.counter: no counter named '{name}'",
                         {"where": where, "key": "counter", "name": rule.counter},
                     )
-                if rule.rest_counter is not None and rule.rest_counter not in self.counters:
-                    raise PydanticCustomError(
+                )
+            if rule.rest_counter is not None and rule.rest_counter not in model.counters:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_counter",
                         "{where}.rest_counter: no counter named '{name}'",
                         {"where": where, "key": "rest_counter", "name": rule.rest_counter},
                     )
-                if rule.same_as == kind:
-                    raise PydanticCustomError(
+                )
+            if rule.same_as == kind:
+                found.append(
+                    PydanticCustomError(
                         "rulebook_same_as_itself",
                         "{where}.same_as: a kind cannot refer to itself",
-                        {"where": where},
+                        {"where": where, "key": "same_as"},
                     )
-                if rule.same_as is not None and any(
-                    r.same_as is not None for r in self.infractions[rule.same_as].rules
-                ):
-                    raise PydanticCustomError(
+                )
+            elif (
+                rule.same_as is not None
+                and rule.same_as in model.infractions
+                and any(r.same_as is not None for r in model.infractions[rule.same_as].rules)
+            ):
+                found.append(
+                    PydanticCustomError(
                         "rulebook_same_as_chain",
                         "{where}.same_as: {kind} itself refers on",
-                        {"where": where, "kind": rule.same_as},
+                        {"where": where, "key": "same_as", "kind": rule.same_as},
                     )
-                if (
-                    rule.sanction.hand_loss is True
-                    and self.hand_loss.mode == "levels"
-                    and self.hand_loss.award is None
-                ):
-                    raise PydanticCustomError(
+                )
+            if (
+                rule.sanction.hand_loss is True
+                and model.hand_loss.mode == "levels"
+                and model.hand_loss.award is None
+            ):
+                found.append(
+                    PydanticCustomError(
                         "rulebook_no_award",
                         "{where}.sanction.hand_loss: the event has no default award",
-                        {"where": where},
+                        {"where": where, "key": "sanction.hand_loss"},
                     )
-        return self
+                )
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QWidget,
 )
@@ -53,21 +55,35 @@ class NewEventDialog(QDialog):
             self.rules.addItem(rb.name(language.lang), rb)
         self.from_file = QPushButton(tr("rulebook_from_file"))
         self.from_file.clicked.connect(self.pick_file)
+        # a new event's own rulebook: copied from a bundled one, tried before the event
+        self.new_rules = QPushButton(tr("rulebook_new"))
+        self.new_rules.clicked.connect(self.new_rulebook)
+        self.try_rules = QPushButton(tr("rulebook_try"))
+        self.try_rules.clicked.connect(self.try_rulebook)
         rules_row = QHBoxLayout()
         rules_row.addWidget(self.rules, 1)
         rules_row.addWidget(self.from_file)
+        rules_row.addWidget(self.new_rules)
+        rules_row.addWidget(self.try_rules)
         self.rule_info = QLabel()
         self.rule_info.setWordWrap(True)
         self.rule_info.setStyleSheet("color: #455a64;")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setWordWrap(True)
+        # every problem of a rulebook file at once, one a line (its author fixes them in one go)
+        self.problems = QPlainTextEdit()
+        self.problems.setReadOnly(True)
+        self.problems.setStyleSheet("color: #c62828;")
+        self.problems.setMaximumHeight(180)
+        self.problems.setVisible(False)
         form = QFormLayout(self)
         form.addRow(tr("event_name"), self.name)
         form.addRow(tr("event_date"), self.date)
         form.addRow(tr("rulebook"), rules_row)
         form.addRow("", self.rule_info)
         form.addRow(self.error)
+        form.addRow(self.problems)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -100,17 +116,47 @@ class NewEventDialog(QDialog):
             self.load_file(path)
 
     def load_file(self, path: str) -> bool:
-        from ..core.errors import RulebookError
-        from ..core.rulebook import load_rulebook
+        """Load a rulebook file: on success any earlier file's problems are cleared; else
+        every problem of this one is listed, each with its field in words and its line."""
+        from ..app.rulebooks import open_rulebook_file
 
-        try:
-            rb = load_rulebook(path)
-        except RulebookError as exc:
-            self.error.setText(describe(exc, self.language.lang))
+        rb, problems = open_rulebook_file(path)
+        if rb is None:
+            lines = [describe(p, self.language.lang) for p in problems]
+            several = self.language.tr("rulebook_problems", n=len(lines))
+            self.error.setText(several if len(lines) > 1 else lines[0])
+            self.problems.setPlainText("\n".join(lines))
+            self.problems.setVisible(len(lines) > 1)
             return False
+        self.error.setText("")
+        self.problems.clear()
+        self.problems.setVisible(False)
         self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
         self.rules.setCurrentIndex(self.rules.count() - 1)
         return True
+
+    def new_rulebook(self) -> Path | None:
+        """新建规则…: a bundled rulebook (the one chosen, if bundled) copied to a file the
+        user picks, then loaded here as the event's rulebook."""
+        from .rulebook_dialogs import NewRulebookDialog
+
+        current = self.rules.currentData()
+        dialog = NewRulebookDialog(self.language, current.id if current is not None else None, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.written is None:
+            return None
+        self.load_file(str(dialog.written))
+        return dialog.written
+
+    def try_rulebook(self) -> None:
+        """试判…: the chosen rulebook judged on the sample hands beside its bundled one."""
+        from .rulebook_dialogs import TrialDialog
+
+        if self.rulebook is None:
+            return
+        dialog = TrialDialog(self.language, self.rulebook, self)
+        dialog.resize(min(1100, self.window().width() or 1100), 640)
+        dialog.run()
+        dialog.exec()
 
     def _accept(self) -> None:
         if not self.name.text().strip():

@@ -1,0 +1,68 @@
+"""``assumed`` on one value inside a block (issue 25): a reading stated for one multiplier of
+the bottom or one mandatory level marks only the hands that value decides, the rest of the
+block staying as printed.
+
+Written from the seeds: BHG (seed 000, 一、(十二)) prints "单张抠底底牌分数乘以2；对牌抠底底牌
+分数乘以4；两连对抠底底牌分数乘以8，以此类推，底牌分数乘以2（n+1）……甩牌抠底乘以3", whose
+"2（n+1）" the rulebook reads as a power: the tractor's multiplier is the reading, a single's and
+a throw's are printed. HBUE (seed 004, 三、(六)) prints J
+and A as mandatory levels; a club adding 5 by custom states that one as its reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee_app.core.engine import judge
+from referee_app.core.errors import RulebookError
+from referee_app.core.rulebook import load_rulebook, rulebook_from_text
+
+from .conftest import RULES
+
+
+def _draft(base: str, old: str, new: str):
+    text = (RULES / f"{base}.toml").read_text(encoding="utf-8")
+    assert old in text
+    return rulebook_from_text(
+        text.replace(old, new, 1).replace(f'id = "{base}"', 'id = "club-2026"'), "club.toml", use_cache=False
+    )
+
+
+def _hand(bottom: dict, points: int = 60) -> dict:
+    return {
+        "event": "club-2026",
+        "first_dealer": "E",
+        "finished": "open",
+        "hands": [{"defender_points": points, "bottom": bottom}],
+    }
+
+
+def test_a_tractors_multiplier_stated_as_a_reading_marks_only_tractor_bottoms() -> None:
+    draft = _draft("bhg-2011", "max_points = 80", 'assumed_values = ["tractor"]\nmax_points = 80')
+    bhg = load_rulebook("bhg-2011")
+    tractor = _hand({"points": 10, "captured": True, "shape": "tractor", "pairs": 3})
+    single = _hand({"points": 10, "captured": True, "shape": "single"})
+    throw = _hand({"points": 10, "captured": True, "shape": "throw", "largest": "pair"})
+    for case, multiplier, marked in ((tractor, 16, True), (single, 2, False), (throw, 3, False)):
+        mine = judge(case, rulebook=draft)["hands"][0]
+        theirs = judge({**case, "event": "bhg-2011"}, rulebook=bhg)["hands"][0]
+        # the same multipliers (2^(n+1) for n pairs, a single ×2, BHG's throw ×3) …
+        assert mine["defender_total"] == theirs["defender_total"] == 60 + 10 * multiplier
+        # … and only the tractor's, the reading, marks the hand
+        assert mine["assumed"] is marked and theirs["assumed"] is False
+
+
+def test_a_mandatory_level_stated_as_a_reading_marks_a_gain_stopped_there_only() -> None:
+    old = 'mandatory = ["J", "A"]'
+    draft = _draft("hbue-2018", old, 'mandatory = ["5", "J", "A"]\nassumed_mandatory = ["5"]')
+    on_five = {**_hand({}, points=0), "levels": {"NS": "2", "EW": "4"}}
+    on_jack = {**_hand({}, points=0), "levels": {"NS": "2", "EW": "9"}}
+    five = judge(on_five, rulebook=draft)["hands"][0]
+    jack = judge(on_jack, rulebook=draft)["hands"][0]
+    assert five["levels_after"]["EW"] == "5" and five["assumed"]  # stopped on the club's 5
+    assert jack["levels_after"]["EW"] == "J" and not jack["assumed"]  # stopped on HBUE's printed J
+
+
+def test_an_assumed_level_must_be_a_mandatory_one() -> None:
+    with pytest.raises(RulebookError) as caught:
+        _draft("hbue-2018", 'mandatory = ["J", "A"]', 'mandatory = ["J", "A"]\nassumed_mandatory = ["5"]')
+    assert "assumed_mandatory: 5 not among the mandatory levels" in str(caught.value)
