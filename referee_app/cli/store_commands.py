@@ -155,6 +155,18 @@ def register(subparsers: Any) -> None:
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
 
+    demo = subparsers.add_parser(
+        "demo", help="build the demo event (Gansu, 12 pairs, a round played) in a new store file"
+    )
+    demo.add_argument(
+        "--store",
+        default=None,
+        metavar="PATH",
+        help="the new SQLite file to build it in (default: a new file in the data folder's demo/)",
+    )
+    _common(demo)
+    demo.set_defaults(func=_guard(cmd_demo))
+
     _register_db_commands(subparsers)
 
     an = subparsers.add_parser(
@@ -833,6 +845,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if result.root is not None:  # which keys the entries were checked against
         print(keys_line)
     return 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The demo event, in a file of its own (never ``--db``, the station's store)."""
+    from pathlib import Path
+
+    from ..app.demo import build_demo, default_demo_path
+
+    built = build_demo(Path(args.store) if args.store else default_demo_path(), _lang(args))
+    print(
+        text(
+            "out.demo_built",
+            args,
+            name=built.name,
+            pairs=built.pairs,
+            tables=built.tables,
+            appeals=built.appeals,
+        ),
+        file=sys.stderr,
+    )
+    print(built.path)  # alone on standard output: `referee-app --db "$(referee-app demo)" …`
+    return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
