@@ -5,6 +5,7 @@ and JSON with escapes, so it stays exact."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee_app.cli.main import main
+from referee_app.cli.output import REPLACE, survivable_output
 
 PAIRS = "number,player1,player2,unit\n1,𠮷小川,施慧敏,甘南\n2,赵明远,钱思雨,兰州\n"
 
@@ -74,6 +76,16 @@ def test_json_on_a_code_page_stays_exact(tmp_path: Path) -> None:
     assert ruling["override_reason"] == "𠮷先生碰落"
 
 
-def test_utf8_output_is_left_as_it_is(store: str) -> None:
-    done = run("--db", store, "pairs", "list", encoding="utf-8")
-    assert done.returncode == 0 and "𠮷小川" in done.stdout.decode("utf-8")
+def test_only_a_code_page_stream_gets_the_replacement_a_utf8_one_stays_strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    code_page = io.TextIOWrapper(io.BytesIO(), encoding="cp936")
+    monkeypatch.setattr(sys, "stdout", utf8)
+    monkeypatch.setattr(sys, "stderr", code_page)
+    survivable_output()
+    assert utf8.errors == "strict" and code_page.errors == REPLACE
+    utf8.write("𠮷")
+    code_page.write("𠮷小川")
+    for stream in (utf8, code_page):
+        stream.flush()
+    assert utf8.buffer.getvalue().decode("utf-8") == "𠮷"
+    assert code_page.buffer.getvalue().decode("cp936") == "[U+20BB7]小川"

@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from referee_app.cli.main import main
 from referee_app.store.service import Store
 
 
@@ -18,14 +21,16 @@ def referee_app(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_demo_command_builds_a_played_gansu_round_that_verifies(tmp_path: Path) -> None:
+def test_the_demo_command_builds_a_played_gansu_round_that_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store_file = tmp_path / "示例" / "demo.sqlite"
-    built = referee_app("--lang", "zh", "demo", "--store", str(store_file))
-    assert built.returncode == 0, built.stderr
-    assert built.stdout.strip() == str(store_file)  # alone on stdout: usable as --db "$(…)"
-    assert "示例赛事" in built.stderr and "12 对" in built.stderr
+    assert main(["--lang", "zh", "demo", "--store", str(store_file)]) == 0
+    said = capsys.readouterr()
+    assert said.out.strip() == str(store_file)  # alone on stdout: usable as --db "$(…)"
+    assert "示例赛事" in said.err and "12 对" in said.err
 
-    checked = referee_app("--db", str(store_file), "--lang", "en", "verify")
+    checked = referee_app("--db", str(store_file), "--lang", "en", "verify")  # a process of its own
     assert checked.returncode == 0, checked.stderr
     assert "audit chain intact" in checked.stdout
 
@@ -43,10 +48,13 @@ def test_the_demo_command_builds_a_played_gansu_round_that_verifies(tmp_path: Pa
         assert appeal["state"] == "modified" and not appeal["open"]  # the committee modified it
 
 
-def test_the_demo_never_goes_into_a_file_that_exists(tmp_path: Path) -> None:
+def test_the_demo_never_goes_into_a_file_that_exists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     own = tmp_path / "event.sqlite"
     own.write_bytes(b"the station's own store")
-    refused = referee_app("--lang", "en", "demo", "--store", str(own))
-    assert refused.returncode == 2 and refused.stdout == ""
-    assert refused.stderr.strip() == f"{own}: already exists; the demo event goes into a new file only"
+    assert main(["--lang", "en", "demo", "--store", str(own)]) == 2
+    refused = capsys.readouterr()
+    assert refused.out == ""
+    assert refused.err.strip() == f"{own}: already exists; the demo event goes into a new file only"
     assert own.read_bytes() == b"the station's own store"
