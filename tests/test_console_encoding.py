@@ -76,7 +76,9 @@ def test_json_on_a_code_page_stays_exact(tmp_path: Path) -> None:
     assert ruling["override_reason"] == "𠮷先生碰落"
 
 
-def test_only_a_code_page_stream_gets_the_replacement_a_utf8_one_stays_strict(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_a_code_page_stream_gets_the_replacement_a_utf8_one_stays_strict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     code_page = io.TextIOWrapper(io.BytesIO(), encoding="cp936")
     monkeypatch.setattr(sys, "stdout", utf8)

@@ -44,8 +44,10 @@ def test_the_demo_command_builds_a_played_gansu_round_that_verifies(
         assert {m["id"] for m in matches} <= store.signed_match_ids(event.id)  # every table signed
         kinds = {r["kind"] for m in matches for r in store.rulings_of(m["id"])}
         assert {"exposed_card", "hidden_card", "delay", "wrong_play", "late_arrival"} <= kinds
-        [appeal] = store.appeals(event.id, 1)
-        assert appeal["state"] == "modified" and not appeal["open"]  # the committee modified it
+        decided, left = store.appeals(event.id, 1)
+        assert decided["state"] == "modified" and not decided["open"]  # the committee modified it
+        assert decided["ruling"]["kind"] == "hidden_card"
+        assert left["open"] and left["ruling"]["kind"] == "exposed_card"  # one to try deciding
 
 
 def test_the_demo_never_goes_into_a_file_that_exists(

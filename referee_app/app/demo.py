@@ -2,9 +2,10 @@
 
 ``referee-app demo`` and the window's 赛事 → 打开示例赛事 build it into a store file of its
 own, never the station's store: 12 pairs (made-up names), round 1 drawn and published, six
-tables played with rulings of several kinds, every table signed, and an appeal against a
+tables played with rulings of several kinds, every table signed, an appeal against a
 hidden-card hand loss that the arbitration committee modified to a warning (the table then
-signed again). Every step is one of the application's operations (:class:`Session`), the
+signed again), and an appeal against an exposed card left open for the committee to try.
+Every step is one of the application's operations (:class:`Session`), the
 same the window and the command line use, so the demo's audit chain verifies like any
 event's.
 """
@@ -57,7 +58,9 @@ class DemoEvent:
     name: str
     pairs: int
     tables: int
-    appeals: int
+    #: appeals decided by the committee, and still open (for the committee to try deciding)
+    decided: int
+    open: int
 
 
 def default_demo_path(today: date | None = None) -> Path:
@@ -133,6 +136,7 @@ TABLE_PLAY: dict[int, list[_Hand]] = {
 #: Table 5 starts with East-West five minutes late (a ruling before play).
 LATE_AT_TABLE = 5
 APPEALED_TABLE = 2
+OPEN_APPEAL_TABLE = 1
 
 
 def build_demo(path: Path, lang: str = "zh") -> DemoEvent:
@@ -186,7 +190,16 @@ def build_demo(path: Path, lang: str = "zh") -> DemoEvent:
         again = table.table(1, APPEALED_TABLE)
         assert again is not None
         table.sign(again, {who: _signature(n + 7) for n, who in enumerate(SIGNERS)})
+        # an appeal left open, for whoever tries the demo to review and decide (F7)
+        first = table.table(1, OPEN_APPEAL_TABLE)
+        assert first is not None
+        [exposed] = [r for r in table.rulings(first) if r["kind"] == "exposed_card"]
+        desk.file_appeal(
+            exposed["id"], "NS", "该牌系被对方碰落，并非本方暴露；请求撤销判罚。", receipt="示例-0002"
+        )
+        appeals = desk.appeals()
+        decided = sum(1 for a in appeals if not a["open"])
         tables = len(table.tables(1))
-        return DemoEvent(path, info.id, name, len(rows), tables, len(desk.appeals()))
+        return DemoEvent(path, info.id, name, len(rows), tables, decided, len(appeals) - decided)
     finally:
         store.close()

@@ -869,7 +869,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             name=built.name,
             pairs=built.pairs,
             tables=built.tables,
-            appeals=built.appeals,
+            decided=built.decided,
+            open=built.open,
         ),
         file=sys.stderr,
     )

@@ -295,7 +295,7 @@ class MainWindow(QMainWindow):
         self.open_event(built.event_id)
         if previous is not None and previous is not store:
             previous.close()
-        self.say(self.language.tr("demo_opened", where=str(built.path)))
+        self.say(self.language.tr("demo_opened", file=built.path.name))  # the folder: 打开赛事
         return built
 
     def show_manual(self) -> Any:

@@ -32,8 +32,8 @@ def test_the_demo_menu_item_opens_a_played_gansu_event_in_a_new_file(
     assert window.stack.currentWidget() is window.hall
     tables = session.tables(1)
     assert len(tables) == 6 and all(t.signed for t in tables)
-    assert [a["state"] for a in session.appeals()] == ["modified"]
-    assert "示例赛事已建在新文件中" in window.statusBar().currentMessage()
+    assert [a["state"] for a in session.appeals()] == ["modified", "filed"]
+    assert f"示例赛事已建在新文件 {Path(session.store.where).name} 中" in window.statusBar().currentMessage()
     with Store.open(str(db_path), read_only=True) as own:
         assert own.list_events() == []  # the station's own store got nothing
 
