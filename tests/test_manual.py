@@ -93,3 +93,16 @@ def test_the_manual_ships_inside_the_package_build() -> None:
     assert '"docs/manual" = "referee_app/manual"' in config
     spec = (ROOT / "packaging" / "referee-app.spec").read_text(encoding="utf-8")
     assert '"docs" / "manual"), "referee_app/manual"' in spec
+
+
+def test_the_manuals_pictures_are_the_ones_the_screenshot_tool_makes() -> None:
+    """So they follow the window: ``python tools/screenshots.py --manual`` writes every one."""
+    source = (ROOT / "tools" / "screenshots.py").read_text(encoding="utf-8")
+    made = set(re.findall(r'"[\w-]+\.png": "([\w-]+\.png)"', source))
+    pictures = {p.name for p in (MANUAL / "img").glob("*.png")}
+    used = {
+        name
+        for page in MANUAL.glob("*.md")
+        for name in re.findall(r"\]\(img/([\w-]+\.png)\)", page.read_text("utf-8"))
+    }
+    assert made == pictures == used, (made, pictures, used)

@@ -59,7 +59,7 @@ class ManualWindow(QMainWindow):
         body = QWidget()
         body.setLayout(column)
         self.setCentralWidget(body)
-        self.resize(900, 680)
+        self.resize(900, 680)  # the pictures are at most 820 wide (tools/screenshots.py)
         language.changed.connect(self.retranslate)
         self.retranslate()
 
