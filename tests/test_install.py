@@ -242,10 +242,7 @@ def test_the_bundle_works_and_carries_its_files(installed: Installed, bundle: Pa
     assert (internal / "referee_app" / "resources" / "fonts" / "LICENSE-wqy-microhei.txt").is_file()
     assert (internal / "referee_app" / "resources" / "icons" / "referee-app.png").is_file()
     assert (internal / "referee_app" / "manual" / "index.md").is_file()  # what F1 opens
-
-
-def test_the_release_workflows_smoke_test_passes_on_the_bundle(bundle: Path) -> None:
-    """The script each release job runs on its runner (.github/workflows/release.yml)."""
+    # the script each release job runs on its runner (.github/workflows/release.yml)
     done = subprocess.run(
         [sys.executable, str(ROOT / "packaging" / "smoke_bundle.py"), str(bundle)],
         capture_output=True,
