@@ -66,6 +66,14 @@ def examples_dir() -> Path:
     return shipped_dir("examples")
 
 
+def manual_dir() -> Path:
+    """The manual (使用手册, Markdown) shipped with the app: ``docs/manual/`` of a checkout,
+    ``referee_app/manual`` inside the wheel and the bundle; the window's F1 reads it offline."""
+    package = Path(__file__).resolve().parent
+    inside = package / "manual"
+    return inside if inside.is_dir() else package.parent / "docs" / "manual"
+
+
 def font_path() -> Path:
     """The bundled CJK font file (文泉驿微米黑)."""
     return resources_dir() / "fonts" / FONT_FILE

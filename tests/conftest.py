@@ -21,7 +21,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
-SHARED = ROOT.parent / "shared"
 
 #: Settings the test set-up itself reads; every other REFEREE_APP_* is the user's.
 KEPT_SETTINGS = {"REFEREE_APP_TEST_PG_URL"}

@@ -1,7 +1,7 @@
 """Clause cases: one case per penalty and scoring clause of the three source documents.
 
-Every ``NAME.json`` under ``tests/cases/<event>/`` (and the shared examples in
-``../shared/cases/``, when that folder is there) is judged in-process and compared with
+Every ``NAME.json`` under ``tests/cases/<event>/`` and the examples of the case format in
+``examples/cases/`` (the team's shared sample, kept in the repository) is judged in-process and compared with
 ``NAME.expected.json`` by the same subset rule as ``shared/tools/check_cases.py``: every key
 the expected file names must be in the decision with an equal value, and a list must have the
 decision's length. ``{"error": true}`` means the case must be rejected (``CaseError``, exit 2).
@@ -26,7 +26,7 @@ from referee_app.core.errors import CaseError
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+EXAMPLES = HERE.parent / "examples" / "cases"
 MANIFEST = CASES / "CLAUSES.md"
 
 
@@ -76,10 +76,7 @@ def _own_cases() -> list[Path]:
 
 def _params():
     params = [pytest.param(c, id=c.name) for c in _own_cases()]
-    if SHARED.is_dir():
-        params += [pytest.param(c, id=f"shared/{c.name}") for c in _cases_in(SHARED)]
-    else:
-        params.append(pytest.param(None, id="shared", marks=pytest.mark.skip(reason=f"{SHARED} is absent")))
+    params += [pytest.param(c, id=f"examples/{c.name}") for c in _cases_in(EXAMPLES)]
     return params
 
 

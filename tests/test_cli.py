@@ -12,9 +12,9 @@ import pytest
 
 from referee_app.applog import log_file
 
-from .conftest import RULES, SHARED
+from .conftest import ROOT, RULES
 
-CASES = SHARED / "cases"
+CASES = ROOT / "examples" / "cases"
 
 
 def referee_app(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -49,7 +49,6 @@ def test_judge_reads_standard_input() -> None:
     assert out["result"] is None
 
 
-@pytest.mark.skipif(not CASES.is_dir(), reason="../shared/cases is not beside the project")
 def test_the_bad_seat_example_prints_the_contract_line() -> None:
     run = referee_app("--lang", "en", "judge", str(CASES / "bad-seat.json"))
     assert run.returncode == 2 and run.stdout == ""

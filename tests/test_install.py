@@ -180,6 +180,8 @@ def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
         "resources/messages/errors.toml",
         "resources/messages/cli.toml",
         "resources/icons/referee-app.png",
+        "manual/index.md",  # the manual F1 opens offline
+        "manual/en/index.md",
     ):
         assert f"referee_app/{shipped}" in names, shipped
     licences = {n.split("/licenses/", 1)[1] for n in names if "/licenses/" in n}
@@ -187,7 +189,7 @@ def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
 
 
 def test_the_fresh_environment_stays_under_its_limit(installed: Installed) -> None:
-    """Only Qt's Essentials and Pdf: the full PySide6 made it 838 MB (README states the size)."""
+    """Only Qt's Essentials and Pdf: the full PySide6 made it 838 MB (docs/install.md states the size)."""
     size = sum(f.stat().st_size for f in installed.venv.rglob("*") if f.is_file() and not f.is_symlink())
     assert size < ENVIRONMENT_LIMIT_MB * 1024 * 1024, f"{size / 2**20:.0f} MB"
 
@@ -239,6 +241,16 @@ def test_the_bundle_works_and_carries_its_files(installed: Installed, bundle: Pa
     assert (internal / "LICENSE").is_file() and (internal / "referee-app.desktop").is_file()
     assert (internal / "referee_app" / "resources" / "fonts" / "LICENSE-wqy-microhei.txt").is_file()
     assert (internal / "referee_app" / "resources" / "icons" / "referee-app.png").is_file()
+    assert (internal / "referee_app" / "manual" / "index.md").is_file()  # what F1 opens
+    # the script each release job runs on its runner (.github/workflows/release.yml)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "smoke_bundle.py"), str(bundle)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("ok   ") == 7
 
 
 def test_the_bundle_window_starts_offscreen(installed: Installed, bundle: Path) -> None:

@@ -1,4 +1,4 @@
-"""Mutation testing per module (issue 16; README "Mutation testing").
+"""Mutation testing per module (issue 16; docs/mutation-testing.md).
 
 Four commands::
 
@@ -546,7 +546,7 @@ RECHECK = 60
 MIN_SAMPLE = 40
 #: Seconds of mutant testing, on ``--max-children`` cores, the gate plans for (the fixed cost of a
 #: module — copying, generating the mutants, mutmut's test map and clean run — comes on top):
-#: see the README's "Mutation testing" for the measured figures.
+#: see docs/mutation-testing.md for the measured figures.
 BUDGET = 600
 #: A module's mutmut run is interrupted after this many seconds (generating the mutants, mutmut's
 #: test map, the clean run) plus 1.5 times what its mutants were planned to take: a safety net for

@@ -13,6 +13,11 @@ windows and dialogs size themselves as on a referee's laptop; fonts render as th
     xvfb-run -a -s "-screen 0 1024x700x24" python tools/screenshots.py --out DIR --size 1024x700 --lang zh
 
 makes one set (what the first command runs for each size and language).
+
+    python tools/screenshots.py --manual
+
+makes the manual's pictures (``docs/manual/img/``, MANUAL_SHOTS: the 1024×700 Chinese set),
+so the manual follows the window.
 """
 
 from __future__ import annotations
@@ -67,6 +72,44 @@ def on_modal(app: QApplication, action) -> None:
 
 
 SIZES = ("1024x700", "1920x1080")
+#: The pictures of the manual (docs/manual/img/), from the 1024×700 Chinese set: a referee's
+#: laptop screen, in the manual's language.
+MANUAL_SHOTS = {
+    "02-hall.png": "hall.png",
+    "03-table.png": "table.png",
+    "04-04-exposed_card.png": "ruling-dialog.png",
+    "05-signature-pad.png": "signatures.png",
+    "07-appeals-desk.png": "appeals-desk.png",
+    "06d-decide.png": "decide.png",
+    "09-pairing.png": "pairing.png",
+    "08-standings.png": "standings.png",
+}
+MANUAL_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "manual" / "img"
+#: Pixels wide at most: the pictures fit the manual's window (gui/manual.py) without scrolling.
+MANUAL_WIDTH = 820
+
+
+def manual_pictures(rules: str) -> int:
+    """Shoot the 1024×700 Chinese set in a temporary folder and copy the manual's pictures."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        command = [
+            "xvfb-run", "-a", "-s", "-screen 0 1024x700x24", sys.executable, __file__,
+            "--out", str(out), "--size", "1024x700", "--lang", "zh", "--rules", rules,
+        ]  # fmt: skip
+        if subprocess.run(command, check=False).returncode != 0:
+            return 1
+        MANUAL_IMAGES.mkdir(parents=True, exist_ok=True)
+        from PIL import Image
+
+        for shot, name in MANUAL_SHOTS.items():
+            image = Image.open(out / shot)
+            if image.width > MANUAL_WIDTH:  # the manual's window (F1) is narrower than the screen
+                height = round(image.height * MANUAL_WIDTH / image.width)
+                image = image.resize((MANUAL_WIDTH, height), Image.Resampling.LANCZOS)
+            image.save(MANUAL_IMAGES / name, optimize=True)
+            print(MANUAL_IMAGES / name)
+    return 0
 
 
 def every_set(out: Path, rules: str) -> int:
@@ -96,11 +139,16 @@ def every_set(out: Path, rules: str) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out")
+    parser.add_argument("--manual", action="store_true", help="the manual's pictures (docs/manual/img/)")
     parser.add_argument("--lang", choices=("zh", "en"))
     parser.add_argument("--size", choices=SIZES)
     parser.add_argument("--rules", default="bhg-2011")
     args = parser.parse_args()
+    if args.manual:
+        return manual_pictures(args.rules)
+    if args.out is None:
+        parser.error("--out is required (or --manual)")
     out = Path(args.out)
     if args.size is None or args.lang is None:
         return every_set(out, args.rules)

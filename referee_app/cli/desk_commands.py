@@ -29,7 +29,6 @@ and kept in the store as the round's proposal: ``pair`` shows it again at every 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +38,7 @@ from referee_app.core.errors import one_line as _one_line
 
 from ..app.messages import has, word_gap
 from .messages import lang_of, say_error, text
+from .output import stdout_json
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -318,7 +318,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         lines.append([assumed_footnote(table.assumed, lang)])
     _export(args, title, head, lines)
     if args.json:
-        sys.stdout.write(json.dumps(table.to_json(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(stdout_json(table.to_json(), indent=2) + "\n")
         return 0
     print(title)
     for line in [head, *lines]:
@@ -492,7 +492,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
             method = pairing.method if lang_of(args) == "en" or not has(code) else text(code, args)
             line = text("desk_out.pairing_line", args, round=rp.round, method=method, seed=seed, state=state)
             print(line, file=sys.stderr)
-            sys.stdout.write(json.dumps(pairing.to_json(), ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(stdout_json(pairing.to_json(), indent=2) + "\n")
         else:
             _print_pairing(args, loaded, pairing, _status(args, rp))
         if args.publish:
@@ -549,7 +549,7 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     if args.json:
         out = {"round": rp.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
         out.update(rec["body"])
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(stdout_json(out, indent=2) + "\n")
         return 0
     _print_pairing(args, rp.loaded, rp.pairing, _status(args, rp))
     return 0
@@ -697,7 +697,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
         )
     if args.json:
         out = {"rounds": {str(k): v for k, v in sorted(rounds.items())}, "placings": rows}
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(stdout_json(out, indent=2) + "\n")
         return 0
     lang = lang_of(args)
     for rnd, ms in sorted(rounds.items()):

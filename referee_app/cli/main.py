@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ from .messages import (
     use_language,
     words_for_flags,
 )
+from .output import stdout_json, survivable_output
 from .windows import Windows, open_window
 
 #: The exit codes (docs/exit-codes.md, and the epilog of ``--help``).
@@ -260,7 +260,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     except RecursionError:
         _say(args, f"{source}: the case is nested too deeply", "file.too_deep", source=source)
         return 2
-    sys.stdout.write(json.dumps(decision, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(stdout_json(decision, indent=2) + "\n")
     return 0
 
 
@@ -351,6 +351,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> int:
     """Run the command line ``argv``; with no command it opens the window that ``windows``
     (the launcher's) loads. Without ``windows`` the command line opens no window."""
+    survivable_output()  # a name with 𠮷 on a cp936 console must not end the command
     given = list(sys.argv[1:] if argv is None else argv)
     command = command_of(given)
     # no command opens the window: its parser needs only the global options (unless --help)

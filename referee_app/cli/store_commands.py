@@ -25,6 +25,7 @@ from ..core.errors import Reported, cannot_read, cannot_write
 from ..core.errors import one_line as _one_line
 from ..core.seats import SEAT_NAMES
 from .messages import current_language, error_line, lang_of, say_error, text
+from .output import stdout_json
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -132,7 +133,11 @@ def register(subparsers: Any) -> None:
     _common(ex)
     ex.set_defaults(func=_guard(cmd_export))
 
-    ve = subparsers.add_parser("verify", help="recompute the audit chain; exit 1 on the first bad entry")
+    verify_help = (
+        "recompute the audit chain and check its signatures and rows; report every problem "
+        "(the first 50 and a count of the rest); exit 1 if there is any"
+    )
+    ve = subparsers.add_parser("verify", help=verify_help, description=verify_help)
     ve.add_argument(
         "--head",
         default=None,
@@ -154,6 +159,18 @@ def register(subparsers: Any) -> None:
     _progress_opt(ve)
     _common(ve)
     ve.set_defaults(func=_guard(cmd_verify))
+
+    demo = subparsers.add_parser(
+        "demo", help="build the demo event (Gansu, 12 pairs, a round played) in a new store file"
+    )
+    demo.add_argument(
+        "--store",
+        default=None,
+        metavar="PATH",
+        help="the new SQLite file to build it in (default: a new file in the data folder's demo/)",
+    )
+    _common(demo)
+    demo.set_defaults(func=_guard(cmd_demo))
 
     _register_db_commands(subparsers)
 
@@ -737,7 +754,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         matches = store.export(ev.id, progress=_progress(args, "export"))
         if not args.output:
             for m in matches:
-                sys.stdout.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")
+                sys.stdout.write(stdout_json(m, sort_keys=True) + "\n")
             return 0
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
@@ -823,16 +840,42 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # last, ending with the head hash (to note outside the database)
         print(text("out.verify_ok", args, n=result.entries, head=result.head_hash))
         return 0
+    from ..app.audit_words import problem_words
+
     label = text("out.audit_problem", args)
+    colon = "：" if lang_of(args) == "zh" else ": "
     shown = result.problems[:50]
     for p in shown:
-        print(_one_line(f"{label}: {p}"), file=sys.stderr)
+        print(_one_line(f"{label}{colon}{problem_words(p, lang_of(args))}"), file=sys.stderr)
     more = len(result.problems) - len(shown) + result.more_problems
     if more:
         print(text("out.more_problems", args, n=more), file=sys.stderr)
     if result.root is not None:  # which keys the entries were checked against
         print(keys_line)
     return 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The demo event, in a file of its own (never ``--db``, the station's store)."""
+    from pathlib import Path
+
+    from ..app.demo import build_demo, default_demo_path
+
+    built = build_demo(Path(args.store) if args.store else default_demo_path(), _lang(args))
+    print(
+        text(
+            "out.demo_built",
+            args,
+            name=built.name,
+            pairs=built.pairs,
+            tables=built.tables,
+            decided=built.decided,
+            open=built.open,
+        ),
+        file=sys.stderr,
+    )
+    print(built.path)  # alone on standard output: `referee-app --db "$(referee-app demo)" …`
+    return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
@@ -1033,7 +1076,7 @@ def cmd_appeal_list(args: argparse.Namespace) -> int:
             "fee_yuan", "fee", "decision", "decision_reason", "committee", "sanctions",
             "decided_at", "new_match_id",
         )  # fmt: skip
-        print(json.dumps([{k: a[k] for k in keep} for a in items], ensure_ascii=False, indent=1))
+        print(stdout_json([{k: a[k] for k in keep} for a in items], indent=1))
         return 0
     for a in items:
         state = _state(a["state"], args)
@@ -1100,7 +1143,7 @@ def cmd_role_status(args: argparse.Namespace) -> int:
                 for r, st in states.items()
             },
         }
-        print(json.dumps(out, ensure_ascii=False, indent=1))
+        print(stdout_json(out, indent=1))
         return 0
     lang = lang_of(args)
     print(text("out.roles_enforced" if enforced else "out.roles_off", args, event=ev.id))

@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.drafts = Drafts(store.where)
         self.act_new.setEnabled(True)
         self.act_open.setEnabled(True)
+        self.act_demo.setEnabled(True)
         self.fill_events()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -164,8 +165,11 @@ class MainWindow(QMainWindow):
         self.act_lang = self._action(QKeySequence("Ctrl+L"), self.toggle_language)
         # Ctrl+Q spelled out: the platform's standard Quit key is empty on Windows and offscreen
         self.act_quit = self._action(QKeySequence("Ctrl+Q"), self.close)
+        # the demo event (示例赛事): built into a new file of its own, never the station's store
+        self.act_demo = QAction(self)
+        self.act_demo.triggered.connect(self.open_demo)
         self.menu_event = self.menuBar().addMenu("")
-        for act in (self.act_new, self.act_open, self.act_import, self.act_quit):
+        for act in (self.act_new, self.act_open, self.act_import, self.act_demo, self.act_quit):
             self.menu_event.addAction(act)
         self.menu_view = self.menuBar().addMenu("")
         self.menu_view.addAction(self.act_hall)
@@ -182,10 +186,16 @@ class MainWindow(QMainWindow):
         # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
         self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
         self.menu_desk.addAction(self.act_print_round)
+        # 帮助: the manual shipped with the app, read offline (F1)
+        self.act_manual = self._action(QKeySequence("F1"), self.show_manual)
+        self.menu_help = self.menuBar().addMenu("")
+        self.menu_help.addAction(self.act_manual)
+        self.manual: Any = None
         for act in (
             self.act_new,
             self.act_open,
             self.act_import,
+            self.act_demo,
             self.act_hall,
             self.act_standings,
             self.act_pairing,
@@ -259,6 +269,46 @@ class MainWindow(QMainWindow):
         self.fill_events()
         self.open_event(info.id)
         return info
+
+    def open_demo(self) -> Any:
+        """赛事 → 打开示例赛事: build the demo event (Gansu, 12 pairs, a round played) in a
+        new store file of its own and work on it. The station's own store is closed, never
+        written; 打开赛事 on it again needs a restart (the window opens the station's store)."""
+        from ..app import errors  # not at module level: the window paints first
+        from ..app.demo import build_demo, default_demo_path
+        from ..app.store import open_store
+
+        if self.actor is None:
+            return None
+        QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)  # a few seconds
+        try:
+            built = build_demo(default_demo_path(), self.language.lang)
+            store = open_store(str(built.path), actor=self.actor, hold=True)
+        except (errors.StoreError, OSError) as exc:
+            QApplication.restoreOverrideCursor()
+            text = describe(exc, self.language.lang) if isinstance(exc, errors.StoreError) else str(exc)
+            QtWidgets.QMessageBox.warning(self, self.language.tr("store_error"), text)
+            return None
+        QApplication.restoreOverrideCursor()
+        previous = self.store
+        self.use_store(store, self.actor)
+        self.open_event(built.event_id)
+        if previous is not None and previous is not store:
+            previous.close()
+        self.say(self.language.tr("demo_opened", file=built.path.name))  # the folder: 打开赛事
+        return built
+
+    def show_manual(self) -> Any:
+        """帮助 → 使用手册 (F1): the manual shipped with the app, in the window's language."""
+        from .manual import ManualWindow
+
+        if self.manual is None:
+            self.manual = ManualWindow(self.language, self)
+        self.manual.show_home()
+        self.manual.show()
+        self.manual.raise_()
+        self.manual.activateWindow()
+        return self.manual
 
     def open_selected(self) -> None:
         item = self.welcome.events.currentItem()
@@ -599,6 +649,9 @@ class MainWindow(QMainWindow):
         self.act_hall.setText(tr("hall"))
         self.act_lang.setText(tr("switch_language"))
         self.act_quit.setText(tr("quit"))
+        self.act_demo.setText(tr("open_demo"))
+        self.menu_help.setTitle(tr("menu_help"))
+        self.act_manual.setText(tr("manual"))
         self.menu_desk.setTitle(tr("menu_desk"))
         self.act_standings.setText(tr("standings"))
         self.act_pairing.setText(tr("pairing"))
