@@ -47,6 +47,15 @@ class Shared:
         #: may be replaced, e.g. by a command that unlocked an encrypted key first).
         self.keyring = keys.KeyRing()
 
+    def forget(self) -> None:
+        """Drop what was read from the store (events, rulebooks, tables, logins): its whole
+        content was replaced (a restore, ``backup.restore_over``)."""
+        self._rulebooks.clear()
+        self.logins.clear()
+        self._open_noted.clear()
+        self._has.clear()
+        self._events.clear()
+
     @property
     def where(self) -> str:
         return display_url(self.engine.url)
