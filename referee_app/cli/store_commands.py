@@ -331,7 +331,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     with _open(args) as store:
         actor = _chief(args, store, args.event)
         done = store.backup(args.out, actor=actor, event_id=args.event, force=args.force)
-    print(text("out.backup_done", args, file=done.where, n=done.entries, head=done.head))
+    print(text("out.backup_done", args, file=done.where, n=done.entries, anchor=done.anchor))
     return 0
 
 

@@ -77,6 +77,12 @@ class Copied:
     replaced_entries: int | None = None
     replaced_head: str | None = None
 
+    @property
+    def anchor(self) -> str:
+        """The copy's anchor (``RA1:<entries>:<head>``): to keep outside, and for ``verify
+        --head``/``--anchors`` on the copy or on the store it was taken from."""
+        return audit.Anchor(self.entries, self.head).text()
+
 
 # -- reading a backup file ------------------------------------------------------------
 
