@@ -161,6 +161,11 @@ def register(subparsers: Any) -> None:
         "anchor", help="print the chain's head as an anchor (RA1:<entry>:<hash>) to keep outside"
     )
     an.add_argument("-o", "--output", default=None, help="append it to this anchor file too")
+    an.add_argument(
+        "--note",
+        action="store_true",
+        help="also note in the log that this anchor was kept (the window stops reminding the chief referee)",
+    )
     _common(an)
     an.set_defaults(func=_guard(cmd_anchor))
 
@@ -861,7 +866,18 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
 
 def cmd_anchor(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
+    from ..app.trust import keep_anchor
 
+    if args.note:  # a write: the head before it is the anchor, the note after it
+        with _open(args) as store:
+            actor = _actor(args)
+            _unlock(store, actor.station, None)  # signed like every entry of this station
+            if args.output:  # the file opened before anything is noted
+                a = keep_anchor(store, actor, args.output)
+            else:
+                a = store.note_anchor(actor=actor, kept="printed")
+        print(a.text())
+        return 0
     with _open(args, read_only=True) as store:
         a = store.anchor()
     if args.output:
@@ -894,6 +910,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
             keys_line += text("out.verify_unsigned_schema", args, n=result.unsigned_schema)
     if result.ok:
         print(keys_line)
+        # what this verify did not see (issue 24 item 10; docs/trust.md)
+        if not anchors and head is None:
+            print(text("out.verify_blind", args))
+        elif anchors:
+            latest = max(a.seq for a in anchors)
+            if latest >= result.entries:
+                print(text("out.verify_anchors_head", args, k=len(anchors)))
+            else:
+                print(
+                    text(
+                        "out.verify_anchors_after",
+                        args,
+                        k=len(anchors),
+                        seq=latest,
+                        n=result.entries - latest,
+                    )
+                )
+        if result.root is not None and args.root is None:
+            print(text("out.verify_root_unchecked", args))
         # last, ending with the head hash (to note outside the database)
         print(text("out.verify_ok", args, n=result.entries, head=result.head_hash))
         return 0

@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         self.act_open.setEnabled(True)
         self.act_backup.setEnabled(True)
         self.act_restore.setEnabled(True)
+        self.act_keep_anchor.setEnabled(True)
         self.fill_events()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -170,8 +171,10 @@ class MainWindow(QMainWindow):
         self.menu_file = self.menuBar().addMenu("")
         self.act_backup = self._action(QKeySequence("Ctrl+Shift+B"), lambda: self.backup_store())
         self.act_restore = self._action(QKeySequence("Ctrl+Shift+R"), lambda: self.restore_store())
+        self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+K"), lambda: self.keep_anchor())
         self.menu_file.addAction(self.act_backup)
         self.menu_file.addAction(self.act_restore)
+        self.menu_file.addAction(self.act_keep_anchor)
         self.menu_event = self.menuBar().addMenu("")
         for act in (self.act_new, self.act_open, self.act_import, self.act_quit):
             self.menu_event.addAction(act)
@@ -195,6 +198,7 @@ class MainWindow(QMainWindow):
             self.act_open,
             self.act_backup,
             self.act_restore,
+            self.act_keep_anchor,
             self.act_import,
             self.act_hall,
             self.act_standings,
@@ -544,6 +548,7 @@ class MainWindow(QMainWindow):
             QtWidgets.QMessageBox.warning(self, tr("backup_failed"), describe(exc, self.language.lang))
             return None
         self.say(tr("backup_done_short", file=done.where))
+        self.update_trust_notice()
         self._tell(tr("backup_title"), tr("backup_done", file=done.where, n=done.entries, anchor=done.anchor))
         return done
 
@@ -588,6 +593,53 @@ class MainWindow(QMainWindow):
         self.say(tr("restore_done_short", file=path))
         self._tell(tr("restore_title"), tr("restore_done", file=path, n=done.entries, head=done.head))
         return done
+
+    def keep_anchor(self, path: str | None = None) -> Any:
+        """Append the chain's head to an anchor file (kept off this computer: a USB stick,
+        another station) and note it in the log; shown to be copied on paper too."""
+        from ..app import errors  # not at module level: the window paints first
+        from ..app.trust import keep_anchor
+
+        if self.store is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            # appended to, never replaced: no question about a file already there
+            options = FILE_DIALOG | QtWidgets.QFileDialog.Option.DontConfirmOverwrite
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(
+                self, tr("keep_anchor_title"), "anchors.txt", tr("anchor_filter"), options=options
+            )
+            if not path:
+                return None
+        actor, _event_id = self._acting()
+        try:
+            anchor = keep_anchor(self.store, actor, path)
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, tr("not_saved"), describe(exc, self.language.lang))
+            return None
+        self.update_trust_notice()
+        self._tell(tr("keep_anchor_title"), tr("anchor_kept", file=path, anchor=anchor.text()))
+        return anchor
+
+    def update_trust_notice(self) -> None:
+        """Tell the chief referee (or anyone, on an event without PINs) what the store's
+        trust lacks now: station keys, an anchor since the last round (``app.trust``)."""
+        if self.hall is None or self.session is None:
+            return
+        from ..app import errors  # not before an event is open: the window paints first
+
+        session = self.session
+        found: list[tuple[str, dict[str, Any]]] = []
+        if not session.roles_enforced() or session.role == "chief_referee":
+            try:
+                found = session.trust_notices()
+            except errors.StoreError:
+                found = []
+        tr = self.language.tr
+        self.hall.trust_notice.setText("\n".join(tr(key, **values) for key, values in found))
+        self.hall.trust_notice.setVisible(bool(found))
 
     def _tell(self, title: str, text: str) -> None:
         box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Information, title, text, parent=self)
@@ -661,6 +713,7 @@ class MainWindow(QMainWindow):
             self.hall.apply(changes)
             if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
                 self.restore_clock()
+            self.update_trust_notice()
 
     def restore_clock(self) -> None:
         from ..app import errors  # not at module level: the window paints first
@@ -707,6 +760,8 @@ class MainWindow(QMainWindow):
         self.menu_file.setTitle(tr("menu_file"))
         self.act_backup.setText(tr("backup_menu"))
         self.act_restore.setText(tr("restore_menu"))
+        self.act_keep_anchor.setText(tr("keep_anchor_menu"))
+        self.update_trust_notice()
         self.menu_event.setTitle(tr("menu_event"))
         self.menu_view.setTitle(tr("menu_view"))
         self.act_new.setText(tr("new_event"))

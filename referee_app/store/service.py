@@ -212,6 +212,8 @@ class Store:
     entries_since = _Via(lambda s: s._log, AuditLog.entries_since)
     verify = _Via(lambda s: s._log, AuditLog.verify)
     anchor = _Via(lambda s: s._log, AuditLog.anchor)
+    note_anchor = _Via(lambda s: s._log, AuditLog.note_anchor)
+    anchor_state = _Via(lambda s: s._log, AuditLog.anchor_state)
     log = _Via(lambda s: s._log, AuditLog.log)
     audit_head = _Via(lambda s: s._log, AuditLog.audit_head)
 

@@ -106,3 +106,40 @@ def test_restore_is_refused_while_another_station_has_the_store_open(
         other.stop()
     assert seen["title"] == "未能恢复" and "正在使用" in seen["text"]
     assert window.store.audit_head() == before and window.session is not None
+
+
+def test_the_hall_tells_of_unregistered_keys_and_of_no_anchor_since_the_round_ended(
+    make_window, tmp_path: Path
+) -> None:
+    window = make_window()
+    event_id = _event(window, "锚点杯")
+    window.open_event(event_id)
+    notice = window.hall.trust_notice
+    assert notice.isVisible() and "尚未登记站点密钥" in notice.text()
+    assert "锚点" not in notice.text()  # no round has ended yet
+
+    # the chief referee ends round 1 (here as another station would: the window follows)
+    window.store.add_desk_record(event_id, "round_end", 1, {}, actor=window.actor)
+    window.watcher.poll()
+    assert "第 1 轮结束后尚未保存锚点" in notice.text()
+
+    anchors = tmp_path / "anchors.txt"
+    seen: dict[str, str] = {}
+
+    def kept(box) -> None:
+        seen["text"] = box.text()
+        box.accept()
+
+    when_modal(_choose_file(anchors, then=kept))
+    _menu_action(window, "文件(&F)", "保存锚点…").trigger()
+    line = anchors.read_text(encoding="utf-8").strip()
+    assert line.startswith("RA1:") and line in seen["text"]
+    assert "锚点" not in notice.text() and "尚未登记站点密钥" in notice.text()
+    with Store.open(window.store.where, read_only=True) as store:
+        from referee_app.app.store import parse_anchor
+
+        result = store.verify(None, [parse_anchor(line, "anchors")])
+    assert result.ok
+
+    window.language.set("en")
+    assert "Station keys are not registered yet" in notice.text()

@@ -12,9 +12,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import cli, count_entries, make_case, sql
+from store_helpers import PAIRS_CSV, cli, count_entries, make_case, sql
 
 WORKERS = Path(__file__).resolve().parent / "store_workers.py"
+
+
+@pytest.fixture
+def sqlite_event(tmp_path: Path) -> str:
+    """An SQLite store with one event and its pairs: for what does not depend on the kind of
+    database (the backup file's checks, the role check, the output file)."""
+    db = str(tmp_path / "event.db")
+    assert cli(db, "event", "create", "--rules", "bhg-2011", "--name", "测试杯")[0] == 0
+    (tmp_path / "pairs.csv").write_text(PAIRS_CSV, encoding="utf-8")
+    assert cli(db, "pairs", "import", str(tmp_path / "pairs.csv"))[0] == 0
+    return db
 
 
 def _record(db: str, n: int, start: int = 1) -> None:
@@ -120,27 +131,27 @@ def test_restore_round_trip_gives_the_same_record_and_says_so_in_the_log(
     assert _head(event_db)[0] == n + 1
 
 
-def test_restore_into_a_new_store_on_the_other_kind_of_database(
-    event_db: str, tmp_path: Path, pg_db: str
+def test_a_backup_of_sqlite_restores_into_a_new_postgresql_store(
+    sqlite_event: str, tmp_path: Path, pg_db: str
 ) -> None:
-    """SQLite → file → PostgreSQL and PostgreSQL → file → SQLite: one backup format."""
-    _record(event_db, 1)
+    """One backup format: an SQLite store's copy made again on the server (the other way,
+    PostgreSQL to a file, is every PostgreSQL backup above)."""
+    _record(sqlite_event, 1)
     out = tmp_path / "event.bak"
-    assert cli(event_db, "backup", "--out", str(out))[0] == 0
-    rc, before, err = cli(event_db, "export")
-    other = pg_db if "://" not in event_db else str(tmp_path / "restored.db")
-    rc, said, err = cli(None, "restore", "--from", str(out), "--store", other)
+    assert cli(sqlite_event, "backup", "--out", str(out))[0] == 0
+    rc, before, err = cli(sqlite_event, "export")
+    rc, said, err = cli(None, "restore", "--from", str(out), "--store", pg_db)
     assert rc == 0, err
     assert "verified" in said
-    assert cli(other, "export")[1] == before
-    assert cli(other, "verify")[0] == 0
-    _record(other, 1, start=2)  # ids and sequences go on after the copied rows
-    assert cli(other, "verify")[0] == 0
+    assert cli(pg_db, "export")[1] == before
+    _record(pg_db, 1, start=2)  # ids and sequences go on after the copied rows
+    assert cli(pg_db, "verify")[0] == 0
 
 
 def test_restore_refuses_what_it_must_with_one_line_and_nothing_changed(
-    event_db: str, tmp_path: Path
+    sqlite_event: str, tmp_path: Path
 ) -> None:
+    event_db = sqlite_event
     good = tmp_path / "good.bak"
     assert cli(event_db, "backup", "--out", str(good))[0] == 0
     target = tmp_path / "target.db"
@@ -205,7 +216,8 @@ def test_restore_refuses_a_store_another_process_has_open(event_db: str, tmp_pat
     assert _head(event_db) == before
 
 
-def test_backup_refuses_an_existing_file_and_a_missing_folder(event_db: str, tmp_path: Path) -> None:
+def test_backup_refuses_an_existing_file_and_a_missing_folder(sqlite_event: str, tmp_path: Path) -> None:
+    event_db = sqlite_event
     there = tmp_path / "there.bak"
     there.write_text("keep me", encoding="utf-8")
     entries = count_entries(event_db)
@@ -219,8 +231,9 @@ def test_backup_refuses_an_existing_file_and_a_missing_folder(event_db: str, tmp
 
 
 def test_backup_and_restore_are_the_chief_referees_on_an_event_with_pins(
-    event_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_event: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    event_db = sqlite_event
     monkeypatch.setenv("REFEREE_APP_NEW_PIN", "246810")
     assert cli(event_db, "role", "set-pin", "--role", "chief_referee")[0] == 0
     monkeypatch.setenv("REFEREE_APP_NEW_PIN", "135791")
@@ -237,3 +250,31 @@ def test_backup_and_restore_are_the_chief_referees_on_an_event_with_pins(
     monkeypatch.setenv("REFEREE_APP_PIN", "135791")
     rc, _o, err = cli(event_db, "restore", "--from", str(out), "--force", "--role", "table_referee")
     assert rc == 2 and "chief referee" in err, err
+
+
+def test_the_manuals_pg_dump_drill_restores_a_store_that_verifies(pg_db: str, tmp_path: Path) -> None:
+    """docs/backup.md, "PostgreSQL with the server's own tools": dump, lose the schema,
+    restore, verify."""
+    from urllib.parse import unquote, urlsplit
+
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump or pg_restore not installed: the manual's pg_dump drill not run")
+    assert cli(pg_db, "event", "create", "--rules", "bhg-2011", "--name", "演练杯")[0] == 0
+    rc, before, err = cli(pg_db, "export")
+    assert rc == 0, err
+    parts = urlsplit(pg_db)
+    schema = unquote(parts.query).split("search_path=")[1]
+    server = f"postgresql://{parts.netloc}{parts.path}"
+    dump = tmp_path / "hall.dump"
+    subprocess.run(
+        ["pg_dump", "--format=custom", f"--schema={schema}", f"--file={dump}", server],
+        check=True,
+        capture_output=True,
+    )
+    sql(pg_db, f"DROP SCHEMA {schema} CASCADE")  # the server's data lost (pg_restore makes it again)
+    subprocess.run(
+        ["pg_restore", "--exit-on-error", f"--dbname={server}", str(dump)], check=True, capture_output=True
+    )
+    rc, out, err = cli(pg_db, "verify")
+    assert rc == 0 and "audit chain intact" in out, err
+    assert cli(pg_db, "export")[1] == before
