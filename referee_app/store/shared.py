@@ -48,10 +48,11 @@ class Shared:
         self.keyring = keys.KeyRing()
 
     def forget(self) -> None:
-        """Drop what was read from the store (events, rulebooks, tables, logins): its whole
-        content was replaced (a restore, ``backup.restore_over``)."""
+        """Drop what was read from the store (events, rulebooks, tables): its whole content
+        was replaced (a restore, ``backup.restore_over``). Logins stay: each is checked
+        against the PIN hash it was made with, so one the restored store's PINs do not
+        match is no login any more (``_login_role``)."""
         self._rulebooks.clear()
-        self.logins.clear()
         self._open_noted.clear()
         self._has.clear()
         self._events.clear()

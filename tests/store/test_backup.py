@@ -126,6 +126,8 @@ def test_restore_round_trip_gives_the_same_record_and_says_so_in_the_log(
         last = store.log()[-1]
     assert last["action"] == "store.restore"
     assert backed_head in last["payload"]
+    rc, log, err = cli(event_db, "log", lang="zh")
+    assert rc == 0 and f"从备份 {out} 恢复" in log and "替换了原有的" in log, err
     # the store goes on: a new record after the restore
     _record(event_db, 1, start=3)
     assert _head(event_db)[0] == n + 1
