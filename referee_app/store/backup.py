@@ -496,13 +496,27 @@ class Backups:
             lambda conn: self.shared.authorize(conn, ev.id, action, actor)
         )
 
-    def backup(self, out: str, *, actor: Actor, event_id: int | None = None, force: bool = False) -> Copied:
+    def backup(
+        self,
+        out: str,
+        *,
+        actor: Actor,
+        event_id: int | None = None,
+        force: bool = False,
+        round_no: int | None = None,
+    ) -> Copied:
         """Copy the whole store to the file ``out``, safely while other processes write (see
         the module), verified before it is reported; the store's log then names the copy
-        (``store.backup``: the file, its entries and head hash). ``force``: replace a file."""
+        (``store.backup``: the file, its entries and head hash). ``force``: replace a file.
+        ``round_no``: the automatic copy at that round's end, kept on this computer
+        (``store.round_copy``: not an anchor kept outside, see ``auditlog``)."""
         role = self._authorize("store.backup", actor, event_id)
         copied = take_backup(self.shared.engine, out, force=force)
-        record(self.shared, "store.backup", copied, actor=actor, role=role, info={"file": copied.where})
+        if round_no is None:
+            record(self.shared, "store.backup", copied, actor=actor, role=role, info={"file": copied.where})
+        else:
+            info = {"file": copied.where, "round": round_no}
+            record(self.shared, "store.round_copy", copied, actor=actor, role=role, info=info)
         return copied
 
     def restore(self, source: str, *, actor: Actor, event_id: int | None = None) -> Copied:

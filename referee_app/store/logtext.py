@@ -246,7 +246,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
         )
     elif action.startswith("appeal."):
         what = _appeal_text(entry, info, lang)
-    elif action in ("store.backup", "store.restore", "audit.anchor"):
+    elif action in ("store.backup", "store.round_copy", "store.restore", "audit.anchor"):
         what = _keeping_text(action, info, zh)
     else:
         what = action
@@ -256,6 +256,13 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
 def _keeping_text(action: str, info: Mapping[str, Any], zh: bool) -> str:
     """A backup taken, a store restored, an anchor kept (``store.backup``; issue 24)."""
     n, short = info.get("entries"), str(info.get("head", ""))[:16]
+    if action == "store.round_copy":
+        return (
+            f"第 {info.get('round')} 轮结束，自动备份到 {info.get('file')}（{n} 条记录，末条哈希 {short}…）"
+            if zh
+            else f"round {info.get('round')} ended: copy kept in {info.get('file')} "
+            f"({n} entries, head {short}…)"
+        )
     if action == "store.backup":
         return (
             f"备份到 {info.get('file')}，副本已核对（{n} 条记录，末条哈希 {short}…）"

@@ -280,3 +280,17 @@ def test_the_manuals_pg_dump_drill_restores_a_store_that_verifies(pg_db: str, tm
     rc, out, err = cli(pg_db, "verify")
     assert rc == 0 and "audit chain intact" in out, err
     assert cli(pg_db, "export")[1] == before
+
+
+def test_a_rounds_end_keeps_a_verified_copy_in_the_data_folder(sqlite_event: str, tmp_path: Path) -> None:
+    from referee_app.app.backups import round_copies_folder
+    from referee_app.store.service import Store
+
+    rc, _out, err = cli(sqlite_event, "round", "end", "--round", "1")
+    assert rc == 0 and "verified copy" in err, err
+    copies = list(round_copies_folder().glob("event-event1-round1-*.db"))
+    assert len(copies) == 1 and cli(str(copies[0]), "verify")[0] == 0
+    with Store.open(sqlite_event, read_only=True) as store:
+        assert store.log()[-1]["action"] == "store.round_copy"
+        # a copy on this computer is no anchor kept outside: the hall still reminds
+        assert store.anchor_state(1).anchor_due
