@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from ..core.errors import CaseError, RulebookError
 from ..printing.errors import FormError, PaperCodeError, ResourceError, SigningError
-from ..store.errors import InputError, NotFoundError, PinError, RoleError, SignatureImageError, StoreError
+from ..store.errors import (
+    BackupError,
+    InputError,
+    NotFoundError,
+    PinError,
+    RoleError,
+    SignatureImageError,
+    StoreError,
+)
 
 __all__ = [
+    "BackupError",
     "CaseError",
     "FormError",
     "InputError",

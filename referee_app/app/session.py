@@ -429,6 +429,13 @@ class Session:
         )
         return self.clock(round_no)
 
+    def trust_notices(self) -> list[tuple[str, dict[str, Any]]]:
+        """What the chief referee should be told about the store's trust now (``trust``):
+        station keys not registered, no anchor kept since the last round ended."""
+        from .trust import notices
+
+        return notices(self.store, self.event.id)
+
     def store_head(self) -> int:
         """The store's last audit entry: it changes whenever any station writes."""
         return int(self.store.audit_head()[0])

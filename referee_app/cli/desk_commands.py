@@ -37,7 +37,7 @@ from referee_app.app.event import Loaded, clock_acts, load_event, round_unfinish
 from referee_app.core.errors import one_line as _one_line
 
 from ..app.messages import has, word_gap
-from .messages import lang_of, say_error, text
+from .messages import error_line, lang_of, say_error, text
 from .output import stdout_json
 
 Handler = Callable[[argparse.Namespace], int]
@@ -730,7 +730,18 @@ def cmd_round(args: argparse.Namespace) -> int:
         ev = store.pick_event(args.event)
         actor = acting_as(args, store, ev.id)
         rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
-    print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
+        print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
+        if kind == "round_end":  # a verified copy in the data folder (docs/backup.md)
+            from referee_app.app.backups import copy_at_round_end
+            from referee_app.app.errors import StoreError
+
+            try:
+                done = copy_at_round_end(store, actor, ev.id, args.round)
+            except StoreError as err:  # the round's end is recorded all the same
+                reason = error_line(err, lang_of(args))
+                print(text("desk_out.round_copy_failed", args, reason=reason), file=sys.stderr)
+            else:
+                print(text("desk_out.round_copy", args, file=done.where), file=sys.stderr)
     return 0
 
 

@@ -178,6 +178,11 @@ def register(subparsers: Any) -> None:
         "anchor", help="print the chain's head as an anchor (RA1:<entry>:<hash>) to keep outside"
     )
     an.add_argument("-o", "--output", default=None, help="append it to this anchor file too")
+    an.add_argument(
+        "--note",
+        action="store_true",
+        help="also note in the log that this anchor was kept (the window stops reminding the chief referee)",
+    )
     _common(an)
     an.set_defaults(func=_guard(cmd_anchor))
 
@@ -287,12 +292,86 @@ def register(subparsers: Any) -> None:
     _common(rst)
     rst.set_defaults(func=_guard(cmd_role_status))
 
+    _register_backup_commands(subparsers)
+
     lo = subparsers.add_parser("log", help="the audit trail, readable")
     _event_opt(lo)
     lo.add_argument("--round", type=int, default=None)
     lo.add_argument("--table", type=int, default=None)
     _common(lo)
     lo.set_defaults(func=_guard(cmd_log))
+
+
+def _register_backup_commands(subparsers: Any) -> None:
+    """``backup`` and ``restore`` (issue 24 item 9; docs/backup.md)."""
+    bk = subparsers.add_parser(
+        "backup",
+        help="copy the event store to a file, safely while a window writes to it; the copy is verified",
+    )
+    bk.add_argument("--store", default=None, help="the store to copy (default: --db or REFEREE_APP_DB)")
+    bk.add_argument("--out", required=True, metavar="FILE", help="the backup file to write")
+    bk.add_argument("--force", action="store_true", help="replace a file already at --out")
+    _event_opt(bk)
+    _who(bk)
+    _common(bk)
+    bk.set_defaults(func=_guard(cmd_backup))
+    rs = subparsers.add_parser(
+        "restore",
+        help="make the event store again from a backup file (checked first; a store in use is refused)",
+    )
+    rs.add_argument("--from", dest="source", required=True, metavar="FILE", help="the backup file")
+    rs.add_argument("--store", default=None, help="the store to restore (default: --db or REFEREE_APP_DB)")
+    rs.add_argument("--force", action="store_true", help="replace the store already there")
+    _event_opt(rs)
+    _who(rs)
+    _common(rs)
+    rs.set_defaults(func=_guard(cmd_restore))
+
+
+def _store_arg(args: argparse.Namespace) -> None:
+    """``--store`` is the command's own name for ``--db``."""
+    if getattr(args, "store", None):
+        args.db = args.store
+
+
+def _chief(args: argparse.Namespace, store: Any, event_id: int | None) -> Any:
+    """The actor of a backup or a restore: the chief referee logged in (its PIN asked) on an
+    event whose roles are enforced; otherwise who runs the command."""
+    from ..app.store import roles
+
+    events = store.list_events()
+    if event_id is None and not events:
+        return _actor(args)
+    ev = store.pick_event(event_id)
+    if not getattr(args, "role", None) and not os.environ.get(ENV_ROLE):
+        args.role = roles.CHIEF_REFEREE
+    return acting_as(args, store, ev.id)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    _store_arg(args)
+    with _open(args) as store:
+        actor = _chief(args, store, args.event)
+        done = store.backup(args.out, actor=actor, event_id=args.event, force=args.force)
+    print(text("out.backup_done", args, file=done.where, n=done.entries, anchor=done.anchor))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from ..app.store import Store, display_url, resolve_target
+
+    _store_arg(args)
+    target = getattr(args, "db", None)
+    where = display_url(resolve_target(target)[0])
+    if not args.force or not Store.store_exists(target):
+        # the file checked first, then a store already there refused (--force replaces it)
+        done = Store.restore_new(args.source, target, actor=_actor(args))
+    else:
+        with _open(args) as store:
+            actor = _chief(args, store, args.event)
+            done = store.restore(args.source, actor=actor, event_id=args.event)
+    print(text("out.restore_done", args, where=where, file=args.source, n=done.entries, head=done.head))
+    return 0
 
 
 def _progress_opt(p: argparse.ArgumentParser) -> None:
@@ -804,7 +883,18 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
 
 def cmd_anchor(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
+    from ..app.trust import keep_anchor
 
+    if args.note:  # a write: the head before it is the anchor, the note after it
+        with _open(args) as store:
+            actor = _actor(args)
+            _unlock(store, actor.station, None)  # signed like every entry of this station
+            if args.output:  # the file opened before anything is noted
+                a = keep_anchor(store, actor, args.output)
+            else:
+                a = store.note_anchor(actor=actor, kept="printed")
+        print(a.text())
+        return 0
     with _open(args, read_only=True) as store:
         a = store.anchor()
     if args.output:
@@ -837,6 +927,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
             keys_line += text("out.verify_unsigned_schema", args, n=result.unsigned_schema)
     if result.ok:
         print(keys_line)
+        # what this verify did not see (issue 24 item 10; docs/trust.md)
+        if not anchors and head is None:
+            print(text("out.verify_blind", args))
+        elif anchors:
+            latest = max(a.seq for a in anchors)
+            if latest >= result.entries:
+                print(text("out.verify_anchors_head", args, k=len(anchors)))
+            else:
+                print(
+                    text(
+                        "out.verify_anchors_after",
+                        args,
+                        k=len(anchors),
+                        seq=latest,
+                        n=result.entries - latest,
+                    )
+                )
+        if result.root is not None and args.root is None:
+            print(text("out.verify_root_unchecked", args))
         # last, ending with the head hash (to note outside the database)
         print(text("out.verify_ok", args, n=result.entries, head=result.head_hash))
         return 0

@@ -145,6 +145,15 @@ class HallView(QWidget):
         )
         self.warning.setVisible(False)
         self.warning.setWordWrap(True)
+        # the chief referee's notices about the store's trust (issue 24 item 10; app.trust)
+        self.trust_notice = QLabel()
+        self.trust_notice.setObjectName("trustNotice")
+        self.trust_notice.setStyleSheet(
+            "QLabel#trustNotice { background: #fff8e1; color: #5d4037;"
+            " border: 1px solid #ffb300; padding: 6px; }"
+        )
+        self.trust_notice.setWordWrap(True)
+        self.trust_notice.setVisible(False)
         top = QHBoxLayout()
         top.addWidget(self.round_label)
         top.addWidget(self.round)
@@ -169,6 +178,7 @@ class HallView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.warning)
+        layout.addWidget(self.trust_notice)
         layout.addWidget(self.dashboard)
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)

@@ -125,6 +125,9 @@ class MainWindow(QMainWindow):
         self.act_new.setEnabled(True)
         self.act_open.setEnabled(True)
         self.act_demo.setEnabled(True)
+        self.act_backup.setEnabled(True)
+        self.act_restore.setEnabled(True)
+        self.act_keep_anchor.setEnabled(True)
         self.fill_events()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -168,6 +171,14 @@ class MainWindow(QMainWindow):
         # the demo event (示例赛事): built into a new file of its own, never the station's store
         self.act_demo = QAction(self)
         self.act_demo.triggered.connect(self.open_demo)
+        # 文件 → 备份… / 恢复… (issue 24 item 9): the whole store, the chief referee's
+        self.menu_file = self.menuBar().addMenu("")
+        self.act_backup = self._action(QKeySequence("Ctrl+Shift+B"), lambda: self.backup_store())
+        self.act_restore = self._action(QKeySequence("Ctrl+Shift+R"), lambda: self.restore_store())
+        self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+K"), lambda: self.keep_anchor())
+        self.menu_file.addAction(self.act_backup)
+        self.menu_file.addAction(self.act_restore)
+        self.menu_file.addAction(self.act_keep_anchor)
         self.menu_event = self.menuBar().addMenu("")
         for act in (self.act_new, self.act_open, self.act_import, self.act_demo, self.act_quit):
             self.menu_event.addAction(act)
@@ -194,6 +205,9 @@ class MainWindow(QMainWindow):
         for act in (
             self.act_new,
             self.act_open,
+            self.act_backup,
+            self.act_restore,
+            self.act_keep_anchor,
             self.act_import,
             self.act_demo,
             self.act_hall,
@@ -551,6 +565,157 @@ class MainWindow(QMainWindow):
         self.say(self.language.tr("pairs_imported", count=count))
         return count
 
+    # -- backups (文件 → 备份… / 恢复…) ------------------------------------------------------------
+
+    def _acting(self) -> tuple[Any, int | None]:
+        """Who backs up or restores, and on which event's roles: the open event's login."""
+        if self.session is not None:
+            return self.session.actor, self.session.event.id
+        return self.actor, None
+
+    def backup_store(self, path: str | None = None) -> Any:
+        """Copy the whole store to a file (safe while this and other stations write); the
+        copy is verified before it is reported, with its head hash to note on paper."""
+        from ..app import errors  # not at module level: the window paints first
+
+        if self.store is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            suggested = time.strftime("referee-backup-%Y%m%d-%H%M.db")
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(
+                self, tr("backup_title"), suggested, tr("backup_filter"), options=FILE_DIALOG
+            )
+            if not path:
+                return None
+        actor, event_id = self._acting()
+        try:
+            # the save dialog asked before a file already there is replaced
+            done = self.store.backup(path, actor=actor, event_id=event_id, force=True)
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, tr("backup_failed"), describe(exc, self.language.lang))
+            return None
+        self.say(tr("backup_done_short", file=done.where))
+        self.update_trust_notice()
+        self._tell(tr("backup_title"), tr("backup_done", file=done.where, n=done.entries, anchor=done.anchor))
+        return done
+
+    def restore_store(self, path: str | None = None) -> Any:
+        """Replace the whole store by a backup file, after the file is checked (a referee-app
+        store that verifies) and the referee confirms; refused while another station has it
+        open. The event is closed: it is opened again from the restored store."""
+        from ..app import errors  # not at module level: the window paints first
+
+        if self.store is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self, tr("restore_title"), "", tr("backup_filter"), options=FILE_DIALOG
+            )
+            if not path:
+                return None
+        answer = QtWidgets.QMessageBox.question(
+            self,
+            tr("restore_title"),
+            tr("restore_confirm", file=path, where=self.store.where),
+            QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+            QtWidgets.QMessageBox.StandardButton.No,
+        )
+        if answer != QtWidgets.QMessageBox.StandardButton.Yes:
+            return None
+        actor, event_id = self._acting()
+        if self.watcher is not None:
+            self.watcher.timer.stop()
+        try:
+            done = self.store.restore(path, actor=actor, event_id=event_id)
+        except errors.StoreError as exc:
+            if self.watcher is not None:
+                self.watcher.timer.start()
+            QtWidgets.QMessageBox.warning(self, tr("restore_failed"), describe(exc, self.language.lang))
+            return None
+        self._close_event()
+        self.show_events()
+        self.say(tr("restore_done_short", file=path))
+        self._tell(tr("restore_title"), tr("restore_done", file=path, n=done.entries, head=done.head))
+        return done
+
+    def keep_anchor(self, path: str | None = None) -> Any:
+        """Append the chain's head to an anchor file (kept off this computer: a USB stick,
+        another station) and note it in the log; shown to be copied on paper too."""
+        from ..app import errors  # not at module level: the window paints first
+        from ..app.trust import keep_anchor
+
+        if self.store is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            # appended to, never replaced: no question about a file already there
+            options = FILE_DIALOG | QtWidgets.QFileDialog.Option.DontConfirmOverwrite
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(
+                self, tr("keep_anchor_title"), "anchors.txt", tr("anchor_filter"), options=options
+            )
+            if not path:
+                return None
+        actor, _event_id = self._acting()
+        try:
+            anchor = keep_anchor(self.store, actor, path)
+        except errors.StoreError as exc:
+            QtWidgets.QMessageBox.warning(self, tr("not_saved"), describe(exc, self.language.lang))
+            return None
+        self.update_trust_notice()
+        self._tell(tr("keep_anchor_title"), tr("anchor_kept", file=path, anchor=anchor.text()))
+        return anchor
+
+    def update_trust_notice(self) -> None:
+        """Tell the chief referee (or anyone, on an event without PINs) what the store's
+        trust lacks now: station keys, an anchor since the last round (``app.trust``)."""
+        if self.hall is None or self.session is None:
+            return
+        from ..app import errors  # not before an event is open: the window paints first
+
+        session = self.session
+        found: list[tuple[str, dict[str, Any]]] = []
+        if not session.roles_enforced() or session.role == "chief_referee":
+            try:
+                found = session.trust_notices()
+            except errors.StoreError:
+                found = []
+        tr = self.language.tr
+        self.hall.trust_notice.setText("\n".join(tr(key, **values) for key, values in found))
+        self.hall.trust_notice.setVisible(bool(found))
+
+    def _tell(self, title: str, text: str) -> None:
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Information, title, text, parent=self)
+        box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.active_dialog = box
+        box.exec()
+        self.active_dialog = None
+
+    def _close_event(self) -> None:
+        """The open event's views and session dropped (the store under them was replaced)."""
+        if self.watcher is not None:
+            self.watcher.timer.stop()
+            self.watcher.deleteLater()
+            self.watcher = None
+        for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
+            if view is not None:
+                self.stack.removeWidget(view)
+                view.deleteLater()
+        self.hall = self.table_view = None
+        self.standings_view = self.pairing_view = self.appeals_view = None
+        self.session = None
+        for act in (self.act_import, self.act_hall, self.act_standings, self.act_pairing, self.act_appeals):
+            act.setEnabled(False)
+        self.act_login.setEnabled(False)
+        self.retranslate()
+
     def toggle_language(self) -> None:
         self.language.set("en" if self.language.lang == "zh" else "zh")
         if self.session is not None:
@@ -598,6 +763,7 @@ class MainWindow(QMainWindow):
             self.hall.apply(changes)
             if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
                 self.restore_clock()
+            self.update_trust_notice()
 
     def restore_clock(self) -> None:
         from ..app import errors  # not at module level: the window paints first
@@ -641,6 +807,11 @@ class MainWindow(QMainWindow):
                 who = tr("not_logged_in")
             self.status_label.setText(f"{who}　{tr('rulebook_status', id=rb.id, sha=rb.sha256[:12])}")
         self.setWindowTitle(title)
+        self.menu_file.setTitle(tr("menu_file"))
+        self.act_backup.setText(tr("backup_menu"))
+        self.act_restore.setText(tr("restore_menu"))
+        self.act_keep_anchor.setText(tr("keep_anchor_menu"))
+        self.update_trust_notice()
         self.menu_event.setTitle(tr("menu_event"))
         self.menu_view.setTitle(tr("menu_view"))
         self.act_new.setText(tr("new_event"))

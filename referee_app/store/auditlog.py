@@ -5,13 +5,35 @@ own (``audit.Writer`` inside the write's transaction); the chain itself is :mod:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, func, select
 
 from . import audit
-from .models import audit_log
+from .common import Actor
+from .models import audit_log, desk_records
 from .shared import Shared
+
+#: The entries that say an anchor was kept outside the store: one noted (``note_anchor``:
+#: written to an anchor file, shown to be copied on paper) or a verified backup's head.
+ANCHOR_KEPT_ACTIONS = ("audit.anchor", "store.backup")
+#: The desk records that end a round (the chief referee's end, the scores published).
+ROUND_END_KINDS = ("round_end", "scores_published")
+
+
+@dataclass(frozen=True)
+class AnchorState:
+    """Whether an anchor was kept since the event's last round ended (the window reminds
+    the chief referee when not): the round and its entry, and the last anchor kept."""
+
+    round_no: int | None
+    round_end_seq: int | None
+    anchor_seq: int | None
+
+    @property
+    def anchor_due(self) -> bool:
+        return self.round_end_seq is not None and (self.anchor_seq or 0) < self.round_end_seq
 
 
 class AuditLog:
@@ -61,6 +83,46 @@ class AuditLog:
         """The chain's head now, to keep outside the database (paper, a file, a QR code)."""
         seq, digest = self.shared.read(audit.head)
         return audit.Anchor(int(seq), str(digest))
+
+    def note_anchor(self, *, actor: Actor, kept: str) -> audit.Anchor:
+        """The chain's head, noted in the log as kept outside (``kept``: where, e.g. the
+        anchor file or "paper"): an ``audit.anchor`` entry after it, so every station knows
+        one was kept since a round ended. Returns the anchor of the head before the note (a
+        later verify checks the chain still holds it)."""
+
+        def run(conn: Connection) -> audit.Anchor:
+            w = audit.Writer(conn)
+            anchor = audit.Anchor(int(w.prev_seq), str(w.prev_hash))
+            w.commit_entry(
+                user=actor.user,
+                station=actor.station,
+                action="audit.anchor",
+                info={"anchor": anchor.text(), "kept": kept[:300]},
+            )
+            return anchor
+
+        return self.shared.write(run)  # type: ignore[no-any-return]
+
+    def anchor_state(self, event_id: int) -> AnchorState:
+        """The event's last round end and the store's last anchor kept (see AnchorState)."""
+
+        def run(conn: Connection) -> AnchorState:
+            end = conn.execute(
+                select(desk_records.c.round_no, desk_records.c.entry_seq)
+                .where(desk_records.c.event_id == event_id, desk_records.c.kind.in_(ROUND_END_KINDS))
+                .order_by(desk_records.c.entry_seq.desc())
+                .limit(1)
+            ).first()
+            kept = conn.execute(
+                select(func.max(audit_log.c.seq)).where(audit_log.c.action.in_(ANCHOR_KEPT_ACTIONS))
+            ).scalar()
+            return AnchorState(
+                None if end is None else end.round_no,
+                None if end is None else int(end.entry_seq),
+                None if kept is None else int(kept),
+            )
+
+        return self.shared.read(run)  # type: ignore[no-any-return]
 
     def log(
         self, event_id: int | None = None, round_no: int | None = None, table_no: int | None = None

@@ -455,7 +455,12 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
             _sqlite_reader_settings(engine)
             return engine
         if read_only:
-            engine = create_engine(u, connect_args={"options": "-c default_transaction_read_only=on"})
+            # added to the URL's own options (a schema's search_path), which connect_args'
+            # "options" would otherwise replace: a reader would read another schema
+            given = u.query.get("options", "")
+            given = " ".join(given) if isinstance(given, tuple) else given
+            options = f"{given} -c default_transaction_read_only=on".strip()
+            engine = create_engine(u.difference_update_query(["options"]), connect_args={"options": options})
         elif u.get_backend_name() == "sqlite":
             # No connection outlives its transaction: SQLite's POSIX locks belong to the
             # process, and anything in it (a Qt file dialog sniffing the folder) that opens
@@ -469,7 +474,29 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
         raise DatabaseError(f"--db {display_url(u)}: {err}") from None
     if u.get_backend_name() == "sqlite":
         _sqlite_settings(engine)
+    else:
+        _pg_settings(engine)
     return engine
+
+
+#: How a PostgreSQL connection of referee-app names itself: this and its schema (see below).
+PG_APP_NAME = "referee-app"
+
+
+def _pg_settings(engine: Engine) -> None:
+    """Each PostgreSQL connection names itself and its schema in ``application_name``
+    (``referee-app <schema>``): a restore sees in ``pg_stat_activity`` whether another
+    window or station has the store open (``backup``), which the server shows any login."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute(
+            "SELECT set_config('application_name', "
+            f"left('{PG_APP_NAME} ' || coalesce(current_schema(), ''), 63), false)"
+        )
+        cur.close()
+        dbapi_conn.commit()
 
 
 def _remove_new_file(path: Path | None) -> None:

@@ -54,6 +54,15 @@ class SchemaTooNewError(DatabaseError):
     default_code = "store.schema_too_new"
 
 
+class BackupError(StoreError):
+    """A backup or a restore refused (``store.backup``): the file is not a referee-app store
+    or does not verify, the target exists or is in use, the copy cannot be written. One
+    line, exit 2 on the command line; nothing was changed."""
+
+    exit_code = 2
+    default_code = "backup.error"
+
+
 class NotFoundError(StoreError):
     """An event, pair, round or match named by the user does not exist."""
 

@@ -246,9 +246,50 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
         )
     elif action.startswith("appeal."):
         what = _appeal_text(entry, info, lang)
+    elif action in ("store.backup", "store.round_copy", "store.restore", "audit.anchor"):
+        what = _keeping_text(action, info, zh)
     else:
         what = action
     return [head + what, *details]
+
+
+def _keeping_text(action: str, info: Mapping[str, Any], zh: bool) -> str:
+    """A backup taken, a store restored, an anchor kept (``store.backup``; issue 24)."""
+    n, short = info.get("entries"), str(info.get("head", ""))[:16]
+    if action == "store.round_copy":
+        return (
+            f"第 {info.get('round')} 轮结束，自动备份到 {info.get('file')}（{n} 条记录，末条哈希 {short}…）"
+            if zh
+            else f"round {info.get('round')} ended: copy kept in {info.get('file')} "
+            f"({n} entries, head {short}…)"
+        )
+    if action == "store.backup":
+        return (
+            f"备份到 {info.get('file')}，副本已核对（{n} 条记录，末条哈希 {short}…）"
+            if zh
+            else f"backed up to {info.get('file')}, the copy verified ({n} entries, head {short}…)"
+        )
+    if action == "store.restore":
+        was = info.get("replaced_entries")
+        text = (
+            f"从备份 {info.get('file')} 恢复（{n} 条记录，末条哈希 {short}…）"
+            if zh
+            else f"restored from the backup {info.get('file')} ({n} entries, head {short}…)"
+        )
+        if was is not None:
+            old = str(info.get("replaced_head", ""))[:16]
+            text += (
+                f"；替换了原有的 {was} 条记录（末条哈希 {old}…）"
+                if zh
+                else f"; it replaced a store of {was} entries (head {old}…)"
+            )
+        return text
+    anchor = str(info.get("anchor", ""))
+    return (
+        f"锚点 {anchor[:24]}… 已保存到 {info.get('kept')}"
+        if zh
+        else f"anchor {anchor[:24]}… kept in {info.get('kept')}"
+    )
 
 
 STATE = {

@@ -84,6 +84,9 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "event.key": frozenset({CHIEF_REFEREE}),
     # pairings, withdrawals, deciders, the round clock, the round's end (issue 13)
     "desk.run": frozenset({CHIEF_REFEREE}),
+    # a copy of the whole store, and a store replaced by one (issue 24 item 9)
+    "store.backup": frozenset({CHIEF_REFEREE}),
+    "store.restore": frozenset({CHIEF_REFEREE}),
     "pin.set": frozenset({CHIEF_REFEREE}),  # last: a new PIN ends the logins made with the old one
 }
 #: ``event.create`` is not in the table: a new event has no PINs yet, so anyone may create

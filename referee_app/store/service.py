@@ -14,7 +14,8 @@ reaches into another:
   clock, the round's end, the publication of scores;
 * :mod:`.registry` — station keys and each event's signing key;
 * :mod:`.pins` — the roles' PINs and the login;
-* :mod:`.auditlog` — the chain read back: verify, anchor, the log, what changed since.
+* :mod:`.auditlog` — the chain read back: verify, anchor, the log, what changed since;
+* :mod:`.backup` — the store copied to a file, and replaced by one.
 
 Every write runs in one transaction that (1) takes the writers' lock, (2) checks what it
 relies on (optimistic versioning: the version the caller last saw), (3) inserts rows and
@@ -31,9 +32,11 @@ from sqlalchemy import Engine
 from . import keys
 from .appeals import Appeals
 from .auditlog import AuditLog
+from .backup import Backups, Copied, check_backup, record, restore_new, target_exists
 from .common import Actor, EventInfo, Recorded
-from .db import open_engine
+from .db import display_url, open_engine, resolve_target
 from .desk import Desk
+from .errors import BackupError
 from .events import Events
 from .matches import Matches
 from .pins import Pins
@@ -42,7 +45,7 @@ from .shared import Shared
 from .walholder import WalHolder
 
 #: What app/ and the tests take from here: the Store, who acts, and what it returns.
-__all__ = ["Actor", "EventInfo", "Recorded", "Store"]
+__all__ = ["Actor", "Copied", "EventInfo", "Recorded", "Store"]
 
 _Part = TypeVar("_Part")
 _Params = ParamSpec("_Params")
@@ -88,6 +91,7 @@ class Store:
         self._registry = Registry(self._shared)
         self._pins = Pins(self._shared)
         self._log = AuditLog(self._shared)
+        self._backups = Backups(self._shared)
         self._holder: WalHolder | None = None
 
     @property
@@ -208,5 +212,49 @@ class Store:
     entries_since = _Via(lambda s: s._log, AuditLog.entries_since)
     verify = _Via(lambda s: s._log, AuditLog.verify)
     anchor = _Via(lambda s: s._log, AuditLog.anchor)
+    note_anchor = _Via(lambda s: s._log, AuditLog.note_anchor)
+    anchor_state = _Via(lambda s: s._log, AuditLog.anchor_state)
     log = _Via(lambda s: s._log, AuditLog.log)
     audit_head = _Via(lambda s: s._log, AuditLog.audit_head)
+
+    # -- backups (backup.py) -------------------------------------------------------
+    backup = _Via(lambda s: s._backups, Backups.backup)
+
+    def restore(self, source: str, *, actor: Actor, event_id: int | None = None) -> Copied:
+        """``Backups.restore``: this store replaced by the backup file ``source``. Its own
+        holder (a window's, ``hold``) lets go of the file meanwhile: only another process
+        that has it open makes it "in use"."""
+        path = self.engine.url.database
+        holding = self._holder is not None
+        if self._holder is not None:
+            self._holder.stop()
+            self._holder = None
+        try:
+            return self._backups.restore(source, actor=actor, event_id=event_id)
+        finally:
+            if holding and path:
+                self._holder = WalHolder.start(path, wait=True)
+
+    @staticmethod
+    def restore_new(source: str, target: str | None, *, actor: Actor) -> Copied:
+        """Restore the backup file ``source`` where no store is yet (``target``: a path
+        or a URL, as ``open``): checked first (a referee-app store that verifies); the new
+        store's log then says where it came from (``store.restore``). ``BackupError`` when a
+        store is already there (``Store.restore`` replaces one)."""
+        checked = check_backup(source)
+        where, _default = resolve_target(target)
+        if target_exists(where):
+            raise BackupError(
+                f"--store {display_url(where)}: a store is already there (--force replaces it)",
+                code="backup.target_exists",
+                where=display_url(where),
+            )
+        copied = restore_new(source, where, checked)
+        with Store.open(where, actor=actor) as store:
+            record(store._shared, "store.restore", copied, actor=actor, role=None, info={"file": source})
+        return copied
+
+    @staticmethod
+    def store_exists(target: str | None) -> bool:
+        """Whether a store (or any file) is at ``target`` already."""
+        return target_exists(resolve_target(target)[0])

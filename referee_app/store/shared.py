@@ -47,6 +47,16 @@ class Shared:
         #: may be replaced, e.g. by a command that unlocked an encrypted key first).
         self.keyring = keys.KeyRing()
 
+    def forget(self) -> None:
+        """Drop what was read from the store (events, rulebooks, tables): its whole content
+        was replaced (a restore, ``backup.restore_over``). Logins stay: each is checked
+        against the PIN hash it was made with, so one the restored store's PINs do not
+        match is no login any more (``_login_role``)."""
+        self._rulebooks.clear()
+        self._open_noted.clear()
+        self._has.clear()
+        self._events.clear()
+
     @property
     def where(self) -> str:
         return display_url(self.engine.url)

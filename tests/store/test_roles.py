@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -233,6 +234,8 @@ class Desk:
         self.chief = self.actors["chief_referee"]
         self.rounds = itertools.count(1)
         self.pair_no = itertools.count(100)
+        self._copies = tempfile.TemporaryDirectory(prefix="roles-backups-")  # removed with the Desk
+        self.folder = Path(self._copies.name)
 
     def recorded(self, signed: bool = False) -> int:
         rnd = next(self.rounds)
@@ -325,6 +328,13 @@ class Desk:
             return lambda a: s.set_pin(1, "table_referee", PINS["table_referee"], actor=a)
         if action == "desk.run":
             return lambda a: s.add_desk_record(1, "round_end", 1, {}, actor=a)
+        if action == "store.backup":
+            out = self.folder / f"backup-{next(self.rounds)}.db"
+            return lambda a: s.backup(str(out), actor=a, event_id=1)
+        if action == "store.restore":  # the store as it is now, from a copy taken now
+            copy = self.folder / f"copy-{next(self.rounds)}.db"
+            s.backup(str(copy), actor=self.chief, event_id=1)
+            return lambda a: s.restore(str(copy), actor=a, event_id=1)
         raise AssertionError(action)
 
 
@@ -335,7 +345,7 @@ def test_every_permission_row_is_enforced_by_the_store(event_db: str, store: Sto
         "match.record", "match.void", "match.sign", "match.correct", "appeal.file",
         "appeal.accept_late", "appeal.backdate", "appeal.review", "appeal.decide", "appeal.withdraw",
         "pairs.import", "event.key", "pin.set",
-        "desk.run",
+        "desk.run", "store.backup", "store.restore",
     }  # fmt: skip
     for action, allowed in roles.PERMISSIONS.items():
         for role in roles.ROLES:
@@ -483,9 +493,14 @@ def test_every_permission_row_from_the_command_line(
             return ["pairs", "import", str(csv)]
         if action == "desk.run":
             return ["round", "end", "--round", "1"]
+        if action == "store.backup":
+            taken = len(list(tmp_path.glob("backup-*.db")))  # a refused one leaves no file
+            return ["backup", "--out", str(tmp_path / f"backup-{taken}.db")]
         raise AssertionError(action)
 
-    cli_rows = [a for a in roles.PERMISSIONS if a not in ("event.key", "pin.set")]
+    # store.restore: a restore replaces the store this test's own ``store`` holds open (on
+    # PostgreSQL, "in use"); its role check is tests/store/test_backup.py's
+    cli_rows = [a for a in roles.PERMISSIONS if a not in ("event.key", "pin.set", "store.restore")]
     for action in cli_rows:
         allowed = roles.PERMISSIONS[action]
         for role in roles.ROLES:
