@@ -75,12 +75,12 @@ def test_a_held_writer_lock_fails_the_save_with_one_clear_line(pg_db: str, tmp_p
         holder.execute(sa.text(f"LOCK TABLE {audit.PG_WRITER_LOCK_TABLE} IN EXCLUSIVE MODE"))
         for lang, words in (("en", "another connection has held the writers' lock"), ("zh", "写入锁")):
             rc, out, err = cli(pg_db, "record", write_json(tmp_path / "a.json", make_case()), lang=lang)
-            assert rc == 1, (rc, out, err)
+            assert rc == 2, (rc, out, err)  # refused, nothing changed (docs/exit-codes.md)
             assert words in err and err.count("\n") == 1, err
             assert "Traceback" not in err and "internal error" not in err
         # a write through the SQLAlchemy path (not the save's pipeline) is refused the same way
         rc, out, err = cli(pg_db, "event", "create", "--rules", "bhg-2011", "--name", "第二")
-        assert rc == 1 and "writers' lock" in err and err.count("\n") == 1, err
+        assert rc == 2 and "writers' lock" in err and err.count("\n") == 1, err
         holder.rollback()
     eng.dispose()
     assert count_entries(pg_db) == before
