@@ -392,3 +392,75 @@ def test_the_pages_on_a_phone_in_real_chromium_zh_and_en(served: tuple[HallWeb, 
     # the clock as chromium built the page; the pair's card in English
     assert 'id="clock"' in out["clock-zh"] and "进行中" in out["clock-zh"]
     assert "Pair 3" in out["me-en"] and "Round 2: table" in out["me-en"]
+
+
+# -- referee-app hall-web ---------------------------------------------------------------------
+def _cli(db: str, *args: str, lang: str = "en") -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from referee_app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(["--db", db, "--lang", lang, *args])
+        except SystemExit as exc:
+            rc = int(exc.code or 0)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_hall_web_command_refuses_bad_input_in_one_line(served: tuple[HallWeb, str]) -> None:
+    _, db = served
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = str(busy.getsockname()[1])
+        for args, lang, says in (
+            (["--port", "99999", "--event", "1"], "en", "--port: expected 0 to 65535, got 99999"),
+            (["--port", "-1", "--event", "1"], "zh", "端口：应为 0 到 65535 之间的端口号，收到 -1。"),
+            (["--refresh", "0", "--event", "1"], "en", "--refresh: expected 1 to 600 seconds, got 0"),
+            (["--port", port, "--event", "1"], "zh", f"127.0.0.1:{port}：无法在此地址提供赛场信息网页"),
+            (
+                ["--port", port, "--event", "1"],
+                "en",
+                f"127.0.0.1:{port}: cannot serve the hall web page here",
+            ),
+            (["--host", "192.0.2.1", "--event", "1"], "en", "192.0.2.1:8080: cannot serve"),
+            (["--event", "77"], "en", "no event 77"),
+            ([], "en", "events"),  # two events in the store: which one
+            (["--port", "x"], "en", "invalid int value"),
+        ):
+            rc, out, err = _cli(db, "hall-web", *args, lang=lang)
+            assert rc == 2 and out == "" and err.count("\n") == 1 and says in err, (args, err)
+            assert "Traceback" not in err
+    finally:
+        busy.close()
+
+
+def test_hall_web_command_serves_until_interrupted(served: tuple[HallWeb, str]) -> None:
+    import os
+    import signal
+    import sys
+    import urllib.request
+
+    _, db = served
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "referee_app", "--db", db, "hall-web", "--port", "0", "--event", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("赛场信息网页：http://127.0.0.1:"), line + (
+            proc.stderr.read() if proc.stderr else ""
+        )
+        url = line.split("：", 1)[1].split("（")[0]
+        with urllib.request.urlopen(url + "tables", timeout=10) as r:
+            assert "第2轮对阵" in r.read().decode()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0 and "赛场信息网页已停止" in out and err == "", err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
