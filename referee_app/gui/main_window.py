@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .appeals import AppealsView
     from .desk import PairingView, StandingsView
     from .hall import HallView
+    from .hall_web import HallWebDialog
     from .login import LoginDialog
     from .table_view import TableView
     from .watch import StoreWatcher
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.standings_view: StandingsView | None = None
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
+        self.hall_web: HallWebDialog | None = None
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
@@ -182,6 +184,9 @@ class MainWindow(QMainWindow):
         # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
         self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
         self.menu_desk.addAction(self.act_print_round)
+        # the hall web page (players' phones): the chief referee turns it on and off here
+        self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
+        self.menu_desk.addAction(self.act_hall_web)
         for act in (
             self.act_new,
             self.act_open,
@@ -191,6 +196,7 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_hall_web,
         ):
             act.setEnabled(False)
 
@@ -284,6 +290,7 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
+        self.close_hall_web()  # it served the event closed now
         for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
@@ -319,6 +326,7 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_hall_web,
         ):
             act.setEnabled(True)
         self.show_hall()
@@ -361,6 +369,24 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(view)
             setattr(self, attribute, view)
         return view
+
+    def show_hall_web(self) -> None:
+        """The hall web page's dialog: start it on an interface, see who reads, stop it."""
+        if self.session is None:
+            return
+        from .hall_web import HallWebDialog
+
+        if self.hall_web is None:
+            self.hall_web = HallWebDialog(self.language, self.session, self)
+        self.hall_web.show()
+        self.hall_web.raise_()
+
+    def close_hall_web(self) -> None:
+        if self.hall_web is not None:
+            self.hall_web.stop()
+            self.hall_web.close()
+            self.hall_web.deleteLater()
+            self.hall_web = None
 
     def show_appeals(self) -> None:
         if self.session is None:
@@ -605,6 +631,7 @@ class MainWindow(QMainWindow):
         self.act_appeals.setText(tr("appeals_desk"))
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
+        self.act_hall_web.setText(tr("hall_web"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.table_view is not None and self.table_view.unconfirmed_input():
@@ -621,4 +648,5 @@ class MainWindow(QMainWindow):
             self.drafts.discard("hand")  # the referee chose to drop them
         if self.hall is not None:
             self.remember_clock()
+        self.close_hall_web()
         super().closeEvent(event)
