@@ -464,3 +464,42 @@ def test_hall_web_command_serves_until_interrupted(served: tuple[HallWeb, str]) 
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+# -- QR codes to the page ---------------------------------------------------------------------
+ZBAR = shutil.which("zbarimg")
+
+
+def _qr_text(png: Path) -> str:
+    assert ZBAR is not None
+    read = subprocess.run([ZBAR, "--raw", "-q", str(png)], capture_output=True, text=True, timeout=60)
+    return read.stdout.strip()
+
+
+@pytest.mark.skipif(ZBAR is None or shutil.which("pdftoppm") is None, reason="zbarimg or pdftoppm missing")
+def test_the_printed_pairing_carries_the_pages_qr_code(served: tuple[HallWeb, str], tmp_path: Path) -> None:
+    from referee_app.app.printouts import PairingSheet, render_pairing
+
+    _, db = served
+    url = "http://192.168.10.20:8080/"
+    pdf = tmp_path / "pairing.pdf"
+    rc, out, err = _cli(
+        db, "print", "pairing", "--event", "1", "--round", "2", "-o", str(pdf), "--web-url", url
+    )
+    assert rc == 0, err
+    subprocess.run(
+        ["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")], check=True
+    )
+    assert _qr_text(tmp_path / "p-1.png") == url
+    text_ = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "扫码查看本对桌号、对阵、排名和计时" in text_ and url in text_
+    # a proposal sends no one to the page
+    draft = tmp_path / "draft.pdf"
+    sheet = PairingSheet("赛", "gansu-2018", 3, "lot", 1, [(1, "1", "2")], published=False, web_url=url)
+    render_pairing(sheet, str(draft))
+    assert "扫码" not in subprocess.run(["pdftotext", str(draft), "-"], capture_output=True, text=True).stdout
+    for bad in ("javascript:alert(1)", "ftp://x", "http://" + "a" * 300, "http://有中文/"):
+        rc, out, err = _cli(
+            db, "print", "pairing", "--event", "1", "--round", "2", "-o", str(pdf), "--web-url", bad
+        )
+        assert rc == 2 and err.count("\n") == 1 and "expected the page's address" in err, err

@@ -181,6 +181,35 @@ class PublicView:
         return found[:limit]
 
 
+#: The longest hall web page address a QR code is made of (a printed code stays small).
+MAX_WEB_URL = 200
+
+
+def check_web_url(url: str, field: str = "web_url") -> str:
+    """``url`` if it is a hall web page's address to print or show as a QR code (http:// or
+    https://, printable ASCII, at most :data:`MAX_WEB_URL` characters); else InputError."""
+    from .errors import InputError
+
+    ok = (
+        url.startswith(("http://", "https://"))
+        and len(url) <= MAX_WEB_URL
+        and all(33 <= ord(ch) < 127 for ch in url)
+        and len(url) > len("https://")
+    )
+    if not ok:
+        shown = url if len(url) <= 80 else url[:79] + "…"
+        raise InputError(
+            f"--web-url: expected the page's address (http://…, at most {MAX_WEB_URL} characters), "
+            f"got {shown!r}",
+            code="input.web_url",
+            field=field,
+            got=shown,
+            most=MAX_WEB_URL,
+            scheme="http://",
+        )
+    return url
+
+
 def store_head(store: Any) -> int:
     """The store's last audit entry: the hall page reads the event again when it moves."""
     return int(store.audit_head()[0])

@@ -189,6 +189,12 @@ def register(subparsers: Any) -> None:
         "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
     )
     hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    hd.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the hall web page's address (referee-app hall-web): shown as a QR code in a corner",
+    )
     _common(hd)
     hd.set_defaults(func=_guard(cmd_hall_display))
 
@@ -816,6 +822,10 @@ def cmd_hall_display(args: argparse.Namespace) -> int:
     from referee_app.app.display import display_problem
     from referee_app.cli.windows import open_window
 
+    if args.web_url is not None:
+        from referee_app.app.hall_public import check_web_url
+
+        check_web_url(args.web_url)
     problem = display_problem(args.lang)
     if problem:
         print(problem, file=sys.stderr)

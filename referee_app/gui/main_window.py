@@ -421,11 +421,21 @@ class MainWindow(QMainWindow):
         view = self._desk_view(
             "pairing_view",
             lambda: PairingView(self.language, self.session),
-            lambda v: v.published.connect(self.pairing_published),
+            self._wire_pairing,
         )
         view.round.setValue(max(self.session.rounds(), default=0) + 1)
         view.compute()
         self.stack.setCurrentWidget(view)
+
+    def _wire_pairing(self, view: PairingView) -> None:
+        view.published.connect(self.pairing_published)
+        view.web_url = self.hall_web_url
+
+    def hall_web_url(self) -> str | None:
+        """The hall web page's address while it runs from this window (for a printed QR code)."""
+        if self.hall_web is not None and self.hall_web.running:
+            return self.hall_web.shown_url() or None
+        return None
 
     def pairing_published(self, round_no: int) -> None:
         self.say(self.language.tr("pairing_published", round=round_no))

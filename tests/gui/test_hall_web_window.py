@@ -55,6 +55,7 @@ def test_the_chief_referee_starts_reads_and_stops_the_hall_web_page(
         page = r.read().decode()
     assert "第1轮对阵" in page and "张三" in page
     qtbot.waitUntil(lambda: dialog.readers.text() == "正在查看的手机：1 部（最近一分钟）", timeout=10000)
+    assert window.hall_web_url() == url  # what a pairing printed now carries as its QR code
     if shutil.which("zbarimg"):  # the QR code shown reads back as the address
         png = tmp_path / "qr.png"
         assert dialog.qr.pixmap().save(str(png))
@@ -64,6 +65,7 @@ def test_the_chief_referee_starts_reads_and_stops_the_hall_web_page(
         assert read.stdout.strip() == url
     qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
     assert not dialog.running and dialog.state.text() == "网页未开启。" and dialog.address.text() == ""
+    assert window.hall_web_url() is None
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url, timeout=5)
 
@@ -85,3 +87,35 @@ def test_a_port_in_use_is_said_in_the_dialog(make_window, pairs_csv, qtbot) -> N
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
         assert not dialog.running and "the page cannot be served here" in dialog.problem.text()
     assert dialog.start_button.isEnabled() and dialog.state.text() == "The page is off."
+
+
+def test_the_hall_display_shows_the_pages_qr_code(qtbot, tmp_path: Path) -> None:
+    from referee_app.app.session import Session as S
+    from referee_app.gui.hall_display import HallDisplay
+    from referee_app.store.service import Actor, Store
+
+    db = str(tmp_path / "hall.db")
+    with Store.open(db, create=True, actor=Actor("裁判长", "desk")) as s:
+        ev = s.create_event(
+            name="大屏测试", rulebook=load_rulebook("gansu-2018"), date=None, actor=Actor("裁判长", "desk")
+        )
+    store = Store.open(db, actor=Actor("大屏", "hall"))
+    try:
+        plain = HallDisplay(S(store, store.pick_event(ev.id), Actor("大屏", "hall")), poll_ms=1000)
+        qtbot.addWidget(plain)
+        assert not plain.web_qr.isVisibleTo(plain)
+        url = "http://192.168.10.20:8080/"
+        view = HallDisplay(
+            S(store, store.pick_event(ev.id), Actor("大屏", "hall")), poll_ms=1000, web_url=url
+        )
+        qtbot.addWidget(view)
+        assert view.web_qr.isVisibleTo(view) and url in view.web_caption.text()
+        if shutil.which("zbarimg"):
+            png = tmp_path / "hall-qr.png"
+            assert view.web_qr.pixmap().save(str(png))
+            read = subprocess.run(
+                ["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, timeout=30
+            )
+            assert read.stdout.strip() == url
+    finally:
+        store.close()
