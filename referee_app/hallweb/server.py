@@ -5,8 +5,9 @@ a thread of its own, so the window and ``referee-app hall-web`` run it the same 
   referee picks the hall's network).
 * **Reads only the public view**: a task reads the store's head every ``poll_s`` seconds
   and, when it moved, :func:`~referee_app.app.hall_public.public_view` again; the pages are
-  drawn from that view, never from the store, so a thousand phones cost the stations one
-  small read a second, and nothing a page is asked can reach what is not published.
+  drawn from that view (each once, until what the hall sees changes), never from the store,
+  so a thousand phones cost the stations one small read every ``poll_s`` seconds and the
+  event read again when it changed; nothing a page is asked can reach what is not published.
 * **GET and HEAD only**, a few fixed paths; anything else is 404 or 405, said in a line.
 * **A request limit per client** (a token bucket per address): a phone refreshing every
   few seconds never meets it; a script hammering the page gets 429 and a Retry-After.
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 #: The longest text the 我的桌号 box takes (a pair number or part of a name).
 MAX_QUERY = 40
+#: The most pages kept drawn (every pair's page in two languages, for a large field).
+MAX_PAGES = 4096
+#: How often the store's head is read (seconds): the pages follow the store within this.
+POLL_S = 2.0
 
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
@@ -100,7 +105,7 @@ class HallWeb:
         port: int = 8080,
         lang: str = "zh",
         refresh_s: int = 5,
-        poll_s: float = 1.0,
+        poll_s: float = POLL_S,
         limit: RequestLimit | None = None,
     ) -> None:
         self.store = store
@@ -115,6 +120,9 @@ class HallWeb:
         self._fingerprint = ""
         self._changed_at = datetime.now(UTC)
         self._head: int | None = None
+        #: the pages drawn from the current view, by path, language and what else they show:
+        #: a phone's refresh is then a lookup, not a page drawn again
+        self._pages: dict[tuple[str, ...], str] = {}
         self._seen: dict[str, float] = {}
         self._seen_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -138,7 +146,8 @@ class HallWeb:
         if changed:
             self._fingerprint = view.fingerprint
             self._changed_at = datetime.now(UTC)
-        self._view = view
+            self._view = view
+            self._pages = {}  # the pages drawn from the last view are out of date
         return changed
 
     @property
@@ -316,13 +325,29 @@ class HallWeb:
     def _page(self, html: str) -> web.Response:
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
+    def _drawn(
+        self, request: web.Request, key: tuple[str, ...], draw: Callable[[pages.Context], str]
+    ) -> web.Response:
+        """The page ``key`` (with the reader's language) as drawn from the current view,
+        drawn once until the view changes (at most :data:`MAX_PAGES` kept)."""
+        ctx = self._context(request)
+        full = (*key, ctx.lang)
+        cache = self._pages
+        html = cache.get(full)
+        if html is None:
+            html = draw(ctx)
+            if len(cache) < MAX_PAGES:
+                cache[full] = html
+        return self._page(html)
+
     def _ready_view(self) -> PublicView:
         if self._view is None:
             raise web.HTTPServiceUnavailable()
         return self._view
 
     async def _index(self, request: web.Request) -> web.Response:
-        return self._page(pages.index(self._ready_view(), self._context(request)))
+        view = self._ready_view()
+        return self._drawn(request, ("/",), lambda ctx: pages.index(view, ctx))
 
     async def _me(self, request: web.Request) -> web.Response:
         query = request.query.get("q", "").strip()
@@ -330,7 +355,7 @@ class HallWeb:
             raise web.HTTPBadRequest()
         view = self._ready_view()
         if not query:
-            return self._page(pages.index(view, self._context(request)))
+            return self._drawn(request, ("/",), lambda ctx: pages.index(view, ctx))
         return self._page(pages.me(view, self._context(request), query))
 
     async def _pair(self, request: web.Request) -> web.Response:
@@ -338,25 +363,30 @@ class HallWeb:
         number = request.match_info["number"]
         if view.pair(number) is None:
             raise web.HTTPNotFound()
-        return self._page(pages.pair_page(view, self._context(request), number))
+        return self._drawn(request, ("/pair", number), lambda ctx: pages.pair_page(view, ctx, number))
 
     async def _tables(self, request: web.Request) -> web.Response:
-        return self._page(pages.tables(self._ready_view(), self._context(request)))
+        view = self._ready_view()
+        return self._drawn(request, ("/tables",), lambda ctx: pages.tables(view, ctx))
 
     async def _names(self, request: web.Request) -> web.Response:
-        return self._page(pages.names(self._ready_view(), self._context(request)))
+        view = self._ready_view()
+        return self._drawn(request, ("/names",), lambda ctx: pages.names(view, ctx))
 
     async def _standings(self, request: web.Request) -> web.Response:
-        return self._page(pages.standings(self._ready_view(), self._context(request)))
+        view = self._ready_view()
+        return self._drawn(request, ("/standings",), lambda ctx: pages.standings(view, ctx))
 
     async def _clock(self, request: web.Request) -> web.Response:
-        return self._page(pages.clock(self._ready_view(), self._context(request)))
+        view = self._ready_view()
+        second = str(int(time.time()))  # the time left, drawn once a second
+        return self._drawn(request, ("/clock", second), lambda ctx: pages.clock(view, ctx))
 
     async def _bracket(self, request: web.Request) -> web.Response:
         view = self._ready_view()
         if not view.knockout:
             raise web.HTTPNotFound()
-        return self._page(pages.bracket(view, self._context(request)))
+        return self._drawn(request, ("/bracket",), lambda ctx: pages.bracket(view, ctx))
 
     async def _tick(self, request: web.Request) -> web.Response:
         return web.Response(text=pages.TICK_JS, content_type="application/javascript", charset="utf-8")
