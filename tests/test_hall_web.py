@@ -370,6 +370,9 @@ def test_the_pages_on_a_phone_in_real_chromium_zh_and_en(served: tuple[HallWeb, 
         "--disable-gpu",
         "--hide-scrollbars",
         "--window-size=390,844",
+        # a chromium that cannot finish loading (seen on a machine at load 10) draws what it
+        # has after 20 s instead of waiting for ever
+        "--timeout=20000",
     ]
     procs = {}
     for name, path in shots.items():
@@ -383,7 +386,13 @@ def test_the_pages_on_a_phone_in_real_chromium_zh_and_en(served: tuple[HallWeb, 
     for name, path in doms.items():
         cmd = [*base, f"--user-data-dir={tmp_path / name}", "--dump-dom", hw.url(path)]
         procs[name] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    out = {name: p.communicate(timeout=120)[0] for name, p in procs.items()}
+    try:
+        out = {name: p.communicate(timeout=120)[0] for name, p in procs.items()}
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     for name in shots:
         img = Image.open(tmp_path / f"{name}.png").convert("RGB")
         assert img.size == (390, 844)
