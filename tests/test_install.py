@@ -179,6 +179,7 @@ def test_the_wheel_carries_its_data_and_licences(installed: Installed) -> None:
         "resources/messages/gui.toml",
         "resources/messages/errors.toml",
         "resources/messages/cli.toml",
+        "resources/messages/web.toml",
         "resources/icons/referee-app.png",
         "manual/index.md",  # the manual F1 opens offline
         "manual/en/index.md",

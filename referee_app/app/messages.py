@@ -5,7 +5,8 @@ The catalogue is the TOML files of ``resources/messages/`` (reviewed like code):
 * ``errors.toml``: what an error says, by its code (``referee_app.core.errors.Reported``),
   and the words for the fields errors are about (``[field]``);
 * ``cli.toml``: the command line's words (its help, its lines of output);
-* ``gui.toml``: the window's words (read by ``referee_app.gui.i18n``).
+* ``gui.toml``: the window's words (read by ``referee_app.gui.i18n``);
+* ``web.toml``: the hall web page's words (read by ``referee_app.hallweb.words``).
 
 An entry is ``key = { zh = "…", en = "…" }`` inside a table; its code is the table's path and
 the key (``[appeal]`` ``late = …`` is ``appeal.late``). Placeholders are ``{name}``; an
@@ -30,7 +31,7 @@ from ..locations import resources_dir
 
 LANGS = ("zh", "en")
 PLURAL_FORMS = ("one", "other")
-FILES = ("errors", "cli", "gui")
+FILES = ("errors", "cli", "gui", "web")
 
 Entry = dict[str, Any]
 

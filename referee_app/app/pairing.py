@@ -326,7 +326,7 @@ def refuse_unfinished(loaded: Loaded, round_no: int) -> None:
         )
 
 
-def pairing_sheet(rp: RoundPairing) -> Any:
+def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
     """The printed pairing list (对阵表) of ``rp``: published, seated (as seated), or the
     proposal marked 编排建议，未公布."""
     from .printouts import PairingSheet
@@ -342,6 +342,7 @@ def pairing_sheet(rp: RoundPairing) -> Any:
         players=rp.players(),
         published=rp.published,
         version=rp.version,
+        web_url=web_url,
     )
 
 

@@ -30,6 +30,7 @@ from ..printing.data import (
     scoresheet_from_case,
 )
 from ..printing.forms import FormTemplate
+from ..printing.qr import qr_modules
 from ..printing.sheets import BracketSheet, PairingSheet, StandingsSheet, Target
 from ..printing.signing import make_event_identity, sign_pdf, verify_pdf
 
@@ -49,6 +50,7 @@ __all__ = [
     "chief_referee_name",
     "make_event_identity",
     "parse_paper_code",
+    "qr_modules",
     "render_appeal",
     "render_bracket",
     "render_pairing",

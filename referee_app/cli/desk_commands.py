@@ -189,8 +189,36 @@ def register(subparsers: Any) -> None:
         "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
     )
     hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    hd.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the hall web page's address (referee-app hall-web): shown as a QR code in a corner",
+    )
     _common(hd)
     hd.set_defaults(func=_guard(cmd_hall_display))
+
+    hw = subparsers.add_parser(
+        "hall-web",
+        help="the hall web page (赛场信息网页): players read the published pairing, standings and "
+        "clock on their phones; read-only, served until Ctrl+C",
+    )
+    hw.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the interface to serve on (default 127.0.0.1, this computer only; for the hall's "
+        "network, this laptop's address on it)",
+    )
+    hw.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
+    hw.add_argument(
+        "--refresh", type=int, default=5, help="seconds between two refreshes of a page (default 5)"
+    )
+    hw.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    hw.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    hw.add_argument(
+        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+    )
+    hw.set_defaults(func=_guard(cmd_hall_web))
 
 
 def _writer(p: argparse.ArgumentParser) -> None:
@@ -805,8 +833,61 @@ def cmd_hall_display(args: argparse.Namespace) -> int:
     from referee_app.app.display import display_problem
     from referee_app.cli.windows import open_window
 
+    if args.web_url is not None:
+        from referee_app.app.hall_public import check_web_url
+
+        check_web_url(args.web_url)
     problem = display_problem(args.lang)
     if problem:
         print(problem, file=sys.stderr)
         return 1
     return open_window("hall-display", args)
+
+
+# -- the hall web page -----------------------------------------------------------------------
+def cmd_hall_web(args: argparse.Namespace) -> int:
+    """``referee-app hall-web [--host H] [--port P] [--refresh S] [--event ID]``: the hall web
+    page (players' phones) served from this computer until Ctrl+C; it reads the store
+    read-only and shows only what is published (docs/hall-web.md)."""
+    import threading
+
+    from referee_app.app.errors import InputError
+    from referee_app.app.store import Store
+    from referee_app.hallweb.server import HallWeb
+
+    if not 0 <= args.port <= 65535:
+        raise InputError(
+            f"--port: expected 0 to 65535, got {args.port}", code="input.port", field="port", got=args.port
+        )
+    if not 1 <= args.refresh <= 600:
+        raise InputError(
+            f"--refresh: expected 1 to 600 seconds, got {args.refresh}",
+            code="input.refresh",
+            field="refresh",
+            got=args.refresh,
+        )
+    with Store.open(args.db, read_only=True) as store:
+        ev = store.pick_event(args.event)
+        server = HallWeb(
+            store, ev.id, host=args.host, port=args.port, lang=lang_of(args), refresh_s=args.refresh
+        )
+        try:
+            server.start()
+        except OSError as err:
+            where = f"{args.host}:{args.port}"
+            reason = _one_line(err.strerror or err)
+            raise InputError(
+                f"{where}: cannot serve the hall web page here ({reason})",
+                code="web.cannot_serve",
+                where=where,
+                detail=reason,
+            ) from None
+        try:
+            print(text("desk_out.hall_web_serving", args, url=server.url(), key="Ctrl+C"), flush=True)
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
+    print(text("desk_out.hall_web_stopped", args), flush=True)
+    return 0

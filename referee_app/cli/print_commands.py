@@ -155,6 +155,12 @@ def register(subparsers: Any) -> None:
     pg.add_argument("--round", type=int, required=True)
     pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     pg.add_argument("-o", "--output", required=True, help="the PDF to write")
+    pg.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the hall web page's address (referee-app hall-web): printed as a QR code under the pairing",
+    )
     _sign_opts(pg)
     _common(pg)
     pg.set_defaults(func=_guard(cmd_print_pairing))
@@ -954,6 +960,10 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
             field="round",
             got=args.round,
         )
+    if args.web_url is not None:
+        from ..app.hall_public import check_web_url
+
+        check_web_url(args.web_url)
 
     def read(store: Any) -> Any:
         from ..app.pairing import pairing_sheet, round_pairing
@@ -966,7 +976,7 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
                 code=getattr(exc, "code", None),
                 **getattr(exc, "values", {}),
             ) from None
-        return rp.loaded, pairing_sheet(rp)
+        return rp.loaded, pairing_sheet(rp, web_url=args.web_url)
 
     loaded, sheet = _store_call(args, read)
     args._event_id = loaded.ev.id

@@ -108,4 +108,5 @@ def clock_state(minutes: int, acts: Sequence[ClockAct], now: datetime) -> ClockS
         return ClockState("ended", total, total, end)
     if running_since is None:
         return ClockState("paused", total, el, None)
-    return ClockState("running", total, el, now + timedelta(seconds=total - el))
+    # the exact moment (not from the whole seconds shown): it stays the same at every read
+    return ClockState("running", total, el, now + timedelta(seconds=total - elapsed))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -186,6 +187,8 @@ class PairingView(QWidget):
         super().__init__(parent)
         self.language = language
         self.session = session
+        #: the hall web page's address while it runs (the window sets it): printed as a QR code
+        self.web_url: Callable[[], str | None] = lambda: None
         self.current: Any = None  # the RoundPairing shown (app.pairing)
         self.met: set[frozenset[str]] = set()
         self.names: dict[str, str] = {}
@@ -366,7 +369,7 @@ class PairingView(QWidget):
         if self.current is None:
             return None
         out = io.BytesIO()
-        render_pairing(pairing_sheet(self.current), out)
+        render_pairing(pairing_sheet(self.current, web_url=self.web_url()), out)
         return show_pdf(
             self,
             self.language,

@@ -21,6 +21,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..app.errors import StoreError
@@ -43,7 +44,13 @@ PHASE_ZH = {"before": "对阵", "during": "比赛进行中", "after": "成绩", 
 class HallDisplay(QWidget):
     """Read-only: it has no button and writes nothing."""
 
-    def __init__(self, session: Session, poll_ms: int = POLL_MS, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        poll_ms: int = POLL_MS,
+        parent: QWidget | None = None,
+        web_url: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.session = session
         self.setObjectName("hallDisplay")
@@ -64,6 +71,18 @@ class HallDisplay(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.clock)
         layout.addWidget(self.body, 1)
+        # the hall web page's QR code in the top right corner, over the layout (the title and
+        # the clock are centred): players scan it for their table, taking no room from the lists
+        self.web_corner = QWidget(self)
+        self.web_qr = QLabel()
+        self.web_caption = QLabel()
+        self.web_caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.web_caption.setStyleSheet("font-size: 18px; color: #b0bec5;")
+        corner = QVBoxLayout(self.web_corner)
+        corner.setContentsMargins(0, 0, 0, 0)
+        corner.addWidget(self.web_qr, 0, Qt.AlignmentFlag.AlignCenter)
+        corner.addWidget(self.web_caption)
+        self.set_web_url(web_url)
         self.phase = "waiting"
         self.round_no = 0
         self.watcher = StoreWatcher(session.store_head, poll_ms, self)
@@ -79,6 +98,28 @@ class HallDisplay(QWidget):
         self.pager.timeout.connect(self.next_page)
         self.pager.start()
         self.refresh()
+
+    def set_web_url(self, url: str | None) -> None:
+        """Show the hall web page's QR code and address (None: no code)."""
+        self.web_url = url
+        if url:
+            from .hall_web import qr_pixmap
+
+            self.web_qr.setPixmap(qr_pixmap(url, module=4))
+            self.web_caption.setText(f"扫码查看桌号、对阵与排名<br>{escape(url)}")
+        self.web_qr.setVisible(bool(url))
+        self.web_caption.setVisible(bool(url))
+        self.web_corner.setVisible(bool(url))
+        self._place_corner()
+
+    def _place_corner(self) -> None:
+        self.web_corner.adjustSize()
+        self.web_corner.move(self.width() - self.web_corner.width() - 16, 16)
+        self.web_corner.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._place_corner()
 
     def next_page(self) -> None:
         self.page += 1
@@ -276,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(args.db)
     try:
         ev = store.pick_event(args.event)
-        view = HallDisplay(Session(store, ev, Actor.default()))
+        view = HallDisplay(Session(store, ev, Actor.default()), web_url=getattr(args, "web_url", None))
         if args.windowed:
             view.resize(1920, 1080)
             view.show()

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .appeals import AppealsView
     from .desk import PairingView, StandingsView
     from .hall import HallView
+    from .hall_web import HallWebDialog
     from .login import LoginDialog
     from .table_view import TableView
     from .watch import StoreWatcher
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.standings_view: StandingsView | None = None
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
+        self.hall_web: HallWebDialog | None = None
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
@@ -197,6 +199,9 @@ class MainWindow(QMainWindow):
         # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
         self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
         self.menu_desk.addAction(self.act_print_round)
+        # the hall web page (players' phones): the chief referee turns it on and off here
+        self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
+        self.menu_desk.addAction(self.act_hall_web)
         # 帮助: the manual shipped with the app, read offline (F1)
         self.act_manual = self._action(QKeySequence("F1"), self.show_manual)
         self.menu_help = self.menuBar().addMenu("")
@@ -215,6 +220,7 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_hall_web,
         ):
             act.setEnabled(False)
 
@@ -348,6 +354,7 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
+        self.close_hall_web()  # it served the event closed now
         for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
@@ -383,6 +390,7 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_hall_web,
         ):
             act.setEnabled(True)
         self.show_hall()
@@ -426,6 +434,24 @@ class MainWindow(QMainWindow):
             setattr(self, attribute, view)
         return view
 
+    def show_hall_web(self) -> None:
+        """The hall web page's dialog: start it on an interface, see who reads, stop it."""
+        if self.session is None:
+            return
+        from .hall_web import HallWebDialog
+
+        if self.hall_web is None:
+            self.hall_web = HallWebDialog(self.language, self.session, self)
+        self.hall_web.show()
+        self.hall_web.raise_()
+
+    def close_hall_web(self) -> None:
+        if self.hall_web is not None:
+            self.hall_web.stop()
+            self.hall_web.close()
+            self.hall_web.deleteLater()
+            self.hall_web = None
+
     def show_appeals(self) -> None:
         if self.session is None:
             return
@@ -459,11 +485,21 @@ class MainWindow(QMainWindow):
         view = self._desk_view(
             "pairing_view",
             lambda: PairingView(self.language, self.session),
-            lambda v: v.published.connect(self.pairing_published),
+            self._wire_pairing,
         )
         view.round.setValue(max(self.session.rounds(), default=0) + 1)
         view.compute()
         self.stack.setCurrentWidget(view)
+
+    def _wire_pairing(self, view: PairingView) -> None:
+        view.published.connect(self.pairing_published)
+        view.web_url = self.hall_web_url
+
+    def hall_web_url(self) -> str | None:
+        """The hall web page's address while it runs from this window (for a printed QR code)."""
+        if self.hall_web is not None and self.hall_web.running:
+            return self.hall_web.shown_url() or None
+        return None
 
     def pairing_published(self, round_no: int) -> None:
         self.say(self.language.tr("pairing_published", round=round_no))
@@ -829,6 +865,7 @@ class MainWindow(QMainWindow):
         self.act_appeals.setText(tr("appeals_desk"))
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
+        self.act_hall_web.setText(tr("hall_web"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.table_view is not None and self.table_view.unconfirmed_input():
@@ -845,4 +882,5 @@ class MainWindow(QMainWindow):
             self.drafts.discard("hand")  # the referee chose to drop them
         if self.hall is not None:
             self.remember_clock()
+        self.close_hall_web()
         super().closeEvent(event)

@@ -72,6 +72,9 @@ class PairingSheet:
     published: bool = True
     #: The published version (a correction is a new version); None for a draft.
     version: int | None = None
+    #: The hall web page's address (赛场信息网页): printed as a QR code under a published
+    #: pairing, for players to scan for their table; None: no code.
+    web_url: str | None = None
 
 
 @dataclass

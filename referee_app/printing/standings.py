@@ -233,6 +233,25 @@ METHODS = {
 }
 
 
+def hall_web_block(url: str, width: float) -> Any:
+    """The hall web page's QR code with what it is for and its address, for a printed sheet
+    (the pairing list; a table card can use it too): players scan it for their table."""
+    from reportlab.platypus import Table
+
+    from .render import QR_MODULE, QRFlowable
+
+    code = QRFlowable(url, quiet=2, module=QR_MODULE * 1.3)
+    caption = Paragraph(
+        "扫码查看本对桌号、对阵、排名和计时"
+        f'<br/><font size="{EN_SIZE}" color="#5a5a5a">Scan for your table, the pairings, the standings '
+        f"and the clock</font><br/>{escape(url)}",
+        styles().cell,
+    )
+    block = Table([[code, caption]], colWidths=[code.width + 6, width - code.width - 6])
+    block.setStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 0)])
+    return block
+
+
 def render_pairing(sheet: PairingSheet, target: Target) -> None:
     """Write the round's pairing list as PDF to ``target`` (a path or a binary file)."""
     st = styles()
@@ -294,6 +313,8 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         )
     names = (width - 14 * mm - 2 * 18 * mm) / 2
     story.append(_grid(rows, [14 * mm, 18 * mm, names, 18 * mm, names], header=True, repeat=1))
+    if sheet.web_url and sheet.published:  # a proposal sends no one to the page
+        story += [Spacer(1, 8), hall_web_block(sheet.web_url, width)]
     if sheet.stamp is not None:
         from .render import stamp_block
 

@@ -19,7 +19,7 @@ from .helpers import CASE, pdftotext
 def test_qr_codewords_are_reportlabs(level: int) -> None:
     from reportlab.graphics.barcode import qrencoder
 
-    from referee_app.printing.render import qr_codewords
+    from referee_app.printing.qr import qr_codewords
 
     rng = random.Random(level)
     for n in (1, 14, 47, 90, 134, 220, 400):
@@ -35,7 +35,8 @@ def test_qr_codewords_are_reportlabs(level: int) -> None:
 def test_the_qr_modules_are_reportlabs_with_the_fixed_mask() -> None:
     from reportlab.graphics.barcode import qrencoder
 
-    from referee_app.printing.render import QR_MASK, QRFlowable
+    from referee_app.printing.qr import QR_MASK
+    from referee_app.printing.render import QRFlowable
 
     rng = random.Random(7)
     for n in (12, 70, 140, 260):
