@@ -217,17 +217,17 @@ def test_4096_pairs_pair_without_repeats_in_blocks_with_progress() -> None:
     assert max(meetings.values()) == 1 and len(meetings) == 4 * 2048
 
 
-def test_512_pairs_are_matched_as_one_field_not_in_blocks() -> None:
-    """Blocks are a compromise for speed only: a field up to BLOCK_LIMIT (512 pairs, the
-    field of issue 11) is one matching of the whole field, so no block reports progress."""
-    assert pairing_mod.BLOCK_LIMIT >= 512
-    order = [str(i) for i in range(1, 513)]
+def test_256_pairs_are_matched_as_one_field_not_in_blocks() -> None:
+    """Blocks are a compromise for speed only: a field up to BLOCK_LIMIT (256 pairs) is one
+    matching of the whole field, so no block reports progress."""
+    assert pairing_mod.BLOCK_LIMIT >= 256
+    order = [str(i) for i in range(1, 257)]
     seen: list[tuple[int, int]] = []
     found = best_matching(
         order, set(), dict.fromkeys(order, 0), dict.fromkeys(order, 0), lambda d, t: seen.append((d, t))
     )
     assert seen == []
-    assert found == [(order[i], order[i + 1]) for i in range(0, 512, 2)]
+    assert found == [(order[i], order[i + 1]) for i in range(0, 256, 2)]
 
 
 def test_a_last_block_that_cannot_be_seated_is_matched_with_the_block_above() -> None:
