@@ -399,10 +399,19 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
         {"table": 2, "NS": first["tables"][1][1], "EW": first["tables"][1][2]},
     ]
     (tmp_path / "p.json").write_text(json.dumps(swapped), encoding="utf-8")
-    rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes")
+    rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--publish", "--yes")
     assert rc == 2 and "a correction needs --reason" in err
     rc, _, err = cli(
-        db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes", "--reason", "座位互换"
+        db,
+        "pairing",
+        "enter",
+        str(tmp_path / "p.json"),
+        "--round",
+        "1",
+        "--publish",
+        "--yes",
+        "--reason",
+        "座位互换",
     )
     assert rc == 0, err
     rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--json")
@@ -412,7 +421,16 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
     incomplete = [{"table": 1, "NS": "1", "EW": "2"}]
     (tmp_path / "bad.json").write_text(json.dumps(incomplete), encoding="utf-8")
     rc, _, err = cli(
-        db, "pairing", "enter", str(tmp_path / "bad.json"), "--round", "1", "--yes", "--reason", "x"
+        db,
+        "pairing",
+        "enter",
+        str(tmp_path / "bad.json"),
+        "--round",
+        "1",
+        "--publish",
+        "--yes",
+        "--reason",
+        "x",
     )
     assert rc == 2 and "not published" in err and "have no table and no bye" in err
     # round 1 played; a hand-entered round 2 that repeats a meeting is warned about
@@ -422,7 +440,9 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
         record(s, eid, case(1, 2, swapped[1]["NS"], swapped[1]["EW"], "NS"))
     rematch = [{"table": 1, "NS": t[0][1], "EW": t[0][2]}, {"table": 2, "NS": t[1][1], "EW": t[1][2]}]
     (tmp_path / "re.json").write_text(json.dumps(rematch), encoding="utf-8")
-    rc, out, err = cli(db, "pairing", "enter", str(tmp_path / "re.json"), "--round", "2", "--yes")
+    rc, out, err = cli(
+        db, "pairing", "enter", str(tmp_path / "re.json"), "--round", "2", "--publish", "--yes"
+    )
     assert rc == 0 and "warning: round 2 table 1: pairs" in err and "already met in round 1" in err
     rc, _, _ = cli(db, "pairing", "show", "--round", "2", "--pdf", str(tmp_path / "p2.pdf"))
     text = subprocess.run(["pdftotext", str(tmp_path / "p2.pdf"), "-"], capture_output=True, text=True).stdout

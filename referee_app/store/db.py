@@ -450,7 +450,14 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
             _sqlite_reader_settings(engine)
             return engine
         if read_only:
-            engine = create_engine(u, connect_args={"options": "-c default_transaction_read_only=on"})
+            # the URL's own options (a hall's search_path) are kept: connect_args' options
+            # would replace them, and the reader would look for the store in another schema
+            options = "-c default_transaction_read_only=on"
+            given = u.query.get("options")
+            if given:
+                options = f"{' '.join(given) if isinstance(given, tuple) else given} {options}"
+                u = u.difference_update_query(["options"])
+            engine = create_engine(u, connect_args={"options": options})
         elif u.get_backend_name() == "sqlite":
             # No connection outlives its transaction: SQLite's POSIX locks belong to the
             # process, and anything in it (a Qt file dialog sniffing the folder) that opens
