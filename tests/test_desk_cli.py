@@ -755,3 +755,30 @@ def test_hall_display_without_a_screen_says_so_in_one_line(
         monkeypatch.delenv(var, raising=False)
     rc, out, err = cli(four, "hall-display")
     assert (rc, out) == (1, "") and err.count("\n") == 1 and "no display here" in err, err
+
+
+def test_pair_why_says_per_table_who_floated_and_what_decided(four: str) -> None:
+    """Round 3 of ``four``: 1 (4 points) has met 2 and 3, so 1–4 is forced by the no-rematch
+    rule; each table's line names the points, the float and the criterion."""
+    rc, out, err = cli(four, "pair", "--round", "3", "--why")
+    assert rc == 0, err
+    why = [line for line in out.splitlines() if line.startswith("table ")]
+    assert len(why) == 2
+    assert all("decided by: no rematch (no other legal pairing)" in line for line in why)
+    assert any("1 (4)" in line and "1 floats down, 4 floats up" in line for line in why)
+    assert "weighted score gap" in out.splitlines()[-1]
+    rc, out, err = cli(four, "pair", "--round", "3", "--why", lang="zh")
+    assert rc == 0 and "决定因素：相遇过的对不再相遇" in out and "1 下浮、4 上浮" in out, err
+
+
+def test_pair_simulate_plays_random_events_and_checks_each_round(tmp_path: Path) -> None:
+    rc, out, err = cli(str(tmp_path / "none.db"), "pair", "simulate", "--pairs", "11", "--events", "3")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3 and all(", rematches 0, problems 0" in line for line in lines)
+    assert lines[0].startswith("event 1 (seed 0): 11 pairs, 5 rounds")
+    assert not (tmp_path / "none.db").exists()  # nothing stored
+    rc, _out, err = cli(str(tmp_path / "none.db"), "pair", "simulate", "--rules", "no-such")
+    assert rc == 2 and err.strip() == "--rules: no rulebook 'no-such'"
+    rc, _out, err = cli(str(tmp_path / "none.db"), "pair")
+    assert rc == 2 and "--round: required" in err

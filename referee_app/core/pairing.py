@@ -303,11 +303,11 @@ class TableWhy:
     playing above its group (上浮); both None for a table within one group.
 
     ``decided_by``: ``"lot"`` (drawn), ``"entered"`` (made by hand or seated at the tables),
-    ``"rematch"`` (no pairing of the round without this table avoids a rematch), one of
-    :data:`CRITERIA` (the first criterion by which the best pairing without this table is
-    worse), ``"tie"`` (one without it is as good under every criterion; the matching chose)
-    or ``"against_criteria"`` (one without it is better: a pairing changed by hand, or a
-    record changed since). ``without``: that best pairing's cost (:func:`pairing_cost`)."""
+    ``"rematch"`` (every exchange of opponents with another table makes a rematch), one of
+    :data:`CRITERIA` (the first criterion by which the best exchange is worse), ``"tie"``
+    (an exchange is as good under every criterion; rank order chose) or
+    ``"against_criteria"`` (an exchange is better: a pairing changed by hand, or a record
+    changed since). ``without``: the pairing's cost after that exchange (:func:`pairing_cost`)."""
 
     table: int
     ns: str
@@ -345,8 +345,12 @@ def explain_pairing(
     rulebook: Any, record: EventRecord, pairing: Pairing, *, seed: int | None = None
 ) -> PairingWhy:
     """Why each table of ``pairing`` (a round's pairing, made by :func:`pair_round` or by
-    hand) is as it is, against the criteria and the record before the round: for each
-    table, the best pairing of the rest without it (same bye) is found and compared.
+    hand) is as it is, against the criteria and the record before the round. For each
+    table every exchange of opponents with another table (a–b, c–d into a–c, b–d or a–d,
+    b–c) that makes no rematch is weighed; the best of them, compared with the pairing,
+    names the criterion that decided (``without``: the pairing's cost after it). Exchanges,
+    not a whole new matching per table: a referee can check one by hand, and the round's
+    explanation stays quick (200 pairs: 10 000 exchanges, not 100 matchings).
     ``seed``: the standings' lots (default: the pairing's)."""
     rnd = pairing.round
     playing = [p for t in pairing.tables for p in (t.ns, t.ew)]
@@ -363,6 +367,30 @@ def explain_pairing(
     matches = [(t.ns, t.ew) for t in pairing.tables]
     rest = [p for p in f.order if p != pairing.bye]
     cost = pairing_cost(matches, rest, f.points, f.due) if not drawn else None
+    pos = {p: i for i, p in enumerate(rest)}
+
+    def one(a: str, b: str) -> tuple[int, int, int]:  # a table's share of pairing_cost
+        same = _same_seat_due(f.due.get(a, 0), f.due.get(b, 0))
+        return score_gap(f.points, a, b) ** 2, same, abs(pos.get(a, 0) - pos.get(b, 0))
+
+    def swaps(a: str, b: str) -> tuple[int, int, int] | None:
+        """The least change of cost (lexicographic) of exchanging opponents with another
+        table without a rematch; None when every exchange is a rematch."""
+        base = one(a, b)
+        best: tuple[int, int, int] | None = None
+        for c, d in matches:
+            if {c, d} & {a, b}:
+                continue
+            here = tuple(x + y for x, y in zip(base, one(c, d), strict=True))
+            for (p, q), (r, u) in (((a, c), (b, d)), ((a, d), (b, c))):
+                if frozenset((p, q)) in f.met or frozenset((r, u)) in f.met:
+                    continue
+                there = tuple(x + y for x, y in zip(one(p, q), one(r, u), strict=True))
+                delta = (there[0] - here[0], there[1] - here[1], there[2] - here[2])
+                if best is None or delta < best:
+                    best = delta
+        return best
+
     whys: list[TableWhy] = []
     for t in pairing.tables:
         pn, pe = f.points.get(t.ns, 0), f.points.get(t.ew, 0)
@@ -370,15 +398,15 @@ def explain_pairing(
         up = None if down is None else (t.ew if down == t.ns else t.ns)
         decided, without = "lot" if drawn else "entered", None
         if by_criteria and cost is not None:
-            alt = _matching(rest, f.met, f.points, f.due, without=frozenset((t.ns, t.ew)))
-            if len(alt) * 2 != len(rest):
+            delta = swaps(t.ns, t.ew)
+            if delta is None:
                 decided = "rematch"
             else:
-                without = pairing_cost(alt, rest, f.points, f.due)
-                if without < cost:
+                without = (cost[0] + delta[0], cost[1] + delta[1], cost[2] + delta[2])
+                if delta < (0, 0, 0):
                     decided = "against_criteria"
                 else:
-                    diff = [k for k in range(len(CRITERIA)) if without[k] != cost[k]]
+                    diff = [k for k in range(len(CRITERIA)) if delta[k] != 0]
                     decided = CRITERIA[diff[0]] if diff else "tie"
         whys.append(
             TableWhy(
@@ -524,11 +552,9 @@ def _matching(
     met: set[frozenset[str]],
     points: Mapping[str, int],
     due: Mapping[str, int],
-    *,
-    without: frozenset[str] | None = None,
 ) -> list[tuple[str, str]]:
     """The maximum-weight matching among ``order`` with the most tables (perhaps not all),
-    over every table that is not a rematch (and not ``without``: :func:`explain_pairing`).
+    over every table that is not a rematch.
 
     rustworkx's blossom algorithm (Rust): about 60 times faster than networkx's pure-Python
     one on the same graphs, with the same optimum. It takes integer weights as 128-bit
@@ -552,7 +578,7 @@ def _matching(
         a, pa, da = order[i], pts[i], dues[i]
         for j in range(i + 1, n):
             pair = frozenset((a, order[j]))
-            if pair in met or pair == without:
+            if pair in met:
                 continue
             gap = pa - pts[j]
             db = dues[j]
