@@ -9,7 +9,7 @@ random results (10 % draws, wins by 1–5 levels) and the Gansu rulebook (tie-br
 
 * standings after round 9 (``compute_standings``: 2 304 matches);
 * pairing round 9 (``pair_round``: the standings after round 8, then the maximum-weight
-  matching over each pair's nearest-ranked opponents it has not met);
+  matching over every table it allows, in blocks of 256 ranks over 256 pairs);
 * the whole event's pairing, rounds 1 … 9;
 * standings under BHG's order (对手分 first, then 级差分, 小分, lots).
 

@@ -399,10 +399,19 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
         {"table": 2, "NS": first["tables"][1][1], "EW": first["tables"][1][2]},
     ]
     (tmp_path / "p.json").write_text(json.dumps(swapped), encoding="utf-8")
-    rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes")
+    rc, _, err = cli(db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--publish", "--yes")
     assert rc == 2 and "a correction needs --reason" in err
     rc, _, err = cli(
-        db, "pairing", "enter", str(tmp_path / "p.json"), "--round", "1", "--yes", "--reason", "座位互换"
+        db,
+        "pairing",
+        "enter",
+        str(tmp_path / "p.json"),
+        "--round",
+        "1",
+        "--publish",
+        "--yes",
+        "--reason",
+        "座位互换",
     )
     assert rc == 0, err
     rc, out, _ = cli(db, "pairing", "show", "--round", "1", "--json")
@@ -412,7 +421,16 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
     incomplete = [{"table": 1, "NS": "1", "EW": "2"}]
     (tmp_path / "bad.json").write_text(json.dumps(incomplete), encoding="utf-8")
     rc, _, err = cli(
-        db, "pairing", "enter", str(tmp_path / "bad.json"), "--round", "1", "--yes", "--reason", "x"
+        db,
+        "pairing",
+        "enter",
+        str(tmp_path / "bad.json"),
+        "--round",
+        "1",
+        "--publish",
+        "--yes",
+        "--reason",
+        "x",
     )
     assert rc == 2 and "not published" in err and "have no table and no bye" in err
     # round 1 played; a hand-entered round 2 that repeats a meeting is warned about
@@ -422,7 +440,9 @@ def test_published_pairing_is_a_versioned_record(tmp_path: Path, monkeypatch: py
         record(s, eid, case(1, 2, swapped[1]["NS"], swapped[1]["EW"], "NS"))
     rematch = [{"table": 1, "NS": t[0][1], "EW": t[0][2]}, {"table": 2, "NS": t[1][1], "EW": t[1][2]}]
     (tmp_path / "re.json").write_text(json.dumps(rematch), encoding="utf-8")
-    rc, out, err = cli(db, "pairing", "enter", str(tmp_path / "re.json"), "--round", "2", "--yes")
+    rc, out, err = cli(
+        db, "pairing", "enter", str(tmp_path / "re.json"), "--round", "2", "--publish", "--yes"
+    )
     assert rc == 0 and "warning: round 2 table 1: pairs" in err and "already met in round 1" in err
     rc, _, _ = cli(db, "pairing", "show", "--round", "2", "--pdf", str(tmp_path / "p2.pdf"))
     text = subprocess.run(["pdftotext", str(tmp_path / "p2.pdf"), "-"], capture_output=True, text=True).stdout
@@ -735,3 +755,30 @@ def test_hall_display_without_a_screen_says_so_in_one_line(
         monkeypatch.delenv(var, raising=False)
     rc, out, err = cli(four, "hall-display")
     assert (rc, out) == (1, "") and err.count("\n") == 1 and "no display here" in err, err
+
+
+def test_pair_why_says_per_table_who_floated_and_what_decided(four: str) -> None:
+    """Round 3 of ``four``: 1 (4 points) has met 2 and 3, so 1–4 is forced by the no-rematch
+    rule; each table's line names the points, the float and the criterion."""
+    rc, out, err = cli(four, "pair", "--round", "3", "--why")
+    assert rc == 0, err
+    why = [line for line in out.splitlines() if line.startswith("table ")]
+    assert len(why) == 2
+    assert all("decided by: no rematch (no other legal pairing)" in line for line in why)
+    assert any("1 (4)" in line and "1 floats down, 4 floats up" in line for line in why)
+    assert "weighted score gap" in out.splitlines()[-1]
+    rc, out, err = cli(four, "pair", "--round", "3", "--why", lang="zh")
+    assert rc == 0 and "决定因素：相遇过的对不再相遇" in out and "1 下浮、4 上浮" in out, err
+
+
+def test_pair_simulate_plays_random_events_and_checks_each_round(tmp_path: Path) -> None:
+    rc, out, err = cli(str(tmp_path / "none.db"), "pair", "simulate", "--pairs", "11", "--events", "3")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3 and all(", rematches 0, problems 0" in line for line in lines)
+    assert lines[0].startswith("event 1 (seed 0): 11 pairs, 5 rounds")
+    assert not (tmp_path / "none.db").exists()  # nothing stored
+    rc, _out, err = cli(str(tmp_path / "none.db"), "pair", "simulate", "--rules", "no-such")
+    assert rc == 2 and err.strip() == "--rules: no rulebook 'no-such'"
+    rc, _out, err = cli(str(tmp_path / "none.db"), "pair")
+    assert rc == 2 and "--round: required" in err

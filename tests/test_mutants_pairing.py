@@ -295,13 +295,14 @@ def test_pairing_cost_counts_each_criterion() -> None:
     order = ["a", "b", "c", "d"]
     points = {"a": 4, "b": 2, "c": 2, "d": 0}
     due = {"a": 1, "b": 1, "c": -1, "d": 0}
-    # a–b: cross, gap 2, both due +1 (same seat), distance 1; c–d: cross, gap 2, due −1/0, distance 1
-    assert pairing_cost([("a", "b"), ("c", "d")], order, points, due) == (2, 4, 1, 2)
-    # a–d: gap 4, distance 3; b–c: same group, due +1/−1, distance 1
-    assert pairing_cost([("a", "d"), ("b", "c")], order, points, due) == (1, 4, 0, 4)
+    # a–b: gap 2 (weighs 4), both due +1 (same seat), distance 1; c–d: gap 2, due −1/0, distance 1
+    assert pairing_cost([("a", "b"), ("c", "d")], order, points, due) == (8, 1, 2)
+    # a–d: gap 4 (weighs 16), distance 3; b–c: same group, due +1/−1, distance 1: one large
+    # gap costs more than two small ones (the old order, cross-group tables first, chose it)
+    assert pairing_cost([("a", "d"), ("b", "c")], order, points, due) == (16, 0, 4)
     # both due −1 is a same-seat table too; a pair missing from points/due counts 0
-    assert pairing_cost([("c", "x")], order + ["x"], points, {"c": -1, "x": -2}) == (1, 2, 1, 2)
-    assert pairing_cost([], order, points, due) == (0, 0, 0, 0)
+    assert pairing_cost([("c", "x")], order + ["x"], points, {"c": -1, "x": -2}) == (4, 1, 2)
+    assert pairing_cost([], order, points, due) == (0, 0, 0)
 
 
 def test_best_matching_of_nothing_and_of_an_odd_field() -> None:
@@ -328,15 +329,9 @@ def brute_best(
     return min((pairing_cost(m, order, points, due) for m in all_(order)), default=None)
 
 
-@pytest.mark.parametrize("dense", [True, False])
-def test_the_matching_finds_the_lexicographic_best_each_criterion_in_turn(
-    dense: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Gansu 六、三: 高分对高分 (fewest cross-group tables) before 积分相近 (smallest gaps), then
-    seats, then rank distance — each deciding only when the ones before tie."""
-    if not dense:  # the candidates' path: fields over DENSE_LIMIT, here over 2
-        monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
-        monkeypatch.setattr(pairing_mod, "NEAREST", 3)
+def test_the_matching_finds_the_lexicographic_best_each_criterion_in_turn() -> None:
+    """Gansu 六、三: 高分对高分，积分相近 (the smallest sum of squared score gaps), then seats,
+    then rank distance — each deciding only when the ones before tie."""
     order = [str(i) for i in range(1, 9)]
     cases = [
         ({"1": 6, "2": 4, "3": 4, "4": 4, "5": 2, "6": 2, "7": 2, "8": 0}, {}, set()),
@@ -356,43 +351,12 @@ def test_the_matching_finds_the_lexicographic_best_each_criterion_in_turn(
         assert all(order.index(a) < order.index(b) for a, b in found)  # better-ranked first
 
 
-def test_the_candidates_widen_for_a_pair_that_has_met_all_its_nearest(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A large field is matched over each pair's nearest ranks; a pair that has met them all
-    gets the whole field as candidates rather than no table."""
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
-    order = [str(i) for i in range(1, 7)]
-    met = {frozenset(("1", "2")), frozenset(("1", "3"))}
-    found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))
-    assert found is not None and len(found) == 3
-    assert not any(frozenset(t) in met for t in found)
-    # 1's only candidates by rank (2, 3) are met: it still gets a table, the nearest free one
-    assert ("1", "4") in found
-
-
-def test_a_field_the_candidates_cannot_seat_falls_back_to_every_table(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Over DENSE_LIMIT: when the nearest candidates leave a pair without a table (here 1, 2
-    and 3 can only meet each other), the whole field is matched instead."""
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
-    order = [str(i) for i in range(1, 9)]
-    met = {frozenset(("2", "4")), frozenset(("3", "4")), frozenset(("3", "5"))}
-    zeros = dict.fromkeys(order, 0)
-    found = best_matching(order, met, zeros, zeros)
-    assert found is not None and sorted(p for t in found for p in t) == sorted(order)
-    assert not any(frozenset(t) in met for t in found)
-    assert pairing_cost(found, order, zeros, zeros) == brute_best(order, met, zeros, zeros)
-
-
 def test_a_field_that_cannot_be_seated_at_all_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
     order = ["1", "2", "3", "4"]
     met = {frozenset(("1", "2")), frozenset(("1", "3")), frozenset(("1", "4"))}
     assert best_matching(order, met, {}, {}) is None
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
+    monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 2)
+    monkeypatch.setattr(pairing_mod, "BLOCK", 2)
     assert best_matching(order, met, {}, {}) is None
 
 
@@ -403,8 +367,6 @@ def test_a_field_that_cannot_be_seated_at_all_is_none(monkeypatch: pytest.Monkey
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 8)
     monkeypatch.setattr(pairing_mod, "BLOCK", 4)
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 4)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 3)
 
 
 def test_blocks_pair_consecutive_ranks_and_report_progress(small_blocks: None) -> None:
@@ -875,10 +837,11 @@ def test_placings_pairs_still_in_rank_by_how_far_they_got() -> None:
 
 def test_pairing_cost_reads_a_missing_score_or_seat_as_0_on_either_side() -> None:
     order = ["x", "c", "a", "b"]
-    assert pairing_cost([("x", "c")], order, {"c": 2}, {}) == (1, 2, 0, 1)
-    assert pairing_cost([("a", "b")], order, {}, {"b": 1}) == (0, 0, 0, 1)
-    assert pairing_cost([("a", "b")], order, {}, {"a": 1}) == (0, 0, 0, 1)
-    assert pairing_cost([("a", "b")], order, {}, {"a": -1}) == (0, 0, 0, 1)
+    assert pairing_cost([("x", "c")], order, {"c": 2}, {}) == (4, 0, 1)
+    assert pairing_cost([("c", "x")], order, {"c": 2}, {}) == (4, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"b": 1}) == (0, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"a": 1}) == (0, 0, 1)
+    assert pairing_cost([("a", "b")], order, {}, {"a": -1}) == (0, 0, 1)
 
 
 def test_an_even_field_by_lot_has_no_bye() -> None:
@@ -918,8 +881,6 @@ def test_the_knockout_field_in_number_order() -> None:
 def odd_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 4)
     monkeypatch.setattr(pairing_mod, "BLOCK", 3)
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 4)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 3)
 
 
 def test_an_odd_block_takes_the_next_pair_to_seat_every_table(odd_blocks: None) -> None:
@@ -959,19 +920,16 @@ def test_two_blocks_the_second_matched_with_the_first(
     assert not any(frozenset(t) in met for t in found)
 
 
-def test_a_block_is_matched_over_the_nearest_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Within a block (not the last) only the nearest ranks are candidates: a farther pair of
-    the same score is not reached (the price of large fields, see the module's docstring)."""
+def test_a_block_is_matched_over_every_table_of_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a block every table is a candidate, as in a whole field: 1 and 6 share a score
+    five ranks apart and meet (the old nearest-ranks candidates could not reach it)."""
     monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 6)
     monkeypatch.setattr(pairing_mod, "BLOCK", 6)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
     order = [str(i) for i in range(1, 13)]
     points = {"1": 4, "2": 2, "3": 2, "4": 2, "5": 2, "6": 4} | {p: 0 for p in order[6:]}
     found = best_matching(order, set(), points, dict.fromkeys(order, 0))
     assert found is not None
-    first_block = found[:3]
-    # dense, 1 would meet 6 (both 4): over the nearest two ranks it cannot
-    assert ("1", "6") not in first_block and sorted(p for t in first_block for p in t) == order[:6]
+    assert ("1", "6") in found[:3] and sorted(p for t in found[:3] for p in t) == order[:6]
 
 
 def test_swiss_ranks_by_the_standings_after_the_previous_round_only() -> None:
@@ -1030,20 +988,15 @@ def nearest_case() -> tuple[list[str], dict[str, int]]:
     return order, {"1": 4, "2": 2, "3": 2, "4": 2, "5": 2, "6": 4}
 
 
-def test_up_to_dense_limit_every_table_is_considered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 6)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
+@pytest.mark.parametrize("extra", [0, 120])
+def test_every_table_is_considered_at_every_field_size(extra: int) -> None:
+    """The same criteria at every field size: with 120 more pairs below (a field over the old
+    limit of 96), 1 still meets 6, its only opponent with the same score."""
     order, points = nearest_case()
+    order = order + [f"x{i}" for i in range(extra)]
+    points = points | {p: 0 for p in order[6:]}
     found = best_matching(order, set(), points, dict.fromkeys(order, 0))
     assert found is not None and ("1", "6") in found
-
-
-def test_over_dense_limit_only_the_nearest_ranks_are_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 5)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 2)
-    order, points = nearest_case()
-    found = best_matching(order, set(), points, dict.fromkeys(order, 0))
-    assert found is not None and ("1", "6") not in found and len(found) == 3
 
 
 def test_a_block_widens_the_candidates_of_a_pair_that_has_met_its_nearest(
@@ -1055,8 +1008,6 @@ def test_a_block_widens_the_candidates_of_a_pair_that_has_met_its_nearest(
     down and meet a pair of the next block."""
     monkeypatch.setattr(pairing_mod, "BLOCK_LIMIT", 6)
     monkeypatch.setattr(pairing_mod, "BLOCK", 4)
-    monkeypatch.setattr(pairing_mod, "DENSE_LIMIT", 2)
-    monkeypatch.setattr(pairing_mod, "NEAREST", 1)
     order = [str(i) for i in range(1, 9)]
     met = {frozenset(("1", "2")), frozenset(("1", "4"))}
     found = best_matching(order, met, dict.fromkeys(order, 0), dict.fromkeys(order, 0))

@@ -124,6 +124,8 @@ def load_event(
             )
         elif kind == "pairing" and (before_round is None or int(rnd) < before_round):
             published[int(rnd)] = d
+        elif kind == "unpublish":  # withdrawn before play: the round has no published pairing
+            published.pop(int(rnd), None)
 
     def make(byes: list[Bye]) -> EventRecord:
         return EventRecord(
@@ -153,15 +155,43 @@ def load_event(
     return Loaded(ev, rb, pair_rows, make(byes), notes, pending, published, ko)
 
 
+def live_pairing_records(store: Any, event_id: int, round_no: int) -> list[dict[str, Any]]:
+    """Round ``round_no``'s published pairing records (every version, in order) while the
+    latest is published: empty when there is none, or when it was withdrawn before play
+    (an ``unpublish`` desk record after the latest version)."""
+    recs = store.desk_records(event_id, "pairing", round_no)
+    withdrawn = store.desk_records(event_id, "unpublish", round_no)
+    if recs and withdrawn and int(withdrawn[-1]["id"]) > int(recs[-1]["id"]):
+        return []
+    return list(recs)
+
+
+def published_rounds(store: Any, event_id: int) -> set[int]:
+    """The rounds that have a published pairing now (not withdrawn)."""
+    latest: dict[int, str] = {}
+    for d in store.desk_records(event_id):
+        if d["kind"] in ("pairing", "unpublish") and d["round_no"] is not None:
+            latest[int(d["round_no"])] = d["kind"]
+    return {rnd for rnd, kind in latest.items() if kind == "pairing"}
+
+
 def published_pairing(store: Any, event_id: int, round_no: int, version: int | None = None) -> Any:
     """The round's published pairing (the latest version, or ``version``) as a core
-    :class:`~referee_app.core.pairing.Pairing` and its record; NotFoundError if none."""
+    :class:`~referee_app.core.pairing.Pairing` and its record; NotFoundError if none (or
+    the latest was withdrawn before play: ``desk.pairing_withdrawn``)."""
     from referee_app.core.pairing import Pairing, Table
     from referee_app.store.errors import NotFoundError
 
     recs = store.desk_records(event_id, "pairing", round_no)
     if version is not None:
         recs = [r for r in recs if r["version"] == version]
+    elif recs and not live_pairing_records(store, event_id, round_no):
+        raise NotFoundError(
+            f"round {round_no}: the published pairing (version {recs[-1]['version']}) was withdrawn",
+            code="desk.pairing_withdrawn",
+            round=round_no,
+            version=int(recs[-1]["version"]),
+        )
     if not recs:
         raise NotFoundError(
             f"round {round_no}: no published pairing" + (f" version {version}" if version else ""),
@@ -189,11 +219,33 @@ def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:
     """What keeps round ``round_no`` from being complete, one language-free gap each (kept
     as data in the audit log; :func:`referee_app.app.messages.word_gap` words one):
     ``missing <pair>``, ``undecided <ns> <ew>`` (a knockout's tie) and ``no_result <table>``
-    (a table recorded without a result)."""
+    (a table recorded without a result).
+
+    A pair whose opponent in the round's published pairing withdrew from that round (退赛
+    after the pairing was published) is not missing: its table has no opponent to play, and
+    the next round can be paired (the withdrawal warned of it)."""
     from ..core.pairing import round_gaps
 
     if round_no < 1:
         return []
     gaps = round_gaps(loaded.record, round_no, knockout=loaded.knockout)
+    opponents = seated_opponents(loaded, round_no)
+    gaps = [
+        g
+        for g in gaps
+        if not (
+            g.startswith("missing ")
+            and loaded.record.withdrawn(opponents.get(g.removeprefix("missing "), ""), round_no)
+        )
+    ]
     gaps += [f"no_result {t}" for t in loaded.pending.get(round_no, [])]
     return gaps
+
+
+def seated_opponents(loaded: Loaded, round_no: int) -> dict[str, str]:
+    """Each pair's opponent in round ``round_no``'s published pairing (empty if none)."""
+    rec = loaded.published.get(round_no)
+    out: dict[str, str] = {}
+    for _t, ns, ew in (rec or {}).get("body", {}).get("tables", []):
+        out[str(ns)], out[str(ew)] = str(ew), str(ns)
+    return out

@@ -34,9 +34,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.pairing import Pairing, PairingError, Progress, Table, check_pairing, pair_round
-from ..store.errors import ConflictError, InputError
-from .event import Loaded, load_event, published_pairing, round_unfinished
+from ..core.pairing import (
+    Pairing,
+    PairingError,
+    PairingWhy,
+    Progress,
+    Table,
+    check_pairing,
+    explain_pairing,
+    pair_round,
+    pairing_cost,
+    swiss_field,
+)
+from ..store.errors import ConflictError, InputError, NotFoundError
+from .event import Loaded, live_pairing_records, load_event, published_pairing, round_unfinished
 
 #: The statuses of a round's pairing: what players read (published, seated) or a proposal.
 STATUSES = ("published", "seated", "proposal")
@@ -84,6 +95,11 @@ class RoundPairing:
     def check(self) -> tuple[list[str], list[str]]:
         """Before publishing: (errors, warnings), one line each (``core.pairing.check_pairing``)."""
         return check_pairing(self.loaded.record, self.pairing, knockout=self.loaded.knockout)
+
+    def why(self) -> PairingWhy:
+        """Why each table is as it is (:func:`~referee_app.core.pairing.explain_pairing`),
+        against the criteria and the results before the round."""
+        return explain_pairing(self.loaded.rulebook, self.loaded.record, self.pairing)
 
     def players(self) -> dict[str, list[str]]:
         return {str(p["number"]): list(p["players"]) for p in self.loaded.pairs}
@@ -162,7 +178,7 @@ def round_pairing(
     ev = store.pick_event(event_id)
     loaded = load_event(store, ev.id, before_round=round_no, knockout=knockout)
     if not asked:
-        if store.desk_records(ev.id, "pairing", round_no):
+        if live_pairing_records(store, ev.id, round_no):
             return published_round(store, ev.id, round_no, loaded=loaded)
         seated = store.seated_tables(ev.id, round_no)
         if seated:
@@ -346,9 +362,217 @@ def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
     )
 
 
+# -- undo: a published pairing withdrawn before play; a pair withdrawing ---------------------------
+def unpublish_round(
+    store: Any, event_id: int | None, round_no: int, *, reason: str, actor: Any
+) -> dict[str, Any]:
+    """Withdraw round ``round_no``'s published pairing (撤回已公布的对阵) before any result
+    of the round is entered: an ``unpublish`` desk record with the chief referee's reason
+    (the audit log's ``desk.unpublish``; only the chief referee on an event with PINs, checked
+    in the write's transaction). The round then shows its proposal again, to be published
+    anew (a new version, with its reason) or paired again. Refused, in one line, when the
+    round has no published pairing or a table of it has a result. Returns the record."""
+    ev = store.pick_event(event_id)
+    if not reason.strip():
+        raise InputError(
+            "--reason: withdrawing a published pairing needs the chief referee's reason",
+            code="desk.reason_missing",
+            field="reason",
+        )
+    recs = live_pairing_records(store, ev.id, round_no)
+    if not recs:
+        raise NotFoundError(f"round {round_no}: no published pairing", code="desk.no_pairing", round=round_no)
+    played = [m for m in store.current_results(ev.id, round_no + 1) if int(m["round_no"]) == round_no]
+    scored = [m for m in played if m["result"] is not None]
+    if scored:
+        m = scored[0]
+        raise InputError(
+            f"round {round_no}: table {m['table_no']} has a result already; a pairing played cannot be "
+            f"withdrawn (a correction is a new version with its reason)",
+            code="desk.unpublish_played",
+            round=round_no,
+            table=int(m["table_no"]),
+        )
+    version = int(recs[-1]["version"])
+    body = {"version": version, "reason": reason.strip()}
+    return store.add_desk_record(ev.id, "unpublish", round_no, body, actor=actor)
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A pair's withdrawal (退赛) as stored, and where the pair was seated in the round's
+    published pairing (``table`` and ``opponent``, or ``bye``): the desk warns of it."""
+
+    pair: str
+    from_round: int
+    record: dict[str, Any]
+    table: int | None = None
+    opponent: str | None = None
+    bye: bool = False
+
+    @property
+    def seated(self) -> bool:
+        return self.table is not None or self.bye
+
+    def warning(self) -> tuple[str, dict[str, Any]] | None:
+        """The catalogue code and values of the warning, or None when the pair was not seated."""
+        if self.table is not None:
+            values = {
+                "pair": self.pair,
+                "round": self.from_round,
+                "table": self.table,
+                "opponent": self.opponent,
+            }
+            return "desk.withdrawn_seated", values
+        if self.bye:
+            return "desk.withdrawn_bye", {"pair": self.pair, "round": self.from_round}
+        return None
+
+
+def withdraw_pair(
+    store: Any, event_id: int | None, pair: str, from_round: int, *, reason: str, actor: Any
+) -> Withdrawal:
+    """A pair withdraws from round ``from_round`` on (a ``withdraw`` desk record with its
+    reason; the chief referee's on an event with PINs). Its earlier matches stand. When
+    round ``from_round`` is published with the pair seated, the result says where: the
+    opponent's table then has no one to play and does not keep the round unfinished."""
+    loaded = load_event(store, event_id)
+    if pair not in loaded.record.pairs:
+        raise InputError(
+            f"--pair: no pair {pair} in event {loaded.ev.id} ({loaded.ev.name})",
+            code="desk.no_pair",
+            field="pair",
+            pair=pair,
+            event=loaded.ev.id,
+            name=loaded.ev.name,
+        )
+    if loaded.record.withdrawn(pair, from_round):
+        raise InputError(
+            f"--pair: pair {pair} is already withdrawn in round {from_round}",
+            code="desk.already_withdrawn",
+            field="pair",
+            pair=pair,
+            round=from_round,
+        )
+    rec = store.add_desk_record(
+        loaded.ev.id, "withdraw", from_round, {"pair": pair, "reason": reason}, actor=actor
+    )
+    published = loaded.published.get(from_round)
+    if published is None:
+        return Withdrawal(pair, from_round, rec)
+    body = published["body"]
+    for t, ns, ew in body.get("tables", []):
+        if pair in (str(ns), str(ew)):
+            return Withdrawal(pair, from_round, rec, int(t), str(ew) if str(ns) == pair else str(ns))
+    return Withdrawal(pair, from_round, rec, bye=str(body.get("bye")) == pair)
+
+
+# -- pair check: every published round against the criteria ----------------------------------------
+@dataclass(frozen=True)
+class RoundCheck:
+    """One published round checked: ``problems`` as catalogue codes and values (empty: the
+    published pairing is what the criteria give and breaks no hard rule)."""
+
+    round: int
+    version: int
+    method: str
+    problems: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_published(store: Any, event_id: int | None) -> list[RoundCheck]:
+    """Re-derive every published round (its latest version, not withdrawn) from the stored
+    results before it and compare: a hard rule broken (a pair twice, a pair outside the
+    field or left out, a rematch, a second bye) or tables other than the criteria give (a
+    drawn round: the draw its seed or hall draw gives; a pairing entered by hand for a drawn
+    round without either is checked against the hard rules only). Read only."""
+    ev = store.pick_event(event_id)
+    out: list[RoundCheck] = []
+    everything = load_event(store, ev.id)
+    for rnd in sorted(everything.published):
+        loaded = load_event(store, ev.id, before_round=rnd)
+        rec = everything.published[rnd]
+        body = rec["body"]
+        pairing = _pairing_of(rnd, body)
+        problems: list[tuple[str, dict[str, Any]]] = []
+        errors, warnings = check_pairing(loaded.record, pairing, knockout=loaded.knockout)
+        for line in errors + warnings:
+            problems.append(("desk.check_rule", {"round": rnd, "problem": line}))
+        drawn_round = is_drawn(loaded, rnd)
+        drawn = body.get("drawn")
+        if drawn_round and drawn is None and body.get("seed") is None:
+            out.append(RoundCheck(rnd, int(rec["version"]), pairing.method, tuple(problems)))
+            continue
+        seed = int(body.get("seed") if body.get("seed") is not None else ev.id)
+        try:
+            again = pair_round(
+                loaded.rulebook,
+                loaded.record,
+                rnd,
+                seed=seed,
+                knockout=loaded.knockout,
+                drawn=list(drawn) if drawn_round and drawn is not None else None,
+            )
+        except PairingError as err:
+            problems.append(("desk.check_unpairable", {"round": rnd, "problem": str(err)}))
+            out.append(RoundCheck(rnd, int(rec["version"]), pairing.method, tuple(problems)))
+            continue
+        if _same_tables(pairing, again):
+            out.append(RoundCheck(rnd, int(rec["version"]), pairing.method, tuple(problems)))
+            continue
+        values: dict[str, Any] = {"round": rnd, **_first_difference(pairing, again)}
+        if not drawn_round:
+            f = swiss_field(
+                loaded.rulebook,
+                loaded.record,
+                rnd,
+                [p for t in again.tables for p in (t.ns, t.ew)] + ([again.bye] if again.bye else []),
+                seed,
+            )
+            rest_p = [p for p in f.order if p != pairing.bye]
+            rest_a = [p for p in f.order if p != again.bye]
+            mine = [(t.ns, t.ew) for t in pairing.tables]
+            ok_pairs = set(rest_p) >= {p for t in mine for p in t}
+            values["gap"] = pairing_cost(mine, rest_p, f.points, f.due)[0] if ok_pairs else "—"
+            values["best"] = pairing_cost([(t.ns, t.ew) for t in again.tables], rest_a, f.points, f.due)[0]
+            problems.append(("desk.check_differs_gap", values))
+        else:
+            problems.append(("desk.check_differs", values))
+        out.append(RoundCheck(rnd, int(rec["version"]), pairing.method, tuple(problems)))
+    return out
+
+
+def _same_tables(a: Pairing, b: Pairing) -> bool:
+    return a.bye == b.bye and [(t.table, t.ns, t.ew) for t in a.tables] == [
+        (t.table, t.ns, t.ew) for t in b.tables
+    ]
+
+
+def _first_difference(published: Pairing, derived: Pairing) -> dict[str, Any]:
+    """The first table where the two differ: its number and each one's pairs there
+    (``"5–8"``); when only the bye differs, table ``"—"`` and the byes."""
+    theirs = {t.table: t for t in derived.tables}
+    for t in published.tables:
+        d = theirs.get(t.table)
+        if d is None or (d.ns, d.ew) != (t.ns, t.ew):
+            return {"table": t.table, "pub": f"{t.ns}–{t.ew}", "der": "—" if d is None else f"{d.ns}–{d.ew}"}
+    if len(derived.tables) > len(published.tables):
+        d = derived.tables[len(published.tables)]
+        return {"table": d.table, "pub": "—", "der": f"{d.ns}–{d.ew}"}
+    return {"table": "—", "pub": published.bye or "—", "der": derived.bye or "—"}
+
+
 __all__ = [
     "STATUSES",
+    "RoundCheck",
     "RoundPairing",
+    "Withdrawal",
+    "check_published",
+    "unpublish_round",
+    "withdraw_pair",
     "change_proposal",
     "is_drawn",
     "pairing_sheet",

@@ -96,7 +96,24 @@ def register(subparsers: Any) -> None:
         help="pair round R (积分编排, or a knockout draw) from the results before it",
         description=PAIR_DESCRIPTION,
     )
-    pa.add_argument("--round", type=int, required=True, help="the round to pair")
+    pa.add_argument(
+        "action",
+        nargs="?",
+        choices=("check", "simulate"),
+        default=None,
+        help="check: re-derive every published round and report any that differs or breaks a rule "
+        "(exit 2); simulate: random events paired and checked (no event store)",
+    )
+    pa.add_argument("--round", type=int, default=None, help="the round to pair")
+    pa.add_argument(
+        "--why", action="store_true", help="say per table why it is paired so (floats, the criterion)"
+    )
+    pa.add_argument("--pairs", type=int, default=16, help="simulate: pairs in each event")
+    pa.add_argument(
+        "--rounds", type=int, default=None, help="simulate: rounds (default: the rulebook's, else 5)"
+    )
+    pa.add_argument("--rules", default="gansu-2018", help="simulate: the rulebook")
+    pa.add_argument("--events", type=int, default=1, help="simulate: how many events")
     pa.add_argument(
         "--knockout",
         action="store_true",
@@ -134,6 +151,13 @@ def register(subparsers: Any) -> None:
     sh.add_argument("--pdf", default=None, metavar="FILE", help="also write the printed pairing list")
     _common(sh)
     sh.set_defaults(func=_guard(cmd_pairing_show))
+    un = pg_sub.add_parser(
+        "unpublish", help="withdraw a round's published pairing before any of its results (with a reason)"
+    )
+    un.add_argument("--round", type=int, required=True)
+    un.add_argument("--reason", required=True)
+    _writer(un)
+    un.set_defaults(func=_guard(cmd_pairing_unpublish))
 
     wd = subparsers.add_parser("withdraw", help="a pair withdraws (退赛) from round R on")
     wd.add_argument("--pair", required=True)
@@ -472,6 +496,12 @@ def cmd_pair(args: argparse.Namespace) -> int:
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
 
+    if args.action == "check":
+        return cmd_pair_check(args)
+    if args.action == "simulate":
+        return cmd_pair_simulate(args)
+    if args.round is None:
+        raise InputError("--round: required (the round to pair)", code="input.round_required", field="round")
     if args.round < 1:
         raise InputError(
             f"--round: expected a round number ≥ 1, got {args.round}",
@@ -523,6 +553,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
             sys.stdout.write(stdout_json(pairing.to_json(), indent=2) + "\n")
         else:
             _print_pairing(args, loaded, pairing, _status(args, rp))
+        if args.why:
+            _print_why(args, rp.why())
         if args.publish:
             if rp.status == "seated":
                 raise InputError(
@@ -556,6 +588,12 @@ def cmd_pairing_enter(args: argparse.Namespace) -> int:
         _check_round(args, store, loaded, args.round, "pairing")
         rp = RoundPairing(pairing_from_json(args.round, data), "proposal", loaded)
         _print_pairing(args, loaded, rp.pairing)
+        if not args.publish:  # shown and checked only: publishing is asked for with --publish
+            errors, warnings = rp.check()
+            for line in errors + warnings:
+                print(f"warning: {line}", file=sys.stderr)
+            print(text("desk_out.entered_not_published", args), file=sys.stderr)
+            return 0
         return _publish(args, store, rp, {"entered_from": args.file})
 
 
@@ -583,6 +621,120 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pairing_unpublish(args: argparse.Namespace) -> int:
+    """``referee-app pairing unpublish --round R --reason TEXT``: withdraw round R's published
+    pairing before any of its results (``app.pairing.unpublish_round``)."""
+    from referee_app.app.pairing import unpublish_round
+    from referee_app.app.store import Store
+    from referee_app.cli.store_commands import acting_as
+
+    with Store.open(args.db) as store:
+        ev = store.pick_event(args.event)
+        actor = acting_as(args, store, ev.id)
+        rec = unpublish_round(store, ev.id, args.round, reason=args.reason, actor=actor)
+    print(text("desk_out.unpublished", args, round=args.round, version=rec["body"]["version"]))
+    return 0
+
+
+def _print_why(args: argparse.Namespace, why: Any) -> None:
+    """One line per table: the points, who floated, the criterion that decided."""
+    for t in why.tables:
+        floats = ""
+        if t.floated_down is not None:
+            floats = text("desk_out.why_floats", args, down=t.floated_down, up=t.floated_up)
+        decided = text(f"desk_out.why_{t.decided_by}", args)
+        values = {"table": t.table, "ns": t.ns, "ew": t.ew, "nsp": t.ns_points, "ewp": t.ew_points}
+        print(text("desk_out.why_line", args, **values, floats=floats, decided=decided))
+    if why.bye is not None and why.bye_reason is not None:
+        print(text(f"desk_out.why_bye_{why.bye_reason}", args, pair=why.bye))
+    if why.cost is not None:
+        print(text("desk_out.why_cost", args, gap=why.cost[0], seats=why.cost[1], rank=why.cost[2]))
+
+
+def cmd_pair_check(args: argparse.Namespace) -> int:
+    """``referee-app pair check``: every published round re-derived from the stored results
+    (``app.pairing.check_published``); one line per round, exit 2 when one is wrong."""
+    from referee_app.app.pairing import check_published
+    from referee_app.app.store import Store
+
+    with Store.open(args.db, read_only=True) as store:
+        checks = check_published(store, args.event)
+    wrong = 0
+    for c in checks:
+        if c.ok:
+            print(text("desk_out.check_ok", args, round=c.round, version=c.version))
+        for code, values in c.problems:
+            print(text(code, args, **values))
+        wrong += not c.ok
+    print(text("desk_out.check_summary", args, n=len(checks), wrong=wrong), file=sys.stderr)
+    return 2 if wrong else 0
+
+
+def cmd_pair_simulate(args: argparse.Namespace) -> int:
+    """``referee-app pair simulate [--pairs N] [--rounds R] [--rules ID] [--events K]
+    [--seed S]``: random events (``core.simulation``) paired round by round; each round is
+    checked as ``pair check`` checks a published one (re-derived, no rematch, each pair once).
+    One line per event; exit 2 when a round is wrong. Nothing is stored."""
+    from collections import Counter
+
+    from referee_app.app.errors import InputError
+    from referee_app.core.pairing import check_pairing, pair_round, swiss_field
+    from referee_app.core.rulebook import load_rulebook
+    from referee_app.core.simulation import random_event
+    from referee_app.core.standings import EventRecord
+
+    if args.pairs < 2 or args.events < 1:
+        raise InputError(
+            f"--pairs: expected 2 or more (and --events 1 or more), got {args.pairs}",
+            code="input.simulate",
+            field="pairs",
+            got=args.pairs,
+        )
+    try:
+        rb = load_rulebook(args.rules)
+    except Exception:  # noqa: BLE001 - an unknown rulebook id is one line, exit 2
+        raise InputError(
+            f"--rules: no rulebook {args.rules!r}", code="input.rulebook", field="rules", got=args.rules
+        ) from None
+    knockout = rb.data["standings"].get("format") == "knockout"
+    rounds = args.rounds or int(rb.data["standings"].get("rounds") or 5)
+    seed0 = 0 if args.seed is None else args.seed
+    wrong = 0
+    for k in range(args.events):
+        seed = seed0 + k
+        ev = random_event(rb, args.pairs, rounds, seed, knockout=knockout)
+        problems: list[str] = []
+        largest = 0
+        for pg in ev.pairings:
+            before = EventRecord(
+                ev.record.pairs,
+                tuple(m for m in ev.record.results if m.round < pg.round),
+                tuple(b for b in ev.record.byes if b.round < pg.round),
+            )
+            errors, warnings = check_pairing(before, pg, knockout=knockout)
+            problems += errors + warnings
+            again = pair_round(rb, before, pg.round, seed=seed, knockout=knockout)
+            if [(t.ns, t.ew) for t in again.tables] != [
+                (t.ns, t.ew) for t in pg.tables
+            ] or again.bye != pg.bye:
+                problems.append(f"round {pg.round}: paired again, it differs")
+            if pg.method == "swiss":
+                f = swiss_field(rb, before, pg.round, [p for t in pg.tables for p in (t.ns, t.ew)], seed)
+                largest = max([largest, *(abs(f.points[t.ns] - f.points[t.ew]) for t in pg.tables)])
+        meetings = Counter(frozenset((m.ns, m.ew)) for m in ev.record.results)
+        rematches = sum(c - 1 for c in meetings.values())
+        values = {"event": k + 1, "seed": seed, "pairs": args.pairs, "rounds": len(ev.pairings)}
+        print(
+            text(
+                "desk_out.simulated", args, **values, gap=largest, rematches=rematches, problems=len(problems)
+            )
+        )
+        for line in problems:
+            print(f"  {line}")
+        wrong += bool(problems) or rematches > 0
+    return 2 if wrong else 0
+
+
 # -- entries, withdrawals, knockout deciders ---------------------------------------------------
 def _pair_no(loaded: Loaded, pair: str) -> str:
     from referee_app.app.errors import InputError
@@ -601,8 +753,10 @@ def _pair_no(loaded: Loaded, pair: str) -> str:
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
     """``referee-app withdraw --pair N --from-round R --reason TEXT``: 退赛 from round R on;
-    the pair's earlier matches stand."""
+    the pair's earlier matches stand. A pair seated in round R's published pairing is
+    withdrawn with a warning naming its table (``app.pairing.withdraw_pair``)."""
     from referee_app.app.errors import InputError
+    from referee_app.app.pairing import withdraw_pair
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
 
@@ -614,21 +768,13 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
             got=args.from_round,
         )
     with Store.open(args.db) as store:
-        loaded = load_event(store, args.event)
-        pair = _pair_no(loaded, args.pair)
-        if loaded.record.withdrawn(pair, args.from_round):
-            raise InputError(
-                f"--pair: pair {pair} is already withdrawn in round {args.from_round}",
-                code="desk.already_withdrawn",
-                field="pair",
-                pair=pair,
-                round=args.from_round,
-            )
-        actor = acting_as(args, store, loaded.ev.id)
-        store.add_desk_record(
-            loaded.ev.id, "withdraw", args.from_round, {"pair": pair, "reason": args.reason}, actor=actor
-        )
-    print(text("desk_out.withdrawn", args, pair=pair, round=args.from_round))
+        ev = store.pick_event(args.event)
+        actor = acting_as(args, store, ev.id)
+        done = withdraw_pair(store, ev.id, args.pair, args.from_round, reason=args.reason, actor=actor)
+    print(text("desk_out.withdrawn", args, pair=done.pair, round=args.from_round))
+    warning = done.warning()
+    if warning is not None:
+        print(text(warning[0], args, **warning[1]), file=sys.stderr)
     return 0
 
 

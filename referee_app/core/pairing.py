@@ -15,21 +15,20 @@ standings and returns a :class:`Pairing`: tables (table, NS pair, EW pair) and t
 
   1. no two pairs meet twice (a forfeited match counts as a meeting) — never broken;
   2. the bye to the lowest-ranked eligible pair (below);
-  3. the fewest cross-group tables (two pairs with different match points): "高分对高分";
-  4. the smallest sum of score gaps over the tables: "积分相近的相遇";
-  5. seat balance: the fewest tables where both pairs are due the same seat;
-  6. the smallest sum of rank distances (1 meets 2, 3 meets 4 within a group).
+  3. the smallest **weighted score gap**: the sum over the tables of the square of the
+     two pairs' difference in match points. "高分对高分，积分相近的相遇": a table two points
+     apart weighs 4, two tables one point apart weigh 2, so one large gap costs more than
+     several small ones, and the leader never meets a near-bottom pair when a legal
+     pairing with smaller differences exists;
+  4. seat balance: the fewest tables where both pairs are due the same seat;
+  5. the smallest sum of rank distances (1 meets 2, 3 meets 4 within a group).
 
-  Fields over :data:`DENSE_LIMIT` pairs are matched over each pair's
-  :data:`NEAREST` nearest-ranked opponents it has not met (the whole field when that leaves
-  a pair unpaired); the criteria cannot prefer a farther opponent when a nearer one is
-  free unless rematches block the way, which that many candidates cover.
-  Fields over :data:`BLOCK_LIMIT` pairs are matched in blocks of :data:`BLOCK`
-  consecutive ranks, best first, each as above; pairs a block cannot seat move down into
-  the next. Exact for up to :data:`DENSE_LIMIT` pairs; above, the best under the criteria
-  among the candidates (and, over :data:`BLOCK_LIMIT`, within each block): a table across
-  a block boundary is not considered, so a score group split by one may get one more
-  cross-group table than the optimum.
+  The same criteria at every field size: one exact matching over every legal table of the
+  whole field, up to :data:`BLOCK_LIMIT` pairs. Fields over :data:`BLOCK_LIMIT` pairs are
+  matched in blocks of :data:`BLOCK` consecutive ranks, best first, each as above; pairs a
+  block cannot seat move down into the next (a table across a block boundary is not
+  considered there — a compromise made only for speed, for fields no hall has seen).
+  :func:`explain_pairing` says, per table, which pair floated and which criterion decided.
 * **bye (轮空)** for an odd field: the lowest-ranked pair that has not had a bye and whose
   absence leaves the rest pairable. A pair has at most one bye; when every pair has had
   one the pairing is refused. A pair that entered late has not had a bye for the rounds
@@ -56,20 +55,14 @@ from . import knockout as ko
 from .errors import Reported
 from .standings import EventRecord, compute_standings, lot_digest, natural_key
 
-DENSE_LIMIT = 96
-"""Fields up to this many pairs are matched over every legal table (exact)."""
+BLOCK_LIMIT = 256
+"""Fields up to this many pairs are one exact matching over every legal table of the whole
+field; larger ones are matched in blocks of :data:`BLOCK` consecutive ranks, a compromise
+made only for speed: the matching over every table grows with the cube of the field
+(rustworkx, one round: 0.04 s at 96 pairs, 0.15 s at 200, 2.8 s at 512, 33 s at 1024).
+Every field of up to 256 pairs — every event the seeds describe — gets the exact optimum."""
 
-NEAREST = 12
-"""Candidate opponents per pair (by rank) in larger fields."""
-
-BLOCK_LIMIT = 2048
-"""Fields over this many pairs are matched in blocks of :data:`BLOCK` consecutive ranks, a
-compromise made only for speed: the matching's time grows faster than the field. One
-matching of the whole field (rustworkx) takes about 0.07 s a round at 512 pairs, 0.2 s at
-1024 and 0.5–0.9 s at 2048; 4096 pairs as one matching took 3–15 s a round, in blocks of
-1024 0.6–2.1 s (rounds 2–9, a 2-core machine at load 4–7)."""
-
-BLOCK = 1024
+BLOCK = 256
 """Pairs per block in fields over :data:`BLOCK_LIMIT`."""
 
 Progress = Callable[[int, int], None]
@@ -234,15 +227,8 @@ def pair_round(
         )
     if len(playing) < 2:
         raise PairingError(f"round {round_no}: {len(playing)} pair(s) to play; nothing to pair")
-    table = compute_standings(rulebook, record, through_round=round_no - 1, seed=seed)
-    rank = {row["pair"]: i for i, row in enumerate(table.rows)}
-    points = {row["pair"]: int(row["match_points"]) for row in table.rows}
-    order = sorted(playing, key=lambda p: (rank.get(p, len(rank)), natural_key(p)))
-    met: set[frozenset[str]] = {frozenset((m.ns, m.ew)) for m in record.results if m.round < round_no}
-    had_bye = {b.pair for b in record.byes if b.round < round_no}
-    ns_seats = Counter(m.ns for m in record.results if m.round < round_no)
-    ew_seats = Counter(m.ew for m in record.results if m.round < round_no)
-    due = {p: ns_seats[p] - ew_seats[p] for p in order}
+    f = swiss_field(rulebook, record, round_no, playing, seed)
+    order, met, had_bye, points, due, ns_seats = f.order, f.met, f.had_bye, f.points, f.due, f.ns_seats
 
     bye: str | None = None
     matches: list[tuple[str, str]] | None = None
@@ -279,24 +265,201 @@ def pair_round(
     return Pairing(round_no, "swiss", seed, tables, bye)
 
 
+@dataclass(frozen=True)
+class SwissField:
+    """What a score-group round is paired from: the pairs playing in standings order (best
+    first), the meetings and byes before the round, match points, seats due (NS − EW)."""
+
+    order: list[str]
+    met: set[frozenset[str]]
+    had_bye: set[str]
+    points: dict[str, int]
+    due: dict[str, int]
+    ns_seats: Counter[str]
+
+
+def swiss_field(
+    rulebook: Any, record: EventRecord, round_no: int, playing: Sequence[str], seed: int
+) -> SwissField:
+    table = compute_standings(rulebook, record, through_round=round_no - 1, seed=seed)
+    rank = {row["pair"]: i for i, row in enumerate(table.rows)}
+    points = {row["pair"]: int(row["match_points"]) for row in table.rows}
+    order = sorted(playing, key=lambda p: (rank.get(p, len(rank)), natural_key(p)))
+    met: set[frozenset[str]] = {frozenset((m.ns, m.ew)) for m in record.results if m.round < round_no}
+    had_bye = {b.pair for b in record.byes if b.round < round_no}
+    ns_seats = Counter(m.ns for m in record.results if m.round < round_no)
+    ew_seats = Counter(m.ew for m in record.results if m.round < round_no)
+    due = {p: ns_seats[p] - ew_seats[p] for p in order}
+    return SwissField(order, met, had_bye, points, due, ns_seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TableWhy:
+    """Why a table of a round is as it is (为什么这样编排), language-free; worded at the edges.
+
+    ``ns_points``/``ew_points``: match points before the round; ``ns_rank``/``ew_rank``:
+    places in the standings before it (1 = first). ``floated_down``: the pair with more
+    points, playing below its score group (下浮); ``floated_up``: the one with fewer,
+    playing above its group (上浮); both None for a table within one group.
+
+    ``decided_by``: ``"lot"`` (drawn), ``"entered"`` (made by hand or seated at the tables),
+    ``"rematch"`` (every exchange of opponents with another table makes a rematch), one of
+    :data:`CRITERIA` (the first criterion by which the best exchange is worse), ``"tie"``
+    (an exchange is as good under every criterion; rank order chose) or
+    ``"against_criteria"`` (an exchange is better: a pairing changed by hand, or a record
+    changed since). ``without``: the pairing's cost after that exchange (:func:`pairing_cost`)."""
+
+    table: int
+    ns: str
+    ew: str
+    ns_points: int
+    ew_points: int
+    ns_rank: int
+    ew_rank: int
+    floated_down: str | None
+    floated_up: str | None
+    decided_by: str
+    without: tuple[int, int, int] | None = None
+
+    @property
+    def gap(self) -> int:
+        return abs(self.ns_points - self.ew_points)
+
+
+@dataclass(frozen=True)
+class PairingWhy:
+    """Why a round's pairing is as it is: a :class:`TableWhy` per table, the bye's reason
+    (``"lot"``; ``"lowest"``, the lowest-ranked pair without a bye; ``"lower_unpairable"``,
+    every lower-ranked pair without a bye would leave the rest unpairable; ``"entered"``)
+    and the pairing's cost (:func:`pairing_cost`; None for a drawn round)."""
+
+    round: int
+    method: str
+    tables: tuple[TableWhy, ...]
+    bye: str | None = None
+    bye_reason: str | None = None
+    cost: tuple[int, int, int] | None = None
+
+
+def explain_pairing(
+    rulebook: Any, record: EventRecord, pairing: Pairing, *, seed: int | None = None
+) -> PairingWhy:
+    """Why each table of ``pairing`` (a round's pairing, made by :func:`pair_round` or by
+    hand) is as it is, against the criteria and the record before the round. For each
+    table every exchange of opponents with another table (a–b, c–d into a–c, b–d or a–d,
+    b–c) that makes no rematch is weighed; the best of them, compared with the pairing,
+    names the criterion that decided (``without``: the pairing's cost after it). Exchanges,
+    not a whole new matching per table: a referee can check one by hand, and the round's
+    explanation stays quick (200 pairs: 10 000 exchanges, not 100 matchings).
+    ``seed``: the standings' lots (default: the pairing's)."""
+    rnd = pairing.round
+    playing = [p for t in pairing.tables for p in (t.ns, t.ew)]
+    f = swiss_field(
+        rulebook,
+        record,
+        rnd,
+        playing + ([pairing.bye] if pairing.bye else []),
+        (pairing.seed or 0) if seed is None else seed,
+    )
+    place = {p: i + 1 for i, p in enumerate(f.order)}
+    drawn = pairing.method in ("lot", "knockout")
+    by_criteria = pairing.method == "swiss"
+    matches = [(t.ns, t.ew) for t in pairing.tables]
+    rest = [p for p in f.order if p != pairing.bye]
+    cost = pairing_cost(matches, rest, f.points, f.due) if not drawn else None
+    pos = {p: i for i, p in enumerate(rest)}
+
+    def one(a: str, b: str) -> tuple[int, int, int]:  # a table's share of pairing_cost
+        same = _same_seat_due(f.due.get(a, 0), f.due.get(b, 0))
+        return score_gap(f.points, a, b) ** 2, same, abs(pos.get(a, 0) - pos.get(b, 0))
+
+    def swaps(a: str, b: str) -> tuple[int, int, int] | None:
+        """The least change of cost (lexicographic) of exchanging opponents with another
+        table without a rematch; None when every exchange is a rematch."""
+        base = one(a, b)
+        best: tuple[int, int, int] | None = None
+        for c, d in matches:
+            if {c, d} & {a, b}:
+                continue
+            here = tuple(x + y for x, y in zip(base, one(c, d), strict=True))
+            for (p, q), (r, u) in (((a, c), (b, d)), ((a, d), (b, c))):
+                if frozenset((p, q)) in f.met or frozenset((r, u)) in f.met:
+                    continue
+                there = tuple(x + y for x, y in zip(one(p, q), one(r, u), strict=True))
+                delta = (there[0] - here[0], there[1] - here[1], there[2] - here[2])
+                if best is None or delta < best:
+                    best = delta
+        return best
+
+    whys: list[TableWhy] = []
+    for t in pairing.tables:
+        pn, pe = f.points.get(t.ns, 0), f.points.get(t.ew, 0)
+        down = t.ns if pn > pe else t.ew if pe > pn else None
+        up = None if down is None else (t.ew if down == t.ns else t.ns)
+        decided, without = "lot" if drawn else "entered", None
+        if by_criteria and cost is not None:
+            delta = swaps(t.ns, t.ew)
+            if delta is None:
+                decided = "rematch"
+            else:
+                without = (cost[0] + delta[0], cost[1] + delta[1], cost[2] + delta[2])
+                if delta < (0, 0, 0):
+                    decided = "against_criteria"
+                else:
+                    diff = [k for k in range(len(CRITERIA)) if delta[k] != 0]
+                    decided = CRITERIA[diff[0]] if diff else "tie"
+        whys.append(
+            TableWhy(
+                t.table,
+                t.ns,
+                t.ew,
+                pn,
+                pe,
+                place.get(t.ns, 0),
+                place.get(t.ew, 0),
+                down,
+                up,
+                decided,
+                without,
+            )
+        )
+    bye_reason = None
+    if pairing.bye is not None:
+        if drawn:
+            bye_reason = "lot"
+        elif not by_criteria:
+            bye_reason = "entered"
+        else:
+            lower = [p for p in f.order[f.order.index(pairing.bye) + 1 :] if p not in f.had_bye]
+            bye_reason = "lower_unpairable" if lower else "lowest"
+    return PairingWhy(rnd, pairing.method, tuple(whys), pairing.bye, bye_reason, cost)
+
+
 def pairing_cost(
     matches: Sequence[tuple[str, str]],
     order: Sequence[str],
     points: Mapping[str, int],
     due: Mapping[str, int],
-) -> tuple[int, int, int, int]:
-    """The criteria 3–6 of a set of tables, smaller is better, compared in order:
-    (cross-group tables, sum of score gaps, tables whose pairs are due the same seat,
-    sum of rank distances)."""
+) -> tuple[int, int, int]:
+    """The criteria 3–5 of a set of tables, smaller is better, compared in order:
+    (weighted score gap — the sum of the squared differences in match points —, tables
+    whose pairs are due the same seat, sum of rank distances)."""
     pos = {p: i for i, p in enumerate(order)}
-    cross = gaps = seats = dist = 0
+    gaps = seats = dist = 0
     for a, b in matches:
-        gap = abs(points.get(a, 0) - points.get(b, 0))
-        cross += gap > 0
-        gaps += gap
+        gaps += score_gap(points, a, b) ** 2
         seats += _same_seat_due(due.get(a, 0), due.get(b, 0))
         dist += abs(pos[a] - pos[b])
-    return cross, gaps, seats, dist
+    return gaps, seats, dist
+
+
+CRITERIA = ("score_gap", "seats", "rank")
+"""The names of :func:`pairing_cost`'s criteria, in its order (``TableWhy.decided_by``)."""
+
+
+def score_gap(points: Mapping[str, int], a: str, b: str) -> int:
+    """The difference in match points of two pairs (积分差)."""
+    return abs(points.get(a, 0) - points.get(b, 0))
 
 
 def _same_seat_due(a: int, b: int) -> int:
@@ -334,16 +497,10 @@ def _whole_field(
     points: Mapping[str, int],
     due: Mapping[str, int],
 ) -> list[tuple[str, str]] | None:
-    n = len(order)
-    if n % 2:
+    if len(order) % 2:
         return None
-    if n <= DENSE_LIMIT:
-        found = _matching(order, met, points, due, dense=True)
-    else:
-        found = _matching(order, met, points, due, dense=False)
-        if len(found) * 2 != n:
-            found = _matching(order, met, points, due, dense=True)
-    return found if len(found) * 2 == n else None
+    found = _matching(order, met, points, due)
+    return found if len(found) * 2 == len(order) else None
 
 
 def _blockwise(
@@ -369,7 +526,7 @@ def _blockwise(
             block.append(order[i])
             i += 1
         if i < n:
-            found = _matching(block, met, points, due, dense=False)
+            found = _matching(block, met, points, due)
             seated = {p for m in found for p in m}
             carry = [p for p in block if p not in seated]
             done.append(found)
@@ -395,59 +552,41 @@ def _matching(
     met: set[frozenset[str]],
     points: Mapping[str, int],
     due: Mapping[str, int],
-    *,
-    dense: bool,
 ) -> list[tuple[str, str]]:
-    """The maximum-weight matching among ``order`` with the most tables (perhaps not all).
+    """The maximum-weight matching among ``order`` with the most tables (perhaps not all),
+    over every table that is not a rematch.
 
     rustworkx's blossom algorithm (Rust): about 60 times faster than networkx's pure-Python
-    one on the same graphs (49 ms against 3.0 s for 512 pairs' candidates), with the same
-    optimum. It takes integer weights as 128-bit integers; these stay far below that."""
+    one on the same graphs, with the same optimum. It takes integer weights as 128-bit
+    integers; these stay far below that (2048 pairs, gaps of 40 points: about 10^25)."""
     import rustworkx as rx
 
     n = len(order)
     if n < 2:
         return []
     tables = n // 2
-    max_gap = max(points.values(), default=0) - min(points.values(), default=0)
-    unit_dist = 1
-    unit_seat = unit_dist * (tables * n + 1)
+    pts = [points.get(p, 0) for p in order]
+    dues = [due.get(p, 0) for p in order]
+    max_gap = max(pts) - min(pts)
+    # each criterion's unit exceeds the largest total the criteria after it can reach, so a
+    # better value of an earlier criterion always outweighs the later ones (lexicographic)
+    unit_seat = tables * n + 1
     unit_gap = unit_seat * (tables + 1)
-    unit_cross = unit_gap * (tables * max_gap + 1)
-    base = unit_cross * (tables + 1)
-
-    def weight(i: int, j: int) -> int:
-        a, b = order[i], order[j]
-        gap = abs(points.get(a, 0) - points.get(b, 0))
-        return (
-            base
-            - unit_cross * (gap > 0)
-            - unit_gap * gap
-            - unit_seat * _same_seat_due(due.get(a, 0), due.get(b, 0))
-            - unit_dist * (j - i)
-        )
-
-    edges: dict[tuple[int, int], int] = {}
+    base = unit_gap * (tables * max_gap * max_gap + 1)
+    edges: list[tuple[int, int, int]] = []
     for i in range(n):
-        near = range(i + 1, n) if dense else range(i + 1, min(n, i + 1 + NEAREST))
-        for j in near:
-            if frozenset((order[i], order[j])) not in met:
-                edges[i, j] = weight(i, j)
-    if not dense:
-        # a pair whose nearest candidates it has all met: widen its candidates
-        degree = Counter(p for edge in edges for p in edge)
-        for i in range(n):
-            if degree[i] < 2:
-                for j in range(n):
-                    if j != i and frozenset((order[i], order[j])) not in met:
-                        lo, hi = min(i, j), max(i, j)
-                        if (lo, hi) not in edges:
-                            edges[lo, hi] = weight(lo, hi)
-                            degree[lo] += 1
-                            degree[hi] += 1
+        a, pa, da = order[i], pts[i], dues[i]
+        for j in range(i + 1, n):
+            pair = frozenset((a, order[j]))
+            if pair in met:
+                continue
+            gap = pa - pts[j]
+            db = dues[j]
+            same_seat = (da > 0 and db > 0) or (da < 0 and db < 0)
+            edges.append((i, j, base - unit_gap * gap * gap - unit_seat * same_seat - (j - i)))
     g: rx.PyGraph = rx.PyGraph(multigraph=False)
     g.add_nodes_from(range(n))
-    g.add_edges_from([(i, j, w) for (i, j), w in edges.items()])
+    g.add_edges_from(edges)
     found = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
     # the tables in rank order of their better pair (the matching is a set)
     return [(order[a], order[b]) for a, b in sorted((min(a, b), max(a, b)) for a, b in found)]

@@ -308,24 +308,49 @@ class PairingView(QWidget):
         tr = self.language.tr
         tables = self.pairing.tables if self.pairing else []
         self.table.clear()
-        self.table.setColumnCount(5)
+        why = self.why_texts()
+        self.table.setColumnCount(6 if why else 5)
         self.table.setHorizontalHeaderLabels(
             [tr("table_number"), tr("col_ns"), tr("col_players"), tr("col_ew"), tr("col_players")]
+            + ([tr("col_why")] if why else [])
         )
         self.table.setRowCount(len(tables))
         for r, t in enumerate(tables):
+            if why:
+                self.table.setItem(r, 5, _item(why.get(t.table, ""), Qt.AlignmentFlag.AlignLeft))
             self.table.setItem(r, 0, _item(t.table))
             self.table.setItem(r, 1, _item(t.ns))
             self.table.setItem(r, 2, _item(self.names.get(t.ns, ""), Qt.AlignmentFlag.AlignLeft))
             self.table.setItem(r, 3, _item(t.ew))
             self.table.setItem(r, 4, _item(self.names.get(t.ew, ""), Qt.AlignmentFlag.AlignLeft))
             if frozenset((t.ns, t.ew)) in self.met:
-                for c in range(5):
+                for c in range(self.table.columnCount()):
                     self.table.item(r, c).setBackground(Qt.GlobalColor.yellow)  # type: ignore[union-attr]  # set above
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+
+    def why_texts(self) -> dict[int, str]:
+        """Why each table of a score-group round is as it is (``RoundPairing.why``), worded
+        as ``pair --why`` words it: the criterion that decided and who floated; empty for a
+        drawn round."""
+        from ..app.messages import message
+
+        if self.current is None or self.current.pairing.method != "swiss":
+            return {}
+        lang = self.language.lang
+        try:
+            why = self.current.why()
+        except (PairingError, StandingsError):
+            return {}
+        out: dict[int, str] = {}
+        for t in why.tables:
+            floats = ""
+            if t.floated_down is not None:
+                floats = message("desk_out.why_floats", lang, down=t.floated_down, up=t.floated_up)
+            out[t.table] = message(f"desk_out.why_{t.decided_by}", lang) + floats
+        return out
 
     def swap(self, a: tuple[int, str], b: tuple[int, str]) -> list[str]:
         """Swap two seated pairs (row, "NS"|"EW") of the proposal and keep it so; returns the

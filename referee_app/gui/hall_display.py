@@ -134,9 +134,9 @@ class HallDisplay(QWidget):
 
     # -- what to show ----------------------------------------------------------------------
     def current_round(self) -> int:
-        published = {
-            int(r["round_no"]) for r in self.session.store.desk_records(self.session.event.id, "pairing")
-        }
+        from ..app.event import published_rounds  # a pairing withdrawn before play is not shown
+
+        published = published_rounds(self.session.store, self.session.event.id)
         return max(published | set(self.session.rounds()), default=0)
 
     def refresh(self) -> None:

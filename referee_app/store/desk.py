@@ -27,6 +27,8 @@ KINDS: dict[str, bool] = {
     # a round's draw (or pairing changed by hand) as shown before it is published: every look
     # shows it and publishing publishes it (referee_app.app.pairing); the latest is the one
     "proposal": False,
+    # a published pairing withdrawn before any result of its round (referee_app.app.pairing)
+    "unpublish": True,
     "withdraw": True,
     "readmit": False,
     "decider": True,

@@ -71,6 +71,10 @@ def test_pair_publish_play_and_rank(make_window, pairs_csv, tmp_path) -> None:
     assert not second & first_round  # never the same two pairs twice
     top = view.pairing.tables[0]
     assert {top.ns, top.ew} == winners  # high against high
+    # each table says why (issue 26): the criterion that decided, who floated
+    assert view.table.horizontalHeaderItem(5).text() == "编排理由"
+    whys = [view.table.item(r, 5).text() for r in range(view.table.rowCount())]
+    assert all(w for w in whys) and not any("下浮" in w for w in whys)  # 2 + 2: no float
     old_opponent = next(next(iter(m - {top.ns})) for m in first_round if top.ns in m)
     seat = "NS" if view.pairing.tables[1].ns == old_opponent else "EW"
     rematches = view.swap((0, "EW"), (1, seat))  # bring top.ns's round-1 opponent to table 1
