@@ -31,7 +31,7 @@ from ..app.messages import describe
 from .i18n import Language
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QPaintEvent
+    from PySide6.QtGui import QCloseEvent, QPaintEvent, QResizeEvent
 
     from ..app.changes import OpChanges
     from ..app.session import Session
@@ -99,6 +99,10 @@ class MainWindow(QMainWindow):
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
+        #: What was just saved, imported or refused, over the view (made on first use).
+        self.banner: QLabel | None = None
+        #: The size fit_to_screen chose (a window resized since keeps its size).
+        self._fitted = QtCore.QSize()
         self.fit_to_screen()
         self.stack = QStackedWidget()
         self.welcome = WelcomePage(language)
@@ -130,20 +134,58 @@ class MainWindow(QMainWindow):
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
+            # framed by now (the window manager answers before the first paint reaches us)
+            QtCore.QTimer.singleShot(0, self.fit_frame)
             self.first_painted.emit()
 
     def fit_to_screen(self) -> None:
         """At least 1280×800 where the screen has room (most of a large screen), else the
-        screen's available area (a 1024×700 laptop must see the whole window)."""
+        screen's available area (a 1024×700 laptop must see the whole window). The title bar
+        and borders count: ``resize`` sizes the inside, so before the window manager has
+        framed the window a title bar's worth is kept free, and once framed the window is
+        fitted again with its real frame (:meth:`fit_frame`)."""
         screen = self.screen() or QApplication.primaryScreen()
         if screen is None:
             self.resize(1280, 800)
+            self._fitted = self.size()
             return
         area = screen.availableGeometry()
+        frame_w, frame_h = self._frame_extra()
         # a large screen gets most of it: the hands' outcomes read without scrolling sideways
         width = max(1280, int(area.width() * 0.85))
         height = max(800, int(area.height() * 0.85))
-        self.resize(min(width, area.width()), min(height, area.height()))
+        self.resize(min(width, area.width() - frame_w), min(height, area.height() - frame_h))
+        self._fitted = self.size()
+
+    def _frame_extra(self) -> tuple[int, int]:
+        """The width and height the window manager's frame adds: measured once the window is
+        framed, else a title bar's height and thin borders (the style's own measure)."""
+        frame, inside = self.frameGeometry(), self.geometry()
+        if self.isVisible() and frame.height() > inside.height():
+            return frame.width() - inside.width(), frame.height() - inside.height()
+        title = self.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_TitleBarHeight)
+        return 2, max(title, 24) + 6
+
+    def fit_frame(self) -> None:
+        """The framed window within the screen's available area: smaller where its frame
+        would run past the area's edge (the status bar, where 已保存 is said, stays in
+        view), moved back where it starts outside it."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen() or self.size() != self._fitted:
+            return  # sized by hand (or by a test) since: that size is kept
+        area = screen.availableGeometry()
+        frame_w, frame_h = self._frame_extra()
+        width = min(self.width(), area.width() - frame_w)
+        height = min(self.height(), area.height() - frame_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+            self._fitted = self.size()
+        frame = self.frameGeometry()
+        if not area.contains(frame):
+            self.move(
+                max(area.left(), min(frame.left(), area.right() + 1 - frame.width())),
+                max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height())),
+            )
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -486,8 +528,14 @@ class MainWindow(QMainWindow):
         if not path:
             from .widgets import FILE_DIALOG
 
+            # an entry list as the office sends it: Excel (old or new) or a CSV/TSV text file
+            kinds = f"{self.language.tr('entry_list_files')} (*.xlsx *.xls *.csv *.txt)"
             path, _ = QtWidgets.QFileDialog.getOpenFileName(
-                self, self.language.tr("import_pairs"), "", "CSV (*.csv)", options=FILE_DIALOG
+                self,
+                self.language.tr("import_pairs"),
+                "",
+                f"{kinds};;Excel (*.xlsx *.xls);;CSV (*.csv *.txt)",
+                options=FILE_DIALOG,
             )
             if not path:
                 return 0
@@ -510,8 +558,47 @@ class MainWindow(QMainWindow):
             if self.hall is not None:
                 self.hall.refresh()
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, *, refused: bool = False) -> None:
+        """Feedback that matters (saved, imported, refused) where the referee is looking: a
+        banner over the top of the view, for a few seconds, and in the status bar."""
         self.statusBar().showMessage(message, 8000)
+        if self.banner is None:
+            self.banner = QLabel(self)
+            self.banner.setObjectName("feedbackBanner")
+            self.banner.setWordWrap(True)
+            self.banner.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+            # a passing message: the buttons under it still take their clicks
+            self.banner.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            self.banner_timer = QtCore.QTimer(self)
+            self.banner_timer.setSingleShot(True)
+            self.banner_timer.timeout.connect(self.banner.hide)
+        colours = ("#ffebee", "#b71c1c", "#c62828") if refused else ("#e8f5e9", "#1b5e20", "#2e7d32")
+        self.banner.setStyleSheet(
+            f"background: {colours[0]}; color: {colours[1]}; border: 2px solid {colours[2]};"
+            " border-radius: 6px; padding: 6px 14px; font-weight: bold;"
+        )
+        self.banner.setText(message)
+        self._place_banner()
+        self.banner.show()
+        self.banner.raise_()
+        self.banner_timer.start(6000 if refused else 4000)
+
+    def _place_banner(self) -> None:
+        """Centred over the top of the view, under the menu bar, at most half its width."""
+        if self.banner is None:
+            return
+        central = self.centralWidget()
+        if central is None:
+            return
+        area = central.geometry()
+        width = min(max(320, area.width() // 2), area.width() - 16)
+        self.banner.setFixedWidth(width)
+        height = self.banner.heightForWidth(width)
+        self.banner.setGeometry(area.left() + (area.width() - width) // 2, area.top() + 6, width, height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_banner()
 
     # -- the round clock survives a restart -------------------------------------------------------
 

@@ -40,7 +40,7 @@ from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .appeals import FileAppealDialog
 from .i18n import Language
 from .infraction_dialog import InfractionDialog
-from .models import HandsModel, RulingsModel
+from .models import HAND_COLUMNS, HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
 from .refusal import refusal
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
@@ -64,6 +64,10 @@ KIND_KEYS = {
     "trick_handling": "K",
     "misconduct": "M",
 }
+
+
+#: The hands table's column of the outcome sentence (结果).
+OUTCOME_COLUMN = HAND_COLUMNS.index("col_outcome")
 
 
 def kind_keys(kinds: list[str]) -> dict[str, str]:
@@ -275,10 +279,11 @@ class TableView(QWidget):
         self.hands_view.verticalHeader().setVisible(False)
         self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # the outcome is a sentence: a readable width of its own (the table scrolls sideways on a
-        # small screen) rather than what the numbers leave, which cut it to a word a line
-        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Interactive)
-        self.hands_view.horizontalHeader().resizeSection(8, 260)
+        # the outcome is a sentence: a readable width of its own rather than what the numbers
+        # leave, which cut it to a word a line (on a small screen it comes second: _fit_outcome)
+        hands_header = self.hands_view.horizontalHeader()
+        hands_header.setSectionResizeMode(OUTCOME_COLUMN, QHeaderView.ResizeMode.Interactive)
+        hands_header.resizeSection(OUTCOME_COLUMN, 260)
         self.hands_view.viewport().installEventFilter(self)  # a wider table widens the outcome
         self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
@@ -424,10 +429,19 @@ class TableView(QWidget):
         return super().eventFilter(watched, event)
 
     def _fit_outcome(self) -> None:
-        """The outcome column takes the room the numbers leave, and never less than 260 px."""
+        """The outcome column takes the room the numbers leave, and never less than 260 px.
+        Where the numbers leave less (a 1024-wide laptop), the outcome is shown right after
+        the hand's number and fills the width: the sentence the referee reads is never
+        scrolled away, the numbers after it are."""
         header = self.hands_view.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(header.count()) if c != 8)
-        header.resizeSection(8, max(260, self.hands_view.viewport().width() - others))
+        width = self.hands_view.viewport().width()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c != OUTCOME_COLUMN)
+        narrow = width - others < 260
+        header.moveSection(header.visualIndex(OUTCOME_COLUMN), 1 if narrow else OUTCOME_COLUMN)
+        if narrow:
+            header.resizeSection(OUTCOME_COLUMN, max(160, width - header.sectionSize(0)))
+        else:
+            header.resizeSection(OUTCOME_COLUMN, width - others)
 
     # -- showing a record ---------------------------------------------------------------------
 
