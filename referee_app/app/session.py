@@ -415,6 +415,37 @@ class Session:
         )
         return self.clock(round_no)
 
+    # -- the round's end, the publication of its scores, the audit log (as the command line) ---
+
+    def end_round(self, round_no: int) -> dict[str, Any]:
+        """Record the round's end (本轮结束; the chief referee's act): the record written, as
+        ``referee-app round end`` writes it."""
+        return self.store.add_desk_record(self.event.id, "round_end", round_no, {}, actor=self.actor)
+
+    def publish_scores(self, round_no: int) -> dict[str, Any]:
+        """Record the publication of the round's scores (公布成绩; the appeal window may run
+        from it), as ``referee-app round scores`` writes it."""
+        return self.store.add_desk_record(self.event.id, "scores_published", round_no, {}, actor=self.actor)
+
+    def round_marks(self, round_no: int) -> dict[str, str]:
+        """When the round's end and its scores' publication were recorded (ISO, UTC), by
+        kind (``round_end``, ``scores_published``); a kind not yet recorded is absent."""
+        marks: dict[str, str] = {}
+        for kind in ("round_end", "scores_published"):
+            records = self.store.desk_records(self.event.id, kind, round_no)
+            if records:
+                marks[kind] = str(records[-1]["at"])
+        return marks
+
+    def audit_lines(self, round_no: int | None = None, table_no: int | None = None) -> list[str]:
+        """The event's audit trail worded as ``referee-app log`` words it, newest last."""
+        from ..store.logtext import describe
+
+        lines: list[str] = []
+        for entry in self.store.log(self.event.id, round_no, table_no):
+            lines.extend(describe(entry, self.lang))
+        return lines
+
     def store_head(self) -> int:
         """The store's last audit entry: it changes whenever any station writes."""
         return int(self.store.audit_head()[0])

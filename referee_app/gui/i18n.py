@@ -108,6 +108,23 @@ def _install_missing(app: QCoreApplication) -> None:
     app.installTranslator(_qt_missing)
 
 
+def local_time(value: object, *, with_date: bool = False) -> str:
+    """A stored time (ISO 8601, UTC) as the station's local clock reads it: ``14:05:09``, or
+    ``2026-11-30 14:05:09`` with the date; the text itself when it is not a time."""
+    from datetime import UTC, datetime
+
+    if isinstance(value, datetime):
+        when = value
+    else:
+        try:
+            when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S")
+
+
 def system_lang() -> str:
     """The same rule as the command line's, so one locale gives one language everywhere."""
     from ..app.language import default_lang

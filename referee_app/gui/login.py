@@ -60,6 +60,9 @@ class LoginDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        # the note and "no PIN yet" tell the chief referee to set one: here is the way
+        self.set_pin_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole)
+        self.set_pin_button.clicked.connect(self.set_pin)
         #: Re-enables logging in when a lock ends.
         self.unlock_timer = QTimer(self)
         self.unlock_timer.setSingleShot(True)
@@ -101,6 +104,7 @@ class LoginDialog(QDialog):
         for i, role in enumerate(ROLES):
             self.role_combo.setItemText(i, tr(f"role_{role}"))
         self.ok_button.setText(tr("login_button"))
+        self.set_pin_button.setText(tr("set_pin_menu"))
         enforced = self.session.roles_enforced()
         self.note_label.setText("" if enforced else tr("login_not_enforced"))
         self.note_label.setVisible(not enforced)
@@ -141,6 +145,21 @@ class LoginDialog(QDialog):
             return
         self.unlock_timer.stop()
         super().accept()
+
+    def set_pin(self) -> bool:
+        """Set a PIN from here (设置角色 PIN). The event's first PIN logs this station in as
+        chief referee: the login is then done."""
+        from .chief import SetPinDialog
+
+        dialog = SetPinDialog(self.language, self.session, self, self.role)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        self._show_error(None)
+        self.retranslate()
+        if self.session.role is not None:
+            self.unlock_timer.stop()
+            super().accept()
+        return True
 
     def _set_locked(self, until: datetime | None) -> None:
         self.ok_button.setEnabled(until is None)

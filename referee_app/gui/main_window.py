@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.messages import describe
-from .i18n import Language
+from .i18n import Language, local_time
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QPaintEvent, QResizeEvent
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..app.session import Session
     from ..app.store import Actor, Store
     from .appeals import AppealsView
+    from .chief import AuditLogView
     from .desk import PairingView, StandingsView
     from .hall import HallView
     from .login import LoginDialog
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.standings_view: StandingsView | None = None
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
+        self.audit_view: AuditLogView | None = None
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
@@ -224,6 +226,14 @@ class MainWindow(QMainWindow):
         # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
         self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
         self.menu_desk.addAction(self.act_print_round)
+        # what needed the command line (issue 27): the round's end and scores, PINs, the log
+        self.menu_desk.addSeparator()
+        self.act_end_round = self._action(QKeySequence("Ctrl+Shift+E"), lambda: self.end_round())
+        self.act_publish_scores = self._action(QKeySequence("Ctrl+Shift+S"), lambda: self.publish_scores())
+        self.act_set_pin = self._action(QKeySequence("Ctrl+Shift+K"), lambda: self.set_pin())
+        self.act_audit = self._action(QKeySequence("F8"), self.show_audit_log)
+        for act in (self.act_end_round, self.act_publish_scores, self.act_set_pin, self.act_audit):
+            self.menu_desk.addAction(act)
         for act in (
             self.act_new,
             self.act_open,
@@ -233,6 +243,10 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_end_round,
+            self.act_publish_scores,
+            self.act_set_pin,
+            self.act_audit,
         ):
             act.setEnabled(False)
 
@@ -330,7 +344,10 @@ class MainWindow(QMainWindow):
             if view is not None:
                 self.stack.removeWidget(view)
                 view.deleteLater()
-        self.standings_view = self.pairing_view = self.appeals_view = None
+        if self.audit_view is not None:
+            self.stack.removeWidget(self.audit_view)
+            self.audit_view.deleteLater()
+        self.standings_view = self.pairing_view = self.appeals_view = self.audit_view = None
         self.hall = HallView(self.language, self.session)
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
@@ -361,6 +378,10 @@ class MainWindow(QMainWindow):
             self.act_pairing,
             self.act_appeals,
             self.act_login,
+            self.act_end_round,
+            self.act_publish_scores,
+            self.act_set_pin,
+            self.act_audit,
         ):
             act.setEnabled(True)
         self.show_hall()
@@ -414,6 +435,97 @@ class MainWindow(QMainWindow):
             view.login = self.login
 
         view = self._desk_view("appeals_view", lambda: AppealsView(self.language, self.session), wire)
+        view.refresh()
+        self.stack.setCurrentWidget(view)
+
+    # -- the chief referee's acts that needed the command line (issue 27 item 3) ------------------
+
+    def as_role(self, action: Any) -> Any:
+        """Run ``action`` (a Session operation); refused for this station's role, offer the
+        PIN dialog and run it once more after a login. Refused again (or for another reason):
+        the same box as every other refusal (未保存, the reason in the window's language), also
+        said over the view. Returns what ``action`` returned, or None when refused."""
+        from ..app import errors  # not at module level: the window paints first
+
+        for attempt in (1, 2):
+            try:
+                return action()
+            except errors.RoleError as exc:
+                if attempt == 1 and self.login():
+                    continue
+                self.refuse(exc)
+            except errors.StoreError as exc:
+                self.refuse(exc)
+            return None
+        return None
+
+    def refuse(self, error: BaseException) -> None:
+        text = describe(error, self.language.lang)
+        self.say(text, refused=True)
+        QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), text)
+
+    def _confirm(self, title: str, question: str) -> bool:
+        buttons = QtWidgets.QMessageBox.StandardButton
+        answer = QtWidgets.QMessageBox.question(self, title, question, buttons.Yes | buttons.No, buttons.No)
+        return answer == buttons.Yes
+
+    def _round_shown(self) -> int:
+        return self.hall.round.value() if self.hall is not None else 1
+
+    def end_round(self, round_no: int | None = None) -> dict[str, Any] | None:
+        """Record the round's end (结束本轮), as ``referee-app round end`` does: the hall's
+        round unless given; asks first; the chief referee's act."""
+        session = self.session
+        if session is None:
+            return None
+        rnd = round_no or self._round_shown()
+        tr = self.language.tr
+        if not self._confirm(tr("desk_end_round"), tr("desk_end_round_confirm", round=rnd)):
+            return None
+        record = self.as_role(lambda: session.end_round(rnd))
+        if record is not None:
+            self.say(tr("round_ended", round=rnd, at=local_time(record["at"])))
+            self.restore_clock()
+        return record
+
+    def publish_scores(self, round_no: int | None = None) -> dict[str, Any] | None:
+        """Record the publication of the round's scores (公布成绩), as ``referee-app round
+        scores`` does."""
+        session = self.session
+        if session is None:
+            return None
+        rnd = round_no or self._round_shown()
+        tr = self.language.tr
+        if not self._confirm(tr("publish_scores"), tr("publish_scores_confirm", round=rnd)):
+            return None
+        record = self.as_role(lambda: session.publish_scores(rnd))
+        if record is not None:
+            self.say(tr("scores_published", round=rnd, at=local_time(record["at"])))
+            self.restore_clock()
+        return record
+
+    def set_pin(self, role: str | None = None) -> bool:
+        """Set or change a role's PIN in the window (设置角色 PIN), as ``referee-app role
+        set-pin`` does; True once the store has it."""
+        if self.session is None:
+            return False
+        from .chief import SetPinDialog
+
+        dialog = SetPinDialog(self.language, self.session, self, role)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if accepted:
+            self.say(self.language.tr("pin_set", role=self.language.tr(f"role_{dialog.role}")))
+        self.retranslate()
+        return accepted
+
+    def show_audit_log(self) -> None:
+        if self.session is None:
+            return
+        from .chief import AuditLogView
+
+        view = self._desk_view("audit_view", lambda: AuditLogView(self.language, self.session))
         view.refresh()
         self.stack.setCurrentWidget(view)
 
@@ -692,6 +804,10 @@ class MainWindow(QMainWindow):
         self.act_appeals.setText(tr("appeals_desk"))
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
+        self.act_end_round.setText(tr("desk_end_round"))
+        self.act_publish_scores.setText(tr("publish_scores"))
+        self.act_set_pin.setText(tr("set_pin_menu"))
+        self.act_audit.setText(tr("audit_log"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.table_view is not None and self.table_view.unconfirmed_input():

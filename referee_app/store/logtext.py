@@ -246,9 +246,37 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
         )
     elif action.startswith("appeal."):
         what = _appeal_text(entry, info, lang)
+    elif action.startswith("desk.") and action[5:] in DESK_WORDS:
+        words = DESK_WORDS[action[5:]]["zh" if zh else "en"]
+        what = words.format(round=entry.get("round_no") or "-", version=info.get("version", 1))
+        if info.get("reason"):
+            what += f"，原因：{info['reason']}" if zh else f"; reason: {info['reason']}"
     else:
         what = action
     return [head + what, *details]
+
+
+#: The chief referee's desk records (``desk.<kind>``), worded.
+DESK_WORDS = {
+    "pairing": {
+        "zh": "发布第 {round} 轮对阵（第 {version} 版）",
+        "en": "published the pairing of round {round} (version {version})",
+    },
+    "proposal": {
+        "zh": "第 {round} 轮编排草案（第 {version} 版）",
+        "en": "proposed the pairing of round {round} (version {version})",
+    },
+    "withdraw": {"zh": "登记退赛（自第 {round} 轮起）", "en": "recorded a withdrawal (from round {round})"},
+    "readmit": {"zh": "恢复参赛（自第 {round} 轮起）", "en": "re-admitted a pair (from round {round})"},
+    "decider": {
+        "zh": "判定第 {round} 轮平局的胜方",
+        "en": "decided the winner of a tied match in round {round}",
+    },
+    "override": {"zh": "裁判长改判（第 {round} 轮）", "en": "the chief referee's override (round {round})"},
+    "clock": {"zh": "第 {round} 轮计时", "en": "round {round} clock"},
+    "round_end": {"zh": "第 {round} 轮比赛结束", "en": "round {round} ended"},
+    "scores_published": {"zh": "第 {round} 轮成绩公布", "en": "round {round} scores published"},
+}
 
 
 STATE = {
