@@ -376,8 +376,9 @@ class Session:
 
     # -- the hall's round clock and the store's head (issue 13) -------------------------------
 
-    def clock(self, round_no: int) -> Any:
-        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`)."""
+    def clock(self, round_no: int, at: str | None = None) -> Any:
+        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`),
+        now or at ``at`` (ISO: the round's end, where a finished round's clock stopped)."""
         from datetime import UTC
         from datetime import datetime as _dt
 
@@ -385,7 +386,8 @@ class Session:
         from .event import clock_acts
 
         minutes = int(self.rulebook.data["round"]["minutes"])
-        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), _dt.now(UTC))
+        when = _dt.now(UTC) if at is None else _dt.fromisoformat(at.replace("Z", "+00:00"))
+        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), when)
 
     def clock_act(self, round_no: int, action: str, minutes: int = 0) -> Any:
         """Start, pause, resume or extend the round's clock for the whole hall (the chief
@@ -438,12 +440,13 @@ class Session:
         return marks
 
     def audit_lines(self, round_no: int | None = None, table_no: int | None = None) -> list[str]:
-        """The event's audit trail worded as ``referee-app log`` words it, newest last."""
+        """The event's audit trail worded as ``referee-app log`` words it, newest last, its
+        times in the station's local time."""
         from ..store.logtext import describe
 
         lines: list[str] = []
         for entry in self.store.log(self.event.id, round_no, table_no):
-            lines.extend(describe(entry, self.lang))
+            lines.extend(describe(entry, self.lang, local=True))
         return lines
 
     def store_head(self) -> int:
