@@ -6,10 +6,19 @@ from __future__ import annotations
 
 from ..core.errors import CaseError, RulebookError
 from ..printing.errors import FormError, PaperCodeError, ResourceError, SigningError
-from ..store.errors import InputError, NotFoundError, PinError, RoleError, SignatureImageError, StoreError
+from ..store.errors import (
+    ConflictError,
+    InputError,
+    NotFoundError,
+    PinError,
+    RoleError,
+    SignatureImageError,
+    StoreError,
+)
 
 __all__ = [
     "CaseError",
+    "ConflictError",
     "FormError",
     "InputError",
     "NotFoundError",

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session
 from ..core.seats import SIDE_NAMES
-from .i18n import Language
+from .i18n import Language, local_time
 from .preview import PdfPreview, show_pdf
 from .refusal import focus_field, refusal
 from .widgets import button_shortcut
@@ -55,7 +55,7 @@ def _when(value: Any) -> datetime | None:
 
 def _local(value: Any) -> str:
     when = _when(value)
-    return when.astimezone().strftime("%H:%M:%S") if when else ""
+    return local_time(when) if when else ""
 
 
 def _error_box(label: QLabel, message: str) -> None:

@@ -84,6 +84,12 @@ _qt_translator: QTranslator | None = None
 QT_MISSING_ZH = {
     ("QFileDialog", "&Look in:"): "查找范围(&L)：",
     ("QFileDialog", "Files of &type:"): "文件类型(&T)：",
+    # the file dialog's 类型 column: Qt 6 moved these to QAbstractFileIconProvider, untranslated
+    ("QAbstractFileIconProvider", "Folder"): "文件夹",
+    ("QAbstractFileIconProvider", "File"): "文件",
+    ("QAbstractFileIconProvider", "%1 File"): "%1 文件",
+    ("QAbstractFileIconProvider", "Drive"): "驱动器",
+    ("QAbstractFileIconProvider", "Shortcut"): "快捷方式",
 }
 
 

@@ -753,16 +753,23 @@ class MainWindow(QMainWindow):
 
         if self.hall is None:
             return
+        finished = False
         if self.session is not None:
             try:
-                st = self.session.clock(self.hall.round.value())
+                marks = self.session.round_marks(self.hall.round.value())
+                # the round over (ended, its scores published): the clock as it stood at the end
+                finished = {"round_end", "scores_published"} <= marks.keys()
+                st = self.session.clock(self.hall.round.value(), marks["round_end"] if finished else None)
             except errors.StoreError:
                 st = None
             if st is not None and st.phase != "not_started":
                 self.hall.clock.total = st.total_s
                 running = st.phase == "running"
                 self.hall.clock.restore(
-                    time.time() - st.elapsed_s if running else None, 0.0 if running else st.elapsed_s
+                    time.time() - st.elapsed_s if running else None,
+                    0.0 if running else st.elapsed_s,
+                    finished=finished,
+                    started=True,
                 )
                 return
         raw = str(self.settings.value(self._clock_key(), "0|0"))
@@ -774,7 +781,7 @@ class MainWindow(QMainWindow):
             started_at, elapsed_before = None, 0.0
         if started_at is not None and started_at > time.time():
             started_at = None
-        self.hall.clock.restore(started_at, elapsed_before)
+        self.hall.clock.restore(started_at, elapsed_before, finished=finished)
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from ..core.seats import SEAT_NAMES
@@ -24,8 +25,14 @@ def _role(v: Any, lang: str) -> str:
     return ROLE[lang].get(str(v), str(v))
 
 
-def _when(at: str) -> str:
-    # 2026-11-30T11:40:02.123456Z -> 2026-11-30 11:40:02 UTC
+def _when(at: str, local: bool = False) -> str:
+    # 2026-11-30T11:40:02.123456Z -> 2026-11-30 11:40:02 UTC, or the station's local time
+    if local:
+        try:
+            when = datetime.fromisoformat(str(at).replace("Z", "+00:00"))
+        except ValueError:
+            return str(at)
+        return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone().strftime("%Y-%m-%d %H:%M:%S")
     return at[:19].replace("T", " ") + " UTC"
 
 
@@ -38,8 +45,9 @@ def _count(n: Any, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
-    """One header line for the entry, plus indented detail lines (rulings of a record)."""
+def describe(entry: Mapping[str, Any], lang: str, *, local: bool = False) -> list[str]:
+    """One header line for the entry, plus indented detail lines (rulings of a record).
+    ``local``: its time in the station's local time (the window), else UTC (the command line)."""
     zh = lang == "zh"
     try:
         payload = json.loads(entry["payload"])
@@ -48,7 +56,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
     info = payload.get("info", {}) if isinstance(payload, dict) else {}
     rows = payload.get("rows", {}) if isinstance(payload, dict) else {}
     action = entry["action"]
-    head = f"#{entry['seq']}  {_when(entry['at'])}  {entry['user_name']}@{entry['station']}  "
+    head = f"#{entry['seq']}  {_when(entry['at'], local)}  {entry['user_name']}@{entry['station']}  "
     if info.get("role"):  # the role the writer logged in as
         head += f"［{_role(info['role'], lang)}］" if zh else f"[{_role(info['role'], lang)}] "
     details: list[str] = []
