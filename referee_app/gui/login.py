@@ -32,15 +32,19 @@ from .refusal import refusal
 class LoginDialog(QDialog):
     """Choose a role, type its PIN; accepted once ``session`` is logged in."""
 
-    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, language: Language, session: Session, parent: QWidget | None = None, role: str | None = None
+    ) -> None:
+        """``role``: the role the refused act needs (preselected), else the station's own."""
         super().__init__(parent)
         self.language = language
         self.session = session
         self.role_combo = QComboBox()
-        for role in ROLES:
-            self.role_combo.addItem("", role)
-        if session.role in ROLES:
-            self.role_combo.setCurrentIndex(ROLES.index(session.role))
+        for r in ROLES:
+            self.role_combo.addItem("", r)
+        chosen = role if role in ROLES else session.role
+        if chosen in ROLES:
+            self.role_combo.setCurrentIndex(ROLES.index(chosen))
         #: Who logs in: the log names this person beside the role.
         self.name_edit = QLineEdit(session.actor.user)
         self.name_edit.setMaxLength(100)

@@ -389,14 +389,16 @@ class MainWindow(QMainWindow):
         if self.session.roles_enforced():
             self.login()  # the store checks every write against the role logged in
 
-    def login(self, dialog: LoginDialog | None = None) -> bool:
-        """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会)."""
+    def login(self, dialog: LoginDialog | None = None, *, refused: BaseException | None = None) -> bool:
+        """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会); after a
+        refusal (``refused``), the role the refused act needs is preselected."""
         if self.session is None:
             return False
         if dialog is None:
             from .login import LoginDialog
 
-            dialog = LoginDialog(self.language, self.session, self)
+            needs = list(getattr(refused, "values", {}).get("needs") or [])
+            dialog = LoginDialog(self.language, self.session, self, needs[0] if needs else None)
         self.active_dialog = dialog
         accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
         self.active_dialog = None
@@ -451,7 +453,7 @@ class MainWindow(QMainWindow):
             try:
                 return action()
             except errors.RoleError as exc:
-                if attempt == 1 and self.login():
+                if attempt == 1 and self.login(refused=exc):
                     continue
                 self.refuse(exc)
             except errors.StoreError as exc:

@@ -209,7 +209,7 @@ class TableView(QWidget):
         #: previewed (nor confirmable) until the referee edits the form.
         self.entry_stale = False
         #: Logs this station in to another role (the window's PIN dialog); True once done.
-        self.login: Callable[[], bool] | None = None
+        self.login: Callable[..., bool] | None = None
         rulebook = session.rulebook.data
 
         self.title = QLabel()
@@ -560,7 +560,7 @@ class TableView(QWidget):
                     self.record = self.session.save(self.record, case)
                 break
             except RoleError as exc:
-                if attempt == 1 and self.login is not None and self.login():
+                if attempt == 1 and self.login is not None and self.login(refused=exc):
                     continue
                 QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 return False
