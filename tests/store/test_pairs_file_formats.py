@@ -103,7 +103,8 @@ def test_an_old_xls_entry_list_imports_and_its_errors_name_the_row(tmp_path: Pat
         "2\t丙二\t丁二",
         "3\t戊三\t己三\t南城队",
     ]
-    other = _event(tmp_path / "other") if (tmp_path / "other").mkdir() is None else ""
+    (tmp_path / "other").mkdir()
+    other = _event(tmp_path / "other")
     rc, _, err = cli(other, "pairs", "import", str(ENTRY_LISTS / "entries_duplicate.xls"))
     assert rc == 2 and "entries_duplicate.xls: line 6: pair number 1 already on line 4" in err
 
