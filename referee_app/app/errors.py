@@ -8,6 +8,7 @@ from ..core.errors import CaseError, RulebookError
 from ..printing.errors import FormError, PaperCodeError, ResourceError, SigningError
 from ..store.errors import (
     BackupError,
+    ConflictError,
     InputError,
     NotFoundError,
     PinError,
@@ -19,6 +20,7 @@ from ..store.errors import (
 __all__ = [
     "BackupError",
     "CaseError",
+    "ConflictError",
     "FormError",
     "InputError",
     "NotFoundError",

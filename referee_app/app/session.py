@@ -390,8 +390,9 @@ class Session:
 
     # -- the hall's round clock and the store's head (issue 13) -------------------------------
 
-    def clock(self, round_no: int) -> Any:
-        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`)."""
+    def clock(self, round_no: int, at: str | None = None) -> Any:
+        """The round's clock as every station sees it (:class:`~.core.clock.ClockState`),
+        now or at ``at`` (ISO: the round's end, where a finished round's clock stopped)."""
         from datetime import UTC
         from datetime import datetime as _dt
 
@@ -399,7 +400,8 @@ class Session:
         from .event import clock_acts
 
         minutes = int(self.rulebook.data["round"]["minutes"])
-        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), _dt.now(UTC))
+        when = _dt.now(UTC) if at is None else _dt.fromisoformat(at.replace("Z", "+00:00"))
+        return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), when)
 
     def clock_act(self, round_no: int, action: str, minutes: int = 0) -> Any:
         """Start, pause, resume or extend the round's clock for the whole hall (the chief
@@ -435,6 +437,38 @@ class Session:
         from .trust import notices
 
         return notices(self.store, self.event.id)
+
+    # -- the round's end, the publication of its scores, the audit log (as the command line) ---
+
+    def end_round(self, round_no: int) -> dict[str, Any]:
+        """Record the round's end (本轮结束; the chief referee's act): the record written, as
+        ``referee-app round end`` writes it."""
+        return self.store.add_desk_record(self.event.id, "round_end", round_no, {}, actor=self.actor)
+
+    def publish_scores(self, round_no: int) -> dict[str, Any]:
+        """Record the publication of the round's scores (公布成绩; the appeal window may run
+        from it), as ``referee-app round scores`` writes it."""
+        return self.store.add_desk_record(self.event.id, "scores_published", round_no, {}, actor=self.actor)
+
+    def round_marks(self, round_no: int) -> dict[str, str]:
+        """When the round's end and its scores' publication were recorded (ISO, UTC), by
+        kind (``round_end``, ``scores_published``); a kind not yet recorded is absent."""
+        marks: dict[str, str] = {}
+        for kind in ("round_end", "scores_published"):
+            records = self.store.desk_records(self.event.id, kind, round_no)
+            if records:
+                marks[kind] = str(records[-1]["at"])
+        return marks
+
+    def audit_lines(self, round_no: int | None = None, table_no: int | None = None) -> list[str]:
+        """The event's audit trail worded as ``referee-app log`` words it, newest last, its
+        times in the station's local time."""
+        from ..store.logtext import describe
+
+        lines: list[str] = []
+        for entry in self.store.log(self.event.id, round_no, table_no):
+            lines.extend(describe(entry, self.lang, local=True))
+        return lines
 
     def store_head(self) -> int:
         """The store's last audit entry: it changes whenever any station writes."""

@@ -84,7 +84,8 @@ def register(subparsers: Any) -> None:
     pa = subparsers.add_parser("pairs", help="import or list an event's pairs")
     pa_sub = pa.add_subparsers(dest="pairs_command", required=True, parser_class=type(pa))
     imp = pa_sub.add_parser(
-        "import", help="import pairs from CSV: number,player1,player2[,unit] (UTF-8 or GB18030)"
+        "import",
+        help="import pairs from CSV (UTF-8 or GB18030) or Excel (.xlsx, .xls): number,player1,player2[,unit]",
     )
     imp.add_argument("file")
     _event_opt(imp)

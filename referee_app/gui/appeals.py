@@ -7,7 +7,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session
 from ..core.seats import SIDE_NAMES
-from .i18n import Language
+from .i18n import Language, local_time
 from .preview import PdfPreview, show_pdf
 from .refusal import focus_field, refusal
 from .widgets import button_shortcut
@@ -55,7 +56,7 @@ def _when(value: Any) -> datetime | None:
 
 def _local(value: Any) -> str:
     when = _when(value)
-    return when.astimezone().strftime("%H:%M:%S") if when else ""
+    return local_time(when) if when else ""
 
 
 def _error_box(label: QLabel, message: str) -> None:
@@ -180,7 +181,7 @@ class DecideDialog(QDialog):
             group.addButton(button)
             self.choice[decision] = button
             row.addWidget(button)
-        self.choice["rejected"].setChecked(True)
+        # nothing chosen: the committee picks its decision, none is suggested (was 驳回)
         self.reason = QPlainTextEdit()
         self.reason.setPlaceholderText(tr("decision_reason_hint"))
         self.committee = QLineEdit()
@@ -203,6 +204,11 @@ class DecideDialog(QDialog):
         #: Records the decision; a refusal (wrong role, store error) keeps the dialog open.
         self.act: Callable[[], None] | None = None
         buttons = _ok_cancel(self, tr("record_decision"), tr("cancel"), self._accept)
+        # Ctrl+Enter records it, as in every other dialog (Enter in the reason is a new line;
+        # the reason's box takes Ctrl+Enter itself, so it is watched too)
+        QShortcut(QKeySequence("Ctrl+Return"), self).activated.connect(self._accept)
+        QShortcut(QKeySequence("Ctrl+Enter"), self).activated.connect(self._accept)
+        self.reason.installEventFilter(self)
         form = QFormLayout(self)
         form.addRow(QLabel(f"<b>{appeal['ruling'].get('text', '')}</b>"))
         form.addRow(tr("decision"), row)
@@ -212,13 +218,25 @@ class DecideDialog(QDialog):
         form.addRow(self.error)
         form.addRow(buttons)
 
-    def decision(self) -> str:
-        return next(d for d, button in self.choice.items() if button.isChecked())
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if (
+            watched is self.reason
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self._accept()
+            return True
+        return super().eventFilter(watched, event)
+
+    def decision(self) -> str | None:
+        return next((d for d, button in self.choice.items() if button.isChecked()), None)
 
     def fields(self) -> dict[str, QWidget]:
         """The widget of each field a refusal may name (``referee_app.core.errors.Reported``)."""
         return {
-            "decision": self.choice[self.decision()],
+            "decision": self.choice[self.decision() or "upheld"],
             "reason": self.reason,
             "committee": self.committee,
             "sanctions": self.new_sanction,
@@ -242,6 +260,10 @@ class DecideDialog(QDialog):
 
     def _accept(self) -> None:
         tr = self.language.tr
+        if self.decision() is None:
+            _error_box(self.error, tr("decision_required"))
+            self.choice["upheld"].setFocus()
+            return
         if not self.reason.toPlainText().strip():
             _error_box(self.error, tr("decision_reason_required"))
             return
@@ -286,7 +308,7 @@ class AppealsView(QWidget):
         self.session = session
         self.appeals: list[dict[str, Any]] = []
         #: Logs this station in to another role (the window's PIN dialog); True once done.
-        self.login: Callable[[], bool] | None = None
+        self.login: Callable[..., bool] | None = None
         self.title = QLabel()
         self.back_button = QPushButton()
         self.back_button.clicked.connect(self.back.emit)
@@ -378,7 +400,11 @@ class AppealsView(QWidget):
         for r, a in enumerate(self.appeals):
             deadline = _when(a.get("deadline"))
             item = self.list.item(r, 6)
-            if item is None or deadline is None:
+            if item is None:
+                continue
+            if deadline is None:  # its window has not started: say from when it will run
+                start = "score_published" if a.get("window_from") == "score_published" else "round_end"
+                item.setText(self.language.tr(f"deadline_after_{start}", minutes=a.get("window_minutes", 0)))
                 continue
             left = int((deadline - now).total_seconds())
             if left > 0:
@@ -444,9 +470,11 @@ class AppealsView(QWidget):
         winner_before = ((before.decision.get("result") or {}).get("winner")) if before else None
 
         def run() -> None:
+            decision = dialog.decision()
+            assert decision is not None  # the dialog records only a chosen decision
             self.session.decide_appeal(
                 a["id"],
-                dialog.decision(),
+                decision,
                 dialog.reason.toPlainText().strip(),
                 dialog.members(),
                 dialog.sanctions(),
@@ -476,8 +504,8 @@ class AppealsView(QWidget):
         and run it once more after a login. A cancelled or failed login raises the refusal."""
         try:
             action()
-        except RoleError:
-            if self.login is None or not self.login():
+        except RoleError as exc:  # the login offered for the role the act needs (仲裁委员会)
+            if self.login is None or not self.login(refused=exc):
                 raise
             action()
 

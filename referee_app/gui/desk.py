@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -47,6 +48,35 @@ def _item(text: Any, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> 
     return item
 
 
+def export_table(
+    parent: QWidget, language: Language, table: QTableWidget, title: str, name: str
+) -> str | None:
+    """The table shown, written for the tournament office as Excel (``.xlsx``, numbers kept as
+    numbers) or CSV, where the referee chooses; the path written, or None (cancelled, or
+    refused in a message naming the file)."""
+    from ..spreadsheet import SpreadsheetError, write_table
+    from .widgets import FILE_DIALOG
+
+    path, chosen = QFileDialog.getSaveFileName(
+        parent, language.tr("export_excel"), name, "Excel (*.xlsx);;CSV (*.csv)", options=FILE_DIALOG
+    )
+    if not path:
+        return None
+    if not path.lower().endswith((".xlsx", ".csv")):
+        path += ".csv" if chosen.startswith("CSV") else ".xlsx"
+    head = [(table.horizontalHeaderItem(c) or QTableWidgetItem()).text() for c in range(table.columnCount())]
+    rows = [
+        [(table.item(r, c) or QTableWidgetItem()).text() for c in range(table.columnCount())]
+        for r in range(table.rowCount())
+    ]
+    try:
+        write_table(path, title, head, rows)
+    except SpreadsheetError as exc:
+        QMessageBox.warning(parent, language.tr("not_saved"), refusal(exc, language))
+        return None
+    return path
+
+
 class StandingsView(QWidget):
     """The ranked table after a round, in the rulebook's tie-break order."""
 
@@ -67,6 +97,8 @@ class StandingsView(QWidget):
         button_shortcut(self.back_button, "Alt+Left", self)
         self.print_button = QPushButton()
         self.print_button.clicked.connect(self.print_sheet)
+        self.export_button = QPushButton()
+        self.export_button.clicked.connect(self.export)
         self.order = QLabel()
         self.order.setWordWrap(True)
         self.order.setStyleSheet("color: #455a64;")
@@ -82,6 +114,7 @@ class StandingsView(QWidget):
         top.addWidget(self.after_label)
         top.addWidget(self.round)
         top.addWidget(self.print_button)
+        top.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.order)
@@ -138,6 +171,11 @@ class StandingsView(QWidget):
             notes.append(assumed_footnote(standings.assumed, self.language.lang))
         self.notes.setText("\n".join(notes))
 
+    def export(self) -> str | None:
+        """The standings shown, to Excel (导出 Excel)."""
+        title = f"{self.session.event.name} {self.language.tr('standings')} {self.round.value()}"
+        return export_table(self, self.language, self.table, title, f"standings-r{self.round.value()}.xlsx")
+
     def print_sheet(self) -> PdfPreview | None:
         """The printed standings (名次表), previewed, printable and savable as PDF."""
         try:
@@ -170,6 +208,7 @@ class StandingsView(QWidget):
         self.after_label.setText(tr("after_round"))
         self.back_button.setText(tr("back_to_hall"))
         self.print_button.setText(tr("print_standings"))
+        self.export_button.setText(tr("export_excel"))
         self.refresh()
 
 
@@ -209,6 +248,8 @@ class PairingView(QWidget):
         self.publish_button.clicked.connect(self.publish)
         self.print_button = QPushButton()
         self.print_button.clicked.connect(self.print_list)
+        self.export_button = QPushButton()
+        self.export_button.clicked.connect(self.export)
         self.status = QLabel()
         self.info = QLabel()
         self.info.setWordWrap(True)
@@ -230,6 +271,7 @@ class PairingView(QWidget):
         line.addWidget(self.status)
         line.addWidget(self.info, 1)
         line.addWidget(self.redraw_button)
+        line.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(line)
@@ -387,6 +429,11 @@ class PairingView(QWidget):
         again without the swaps: kept as the round's proposal in place of the one shown."""
         self.compute(redraw=True)
 
+    def export(self) -> str | None:
+        """The pairing shown, to Excel (导出 Excel)."""
+        title = f"{self.session.event.name} {self.language.tr('pairing')} {self.round.value()}"
+        return export_table(self, self.language, self.table, title, f"pairing-r{self.round.value()}.xlsx")
+
     def print_list(self) -> PdfPreview | None:
         """The pairing list (对阵表) of the round as the store holds it (the view shows it
         again first), previewed, printable and savable as PDF; a proposal is marked so."""
@@ -444,4 +491,5 @@ class PairingView(QWidget):
         self.redraw_button.setText(tr("redraw"))
         self.publish_button.setText(tr("publish_pairing"))
         self.print_button.setText(tr("print_pairing"))
+        self.export_button.setText(tr("export_excel"))
         self.compute()

@@ -84,6 +84,12 @@ _qt_translator: QTranslator | None = None
 QT_MISSING_ZH = {
     ("QFileDialog", "&Look in:"): "查找范围(&L)：",
     ("QFileDialog", "Files of &type:"): "文件类型(&T)：",
+    # the file dialog's 类型 column: Qt 6 moved these to QAbstractFileIconProvider, untranslated
+    ("QAbstractFileIconProvider", "Folder"): "文件夹",
+    ("QAbstractFileIconProvider", "File"): "文件",
+    ("QAbstractFileIconProvider", "%1 File"): "%1 文件",
+    ("QAbstractFileIconProvider", "Drive"): "驱动器",
+    ("QAbstractFileIconProvider", "Shortcut"): "快捷方式",
 }
 
 
@@ -106,6 +112,23 @@ def _install_missing(app: QCoreApplication) -> None:
     if _qt_missing is None:
         _qt_missing = _MissingQtStrings(app)
     app.installTranslator(_qt_missing)
+
+
+def local_time(value: object, *, with_date: bool = False) -> str:
+    """A stored time (ISO 8601, UTC) as the station's local clock reads it: ``14:05:09``, or
+    ``2026-11-30 14:05:09`` with the date; the text itself when it is not a time."""
+    from datetime import UTC, datetime
+
+    if isinstance(value, datetime):
+        when = value
+    else:
+        try:
+            when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S")
 
 
 def system_lang() -> str:

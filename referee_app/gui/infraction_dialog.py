@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -77,7 +78,10 @@ class InfractionDialog(QDialog):
         # everything but the buttons scrolls: Confirm stays in view on a 1024×700 screen
         self.body = QWidget()
         outer = QVBoxLayout(self.body)
-        heading = QLabel(f"<h2>{label[lang]}</h2><span style='color:#607d8b'>{label['en']}</span>")
+        # the kind in the window's language; in English its Chinese name under it (the word of
+        # the printed rulebook), never English under Chinese
+        subtitle = f"<span style='color:#607d8b'>{label['zh']}</span>" if lang == "en" else ""
+        heading = QLabel(f"<h2>{label[lang]}</h2>{subtitle}")
         outer.addWidget(heading)
 
         # -- who ---------------------------------------------------------------------------
@@ -192,7 +196,7 @@ class InfractionDialog(QDialog):
         row = QHBoxLayout()
         row.addStretch(1)
         self.cancel_button = QPushButton(tr("cancel"))
-        self.cancel_button.clicked.connect(self.reject)
+        self.cancel_button.clicked.connect(self.cancel)
         self.confirm_button = QPushButton(tr("confirm_ruling"))
         self.confirm_button.setDefault(True)
         self.confirm_button.setMinimumHeight(40)
@@ -211,6 +215,9 @@ class InfractionDialog(QDialog):
         self.ready = True
         self.refresh()
         self.resize(self.sizeHint())  # as tall as its content where the screen allows
+        #: What the dialog opened with (the seat chosen, the clock's minutes): Esc or Cancel
+        #: after the referee has changed it asks before dropping what was entered.
+        self.opened_with = self.draft()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         """As tall as the content, but never taller than the screen (the content scrolls)."""
@@ -436,6 +443,29 @@ class InfractionDialog(QDialog):
             self.preview_label.setText(f"<span style='color:#c62828'>{self.language.tr('fix_field')}</span>")
         else:
             self.preview_label.setText(f"<span style='color:#c62828'>{message}</span>")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.cancel()  # QDialog's own Esc would reject without asking
+            return
+        super().keyPressEvent(event)
+
+    def cancel(self) -> bool:
+        """Close without saving (Esc, 取消): asked first when something was entered since
+        the dialog opened; True once closed."""
+        if self.draft() != self.opened_with:
+            buttons = QMessageBox.StandardButton
+            answer = QMessageBox.question(
+                self,
+                self.language.tr("discard_ruling_title"),
+                self.language.tr("discard_ruling"),
+                buttons.Discard | buttons.No,
+                buttons.No,
+            )
+            if answer != buttons.Discard:
+                return False
+        self.reject()
+        return True
 
     def confirm(self) -> None:
         if not self.confirm_button.isEnabled():

@@ -32,15 +32,19 @@ from .refusal import refusal
 class LoginDialog(QDialog):
     """Choose a role, type its PIN; accepted once ``session`` is logged in."""
 
-    def __init__(self, language: Language, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, language: Language, session: Session, parent: QWidget | None = None, role: str | None = None
+    ) -> None:
+        """``role``: the role the refused act needs (preselected), else the station's own."""
         super().__init__(parent)
         self.language = language
         self.session = session
         self.role_combo = QComboBox()
-        for role in ROLES:
-            self.role_combo.addItem("", role)
-        if session.role in ROLES:
-            self.role_combo.setCurrentIndex(ROLES.index(session.role))
+        for r in ROLES:
+            self.role_combo.addItem("", r)
+        chosen = role if role in ROLES else session.role
+        if chosen in ROLES:
+            self.role_combo.setCurrentIndex(ROLES.index(chosen))
         #: Who logs in: the log names this person beside the role.
         self.name_edit = QLineEdit(session.actor.user)
         self.name_edit.setMaxLength(100)
@@ -60,6 +64,9 @@ class LoginDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        # the note and "no PIN yet" tell the chief referee to set one: here is the way
+        self.set_pin_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole)
+        self.set_pin_button.clicked.connect(self.set_pin)
         #: Re-enables logging in when a lock ends.
         self.unlock_timer = QTimer(self)
         self.unlock_timer.setSingleShot(True)
@@ -101,6 +108,7 @@ class LoginDialog(QDialog):
         for i, role in enumerate(ROLES):
             self.role_combo.setItemText(i, tr(f"role_{role}"))
         self.ok_button.setText(tr("login_button"))
+        self.set_pin_button.setText(tr("set_pin_menu"))
         enforced = self.session.roles_enforced()
         self.note_label.setText("" if enforced else tr("login_not_enforced"))
         self.note_label.setVisible(not enforced)
@@ -141,6 +149,21 @@ class LoginDialog(QDialog):
             return
         self.unlock_timer.stop()
         super().accept()
+
+    def set_pin(self) -> bool:
+        """Set a PIN from here (设置角色 PIN). The event's first PIN logs this station in as
+        chief referee: the login is then done."""
+        from .chief import SetPinDialog
+
+        dialog = SetPinDialog(self.language, self.session, self, self.role)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        self._show_error(None)
+        self.retranslate()
+        if self.session.role is not None:
+            self.unlock_timer.stop()
+            super().accept()
+        return True
 
     def _set_locked(self, until: datetime | None) -> None:
         self.ok_button.setEnabled(until is None)

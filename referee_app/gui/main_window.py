@@ -28,15 +28,16 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.messages import describe
-from .i18n import Language
+from .i18n import Language, local_time
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QPaintEvent
+    from PySide6.QtGui import QCloseEvent, QPaintEvent, QResizeEvent
 
     from ..app.changes import OpChanges
     from ..app.session import Session
     from ..app.store import Actor, Store
     from .appeals import AppealsView
+    from .chief import AuditLogView
     from .desk import PairingView, StandingsView
     from .hall import HallView
     from .hall_web import HallWebDialog
@@ -98,9 +99,14 @@ class MainWindow(QMainWindow):
         self.pairing_view: PairingView | None = None
         self.appeals_view: AppealsView | None = None
         self.hall_web: HallWebDialog | None = None
+        self.audit_view: AuditLogView | None = None
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
+        #: What was just saved, imported or refused, over the view (made on first use).
+        self.banner: QLabel | None = None
+        #: The size fit_to_screen chose (a window resized since keeps its size).
+        self._fitted = QtCore.QSize()
         self.fit_to_screen()
         self.stack = QStackedWidget()
         self.welcome = WelcomePage(language)
@@ -136,20 +142,58 @@ class MainWindow(QMainWindow):
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
+            # framed by now (the window manager answers before the first paint reaches us)
+            QtCore.QTimer.singleShot(0, self.fit_frame)
             self.first_painted.emit()
 
     def fit_to_screen(self) -> None:
         """At least 1280×800 where the screen has room (most of a large screen), else the
-        screen's available area (a 1024×700 laptop must see the whole window)."""
+        screen's available area (a 1024×700 laptop must see the whole window). The title bar
+        and borders count: ``resize`` sizes the inside, so before the window manager has
+        framed the window a title bar's worth is kept free, and once framed the window is
+        fitted again with its real frame (:meth:`fit_frame`)."""
         screen = self.screen() or QApplication.primaryScreen()
         if screen is None:
             self.resize(1280, 800)
+            self._fitted = self.size()
             return
         area = screen.availableGeometry()
+        frame_w, frame_h = self._frame_extra()
         # a large screen gets most of it: the hands' outcomes read without scrolling sideways
         width = max(1280, int(area.width() * 0.85))
         height = max(800, int(area.height() * 0.85))
-        self.resize(min(width, area.width()), min(height, area.height()))
+        self.resize(min(width, area.width() - frame_w), min(height, area.height() - frame_h))
+        self._fitted = self.size()
+
+    def _frame_extra(self) -> tuple[int, int]:
+        """The width and height the window manager's frame adds: measured once the window is
+        framed, else a title bar's height and thin borders (the style's own measure)."""
+        frame, inside = self.frameGeometry(), self.geometry()
+        if self.isVisible() and frame.height() > inside.height():
+            return frame.width() - inside.width(), frame.height() - inside.height()
+        title = self.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_TitleBarHeight)
+        return 2, max(title, 24) + 6
+
+    def fit_frame(self) -> None:
+        """The framed window within the screen's available area: smaller where its frame
+        would run past the area's edge (the status bar, where 已保存 is said, stays in
+        view), moved back where it starts outside it."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen() or self.size() != self._fitted:
+            return  # sized by hand (or by a test) since: that size is kept
+        area = screen.availableGeometry()
+        frame_w, frame_h = self._frame_extra()
+        width = min(self.width(), area.width() - frame_w)
+        height = min(self.height(), area.height() - frame_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+            self._fitted = self.size()
+        frame = self.frameGeometry()
+        if not area.contains(frame):
+            self.move(
+                max(area.left(), min(frame.left(), area.right() + 1 - frame.width())),
+                max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height())),
+            )
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -177,7 +221,7 @@ class MainWindow(QMainWindow):
         self.menu_file = self.menuBar().addMenu("")
         self.act_backup = self._action(QKeySequence("Ctrl+Shift+B"), lambda: self.backup_store())
         self.act_restore = self._action(QKeySequence("Ctrl+Shift+R"), lambda: self.restore_store())
-        self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+K"), lambda: self.keep_anchor())
+        self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+A"), lambda: self.keep_anchor())
         self.menu_file.addAction(self.act_backup)
         self.menu_file.addAction(self.act_restore)
         self.menu_file.addAction(self.act_keep_anchor)
@@ -202,6 +246,14 @@ class MainWindow(QMainWindow):
         # the hall web page (players' phones): the chief referee turns it on and off here
         self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
         self.menu_desk.addAction(self.act_hall_web)
+        # what needed the command line (issue 27): the round's end and scores, PINs, the log
+        self.menu_desk.addSeparator()
+        self.act_end_round = self._action(QKeySequence("Ctrl+Shift+E"), lambda: self.end_round())
+        self.act_publish_scores = self._action(QKeySequence("Ctrl+Shift+S"), lambda: self.publish_scores())
+        self.act_set_pin = self._action(QKeySequence("Ctrl+Shift+K"), lambda: self.set_pin())
+        self.act_audit = self._action(QKeySequence("F8"), self.show_audit_log)
+        for act in (self.act_end_round, self.act_publish_scores, self.act_set_pin, self.act_audit):
+            self.menu_desk.addAction(act)
         # 帮助: the manual shipped with the app, read offline (F1)
         self.act_manual = self._action(QKeySequence("F1"), self.show_manual)
         self.menu_help = self.menuBar().addMenu("")
@@ -221,6 +273,10 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_end_round,
+            self.act_publish_scores,
+            self.act_set_pin,
+            self.act_audit,
         ):
             act.setEnabled(False)
 
@@ -359,7 +415,10 @@ class MainWindow(QMainWindow):
             if view is not None:
                 self.stack.removeWidget(view)
                 view.deleteLater()
-        self.standings_view = self.pairing_view = self.appeals_view = None
+        if self.audit_view is not None:
+            self.stack.removeWidget(self.audit_view)
+            self.audit_view.deleteLater()
+        self.standings_view = self.pairing_view = self.appeals_view = self.audit_view = None
         self.hall = HallView(self.language, self.session)
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
@@ -391,6 +450,10 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_end_round,
+            self.act_publish_scores,
+            self.act_set_pin,
+            self.act_audit,
         ):
             act.setEnabled(True)
         self.show_hall()
@@ -398,14 +461,16 @@ class MainWindow(QMainWindow):
         if self.session.roles_enforced():
             self.login()  # the store checks every write against the role logged in
 
-    def login(self, dialog: LoginDialog | None = None) -> bool:
-        """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会)."""
+    def login(self, dialog: LoginDialog | None = None, *, refused: BaseException | None = None) -> bool:
+        """Log this station in to a role with its PIN (裁判员, 裁判长, 仲裁委员会); after a
+        refusal (``refused``), the role the refused act needs is preselected."""
         if self.session is None:
             return False
         if dialog is None:
             from .login import LoginDialog
 
-            dialog = LoginDialog(self.language, self.session, self)
+            needs = list(getattr(refused, "values", {}).get("needs") or [])
+            dialog = LoginDialog(self.language, self.session, self, needs[0] if needs else None)
         self.active_dialog = dialog
         accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
         self.active_dialog = None
@@ -462,6 +527,97 @@ class MainWindow(QMainWindow):
             view.login = self.login
 
         view = self._desk_view("appeals_view", lambda: AppealsView(self.language, self.session), wire)
+        view.refresh()
+        self.stack.setCurrentWidget(view)
+
+    # -- the chief referee's acts that needed the command line (issue 27 item 3) ------------------
+
+    def as_role(self, action: Any) -> Any:
+        """Run ``action`` (a Session operation); refused for this station's role, offer the
+        PIN dialog and run it once more after a login. Refused again (or for another reason):
+        the same box as every other refusal (未保存, the reason in the window's language), also
+        said over the view. Returns what ``action`` returned, or None when refused."""
+        from ..app import errors  # not at module level: the window paints first
+
+        for attempt in (1, 2):
+            try:
+                return action()
+            except errors.RoleError as exc:
+                if attempt == 1 and self.login(refused=exc):
+                    continue
+                self.refuse(exc)
+            except errors.StoreError as exc:
+                self.refuse(exc)
+            return None
+        return None
+
+    def refuse(self, error: BaseException) -> None:
+        text = describe(error, self.language.lang)
+        self.say(text, refused=True)
+        QtWidgets.QMessageBox.warning(self, self.language.tr("not_saved"), text)
+
+    def _confirm(self, title: str, question: str) -> bool:
+        buttons = QtWidgets.QMessageBox.StandardButton
+        answer = QtWidgets.QMessageBox.question(self, title, question, buttons.Yes | buttons.No, buttons.No)
+        return answer == buttons.Yes
+
+    def _round_shown(self) -> int:
+        return self.hall.round.value() if self.hall is not None else 1
+
+    def end_round(self, round_no: int | None = None) -> dict[str, Any] | None:
+        """Record the round's end (结束本轮), as ``referee-app round end`` does: the hall's
+        round unless given; asks first; the chief referee's act."""
+        session = self.session
+        if session is None:
+            return None
+        rnd = round_no or self._round_shown()
+        tr = self.language.tr
+        if not self._confirm(tr("desk_end_round"), tr("desk_end_round_confirm", round=rnd)):
+            return None
+        record = self.as_role(lambda: session.end_round(rnd))
+        if record is not None:
+            self.say(tr("round_ended", round=rnd, at=local_time(record["at"])))
+            self.restore_clock()
+        return record
+
+    def publish_scores(self, round_no: int | None = None) -> dict[str, Any] | None:
+        """Record the publication of the round's scores (公布成绩), as ``referee-app round
+        scores`` does."""
+        session = self.session
+        if session is None:
+            return None
+        rnd = round_no or self._round_shown()
+        tr = self.language.tr
+        if not self._confirm(tr("publish_scores"), tr("publish_scores_confirm", round=rnd)):
+            return None
+        record = self.as_role(lambda: session.publish_scores(rnd))
+        if record is not None:
+            self.say(tr("scores_published", round=rnd, at=local_time(record["at"])))
+            self.restore_clock()
+        return record
+
+    def set_pin(self, role: str | None = None) -> bool:
+        """Set or change a role's PIN in the window (设置角色 PIN), as ``referee-app role
+        set-pin`` does; True once the store has it."""
+        if self.session is None:
+            return False
+        from .chief import SetPinDialog
+
+        dialog = SetPinDialog(self.language, self.session, self, role)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if accepted:
+            self.say(self.language.tr("pin_set", role=self.language.tr(f"role_{dialog.role}")))
+        self.retranslate()
+        return accepted
+
+    def show_audit_log(self) -> None:
+        if self.session is None:
+            return
+        from .chief import AuditLogView
+
+        view = self._desk_view("audit_view", lambda: AuditLogView(self.language, self.session))
         view.refresh()
         self.stack.setCurrentWidget(view)
 
@@ -586,8 +742,14 @@ class MainWindow(QMainWindow):
         if not path:
             from .widgets import FILE_DIALOG
 
+            # an entry list as the office sends it: Excel (old or new) or a CSV/TSV text file
+            kinds = f"{self.language.tr('entry_list_files')} (*.xlsx *.xls *.csv *.txt)"
             path, _ = QtWidgets.QFileDialog.getOpenFileName(
-                self, self.language.tr("import_pairs"), "", "CSV (*.csv)", options=FILE_DIALOG
+                self,
+                self.language.tr("import_pairs"),
+                "",
+                f"{kinds};;Excel (*.xlsx *.xls);;CSV (*.csv *.txt)",
+                options=FILE_DIALOG,
             )
             if not path:
                 return 0
@@ -761,8 +923,47 @@ class MainWindow(QMainWindow):
             if self.hall is not None:
                 self.hall.refresh()
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, *, refused: bool = False) -> None:
+        """Feedback that matters (saved, imported, refused) where the referee is looking: a
+        banner over the top of the view, for a few seconds, and in the status bar."""
         self.statusBar().showMessage(message, 8000)
+        if self.banner is None:
+            self.banner = QLabel(self)
+            self.banner.setObjectName("feedbackBanner")
+            self.banner.setWordWrap(True)
+            self.banner.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+            # a passing message: the buttons under it still take their clicks
+            self.banner.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            self.banner_timer = QtCore.QTimer(self)
+            self.banner_timer.setSingleShot(True)
+            self.banner_timer.timeout.connect(self.banner.hide)
+        colours = ("#ffebee", "#b71c1c", "#c62828") if refused else ("#e8f5e9", "#1b5e20", "#2e7d32")
+        self.banner.setStyleSheet(
+            f"background: {colours[0]}; color: {colours[1]}; border: 2px solid {colours[2]};"
+            " border-radius: 6px; padding: 6px 14px; font-weight: bold;"
+        )
+        self.banner.setText(message)
+        self._place_banner()
+        self.banner.show()
+        self.banner.raise_()
+        self.banner_timer.start(6000 if refused else 4000)
+
+    def _place_banner(self) -> None:
+        """Centred over the top of the view, under the menu bar, at most half its width."""
+        if self.banner is None:
+            return
+        central = self.centralWidget()
+        if central is None:
+            return
+        area = central.geometry()
+        width = min(max(320, area.width() // 2), area.width() - 16)
+        self.banner.setFixedWidth(width)
+        height = self.banner.heightForWidth(width)
+        self.banner.setGeometry(area.left() + (area.width() - width) // 2, area.top() + 6, width, height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_banner()
 
     # -- the round clock survives a restart -------------------------------------------------------
 
@@ -806,16 +1007,23 @@ class MainWindow(QMainWindow):
 
         if self.hall is None:
             return
+        finished = False
         if self.session is not None:
             try:
-                st = self.session.clock(self.hall.round.value())
+                marks = self.session.round_marks(self.hall.round.value())
+                # the round over (ended, its scores published): the clock as it stood at the end
+                finished = {"round_end", "scores_published"} <= marks.keys()
+                st = self.session.clock(self.hall.round.value(), marks["round_end"] if finished else None)
             except errors.StoreError:
                 st = None
             if st is not None and st.phase != "not_started":
                 self.hall.clock.total = st.total_s
                 running = st.phase == "running"
                 self.hall.clock.restore(
-                    time.time() - st.elapsed_s if running else None, 0.0 if running else st.elapsed_s
+                    time.time() - st.elapsed_s if running else None,
+                    0.0 if running else st.elapsed_s,
+                    finished=finished,
+                    started=True,
                 )
                 return
         raw = str(self.settings.value(self._clock_key(), "0|0"))
@@ -827,7 +1035,7 @@ class MainWindow(QMainWindow):
             started_at, elapsed_before = None, 0.0
         if started_at is not None and started_at > time.time():
             started_at = None
-        self.hall.clock.restore(started_at, elapsed_before)
+        self.hall.clock.restore(started_at, elapsed_before, finished=finished)
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
@@ -866,6 +1074,10 @@ class MainWindow(QMainWindow):
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
         self.act_hall_web.setText(tr("hall_web"))
+        self.act_end_round.setText(tr("desk_end_round"))
+        self.act_publish_scores.setText(tr("publish_scores"))
+        self.act_set_pin.setText(tr("set_pin_menu"))
+        self.act_audit.setText(tr("audit_log"))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.table_view is not None and self.table_view.unconfirmed_input():

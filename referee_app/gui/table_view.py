@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.drafts import Drafts
-from ..app.errors import RoleError, StoreError
+from ..app.errors import ConflictError, RoleError, StoreError
 from ..app.session import Session, TableRecord
 from ..core import editing, unusual
 from ..core.catalogue import facts_required, fields_for
@@ -40,7 +40,7 @@ from ..core.seats import SEAT_NAMES, SIDE_NAMES
 from .appeals import FileAppealDialog
 from .i18n import Language
 from .infraction_dialog import InfractionDialog
-from .models import HandsModel, RulingsModel
+from .models import HAND_COLUMNS, HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
 from .refusal import refusal
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
@@ -64,6 +64,10 @@ KIND_KEYS = {
     "trick_handling": "K",
     "misconduct": "M",
 }
+
+
+#: The hands table's column of the outcome sentence (结果).
+OUTCOME_COLUMN = HAND_COLUMNS.index("col_outcome")
 
 
 def kind_keys(kinds: list[str]) -> dict[str, str]:
@@ -198,8 +202,14 @@ class TableView(QWidget):
         #: Where typed, unconfirmed input is kept while typed (set by the window).
         self.drafts: Drafts | None = None
         self.hand_draft_kept = False
+        #: The sides seen arriving on time at this station (round, table, side): nothing is
+        #: recorded for them, the button shows it.
+        self.on_time: set[tuple[int, int, str]] = set()
+        #: The typed points were refused because another station saved first: they are not
+        #: previewed (nor confirmable) until the referee edits the form.
+        self.entry_stale = False
         #: Logs this station in to another role (the window's PIN dialog); True once done.
-        self.login: Callable[[], bool] | None = None
+        self.login: Callable[..., bool] | None = None
         rulebook = session.rulebook.data
 
         self.title = QLabel()
@@ -275,10 +285,11 @@ class TableView(QWidget):
         self.hands_view.verticalHeader().setVisible(False)
         self.hands_view.setWordWrap(True)
         self.hands_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # the outcome is a sentence: a readable width of its own (the table scrolls sideways on a
-        # small screen) rather than what the numbers leave, which cut it to a word a line
-        self.hands_view.horizontalHeader().setSectionResizeMode(8, QHeaderView.ResizeMode.Interactive)
-        self.hands_view.horizontalHeader().resizeSection(8, 260)
+        # the outcome is a sentence: a readable width of its own rather than what the numbers
+        # leave, which cut it to a word a line (on a small screen it comes second: _fit_outcome)
+        hands_header = self.hands_view.horizontalHeader()
+        hands_header.setSectionResizeMode(OUTCOME_COLUMN, QHeaderView.ResizeMode.Interactive)
+        hands_header.resizeSection(OUTCOME_COLUMN, 260)
         self.hands_view.viewport().installEventFilter(self)  # a wider table widens the outcome
         self.hands_view.doubleClicked.connect(lambda index: self.edit_hand(index.row()))
         self.hand_box = QGroupBox()
@@ -299,8 +310,10 @@ class TableView(QWidget):
         for key, widget in (
             ("defender_points", self.defender_points),
             ("redeclarations", self.redeclarations),
-            ("bottom_points", self.bottom_points),
+            # 抠底 first: the bottom's points count only when the defenders capture it, so
+            # 底牌分 is typed after ticking it (and cannot be typed, then ignored, before)
             ("captured", self.captured),
+            ("bottom_points", self.bottom_points),
             ("shape", self.shape),
             ("pairs", self.pairs),
             ("largest", self.largest),
@@ -329,8 +342,9 @@ class TableView(QWidget):
         form.addRow(buttons)
         for widget in (self.defender_points, self.bottom_points):
             widget.changed.connect(self.preview_hand)
+            widget.edit.textEdited.connect(self._entry_looked_at)
         self.redeclarations.valueChanged.connect(self.preview_hand)
-        self.captured.toggled.connect(self.preview_hand)
+        self.captured.toggled.connect(self._captured_toggled)
         self.shape.currentIndexChanged.connect(self.preview_hand)
         self.pairs.valueChanged.connect(self.preview_hand)
         self.largest.currentIndexChanged.connect(self.preview_hand)
@@ -408,9 +422,9 @@ class TableView(QWidget):
         QShortcut(QKeySequence("Ctrl+Return"), self.hand_box).activated.connect(self.confirm_hand)
         QShortcut(QKeySequence("Ctrl+Shift+V"), self).activated.connect(lambda: self.void_selected())
         self.setTabOrder(self.defender_points.edit, self.redeclarations)
-        self.setTabOrder(self.redeclarations, self.bottom_points.edit)
-        self.setTabOrder(self.bottom_points.edit, self.captured)
-        self.setTabOrder(self.captured, self.shape)
+        self.setTabOrder(self.redeclarations, self.captured)
+        self.setTabOrder(self.captured, self.bottom_points.edit)
+        self.setTabOrder(self.bottom_points.edit, self.shape)
         self.setTabOrder(self.shape, self.pairs)
         self.setTabOrder(self.pairs, self.largest)
         self.setTabOrder(self.largest, self.j_cards)
@@ -424,10 +438,19 @@ class TableView(QWidget):
         return super().eventFilter(watched, event)
 
     def _fit_outcome(self) -> None:
-        """The outcome column takes the room the numbers leave, and never less than 260 px."""
+        """The outcome column takes the room the numbers leave, and never less than 260 px.
+        Where the numbers leave less (a 1024-wide laptop), the outcome is shown right after
+        the hand's number and fills the width: the sentence the referee reads is never
+        scrolled away, the numbers after it are."""
         header = self.hands_view.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(header.count()) if c != 8)
-        header.resizeSection(8, max(260, self.hands_view.viewport().width() - others))
+        width = self.hands_view.viewport().width()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c != OUTCOME_COLUMN)
+        narrow = width - others < 260
+        header.moveSection(header.visualIndex(OUTCOME_COLUMN), 1 if narrow else OUTCOME_COLUMN)
+        if narrow:
+            header.resizeSection(OUTCOME_COLUMN, max(160, width - header.sectionSize(0)))
+        else:
+            header.resizeSection(OUTCOME_COLUMN, width - others)
 
     # -- showing a record ---------------------------------------------------------------------
 
@@ -448,7 +471,7 @@ class TableView(QWidget):
         # a ruling that ended the round (a forfeit for late arrival) can still be voided
         self.void_button.setEnabled(not locked)
         for side, button in self.arrive.items():  # a side arrives once
-            if self.has_arrived(side):
+            if self.has_arrived(side) or (record.round, record.table, side) in self.on_time:
                 button.setEnabled(False)
         if self.editing_hand is not None and not locked:
             self.hand_box.setEnabled(True)  # a finished, unsigned round's hand can still be corrected
@@ -541,12 +564,16 @@ class TableView(QWidget):
                     self.record = self.session.save(self.record, case)
                 break
             except RoleError as exc:
-                if attempt == 1 and self.login is not None and self.login():
+                if attempt == 1 and self.login is not None and self.login(refused=exc):
                     continue
                 QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
                 return False
             except (StoreError, CaseError) as exc:
                 QMessageBox.warning(self, self.language.tr("not_saved"), refusal(exc, self.language))
+                # another station saved this table first: what was typed was meant for the hand
+                # it showed, not for the next one of the fresh record; it stays, unpreviewed,
+                # until the referee has looked and changed it
+                self.entry_stale = isinstance(exc, ConflictError) and self.unconfirmed_input()
                 self.reload()
                 return False
         self.load(self.record)
@@ -669,9 +696,18 @@ class TableView(QWidget):
         return self.save(editing.add_infraction(self.record.case, dialog.result_infraction))
 
     def mark_arrived(self, side: str) -> None:
+        """A side arrives at the table (到场). Before the round clock starts, or within its
+        first minute, that is on time: nothing is recorded (a late-arrival ruling of 0
+        minutes would give a warning), the button says so. Later, the late-arrival ruling
+        opens with the minutes since the start, for the referee to check and confirm."""
         minutes = self.minutes_since_start()
-        if minutes is None:
-            QMessageBox.information(self, self.language.tr("arrived"), self.language.tr("clock_not_started"))
+        if not minutes:
+            if self.record is not None:
+                self.on_time.add((self.record.round, self.record.table, side))
+            self.arrive[side].setEnabled(False)
+            self.retranslate()
+            name = SIDE_NAMES[self.language.lang][side]
+            self.saved.emit(self.language.tr("arrived_on_time", side=name))
             return
         self.log_infraction("late_arrival", "N" if side == "NS" else "E", {"minutes": minutes})
 
@@ -698,6 +734,8 @@ class TableView(QWidget):
 
     def _update_bottom_fields(self) -> None:
         captured = self.captured.isChecked()
+        self.bottom_points.edit.setEnabled(captured)
+        self.form_labels["bottom_points"].setEnabled(captured)
         shape = self.shape.currentData()
         show = {
             "shape": captured,
@@ -714,6 +752,12 @@ class TableView(QWidget):
     def preview_hand(self) -> None:
         self._update_bottom_fields()
         if self.record is None:
+            return
+        if self.entry_stale:
+            self.outcome.setText(
+                f"<span style='color:#c62828'>{escape(self.language.tr('entry_stale'))}</span>"
+            )
+            self.confirm_hand_button.setEnabled(False)
             return
         self.keep_hand_draft()
         fields = self.hand_fields()
@@ -734,6 +778,19 @@ class TableView(QWidget):
             shown += f"<br><span style='color:#ef6c00'>⚠ {words}</span>"
         self.outcome.setText(shown)
         self.confirm_hand_button.setEnabled(True)
+
+    def _captured_toggled(self, captured: bool) -> None:
+        """抠底 unticked: the bottom's points no longer count, so what was typed there goes
+        (it would otherwise be kept and silently ignored)."""
+        if not captured and self.bottom_points.edit.text():
+            self.bottom_points.edit.clear()  # its change previews the hand again
+        self.preview_hand()
+
+    def _entry_looked_at(self, *_: object) -> None:
+        """The referee typed in the form again: the entry is theirs for the record shown."""
+        if self.entry_stale:
+            self.entry_stale = False
+            self.preview_hand()
 
     def case_with_hand(self, fields: dict[str, Any]) -> dict[str, Any]:
         """The case with the form's points: a new hand, or the corrected one."""
@@ -757,6 +814,7 @@ class TableView(QWidget):
             self.defender_points.edit.setFocus()
 
     def clear_hand_form(self) -> None:
+        self.entry_stale = False
         for field in (self.defender_points, self.bottom_points):
             field.edit.clear()
         self.redeclarations.setValue(0)
@@ -964,7 +1022,9 @@ class TableView(QWidget):
             button.setToolTip(label["en"] if lang == "zh" else label["zh"])
         self.back_button.setText(tr("back_to_hall"))
         for side, arrived in self.arrive.items():
-            arrived.setText(tr("mark_arrived", side=SIDE_NAMES[lang][side]))
+            here = None if self.record is None else (self.record.round, self.record.table, side)
+            key = "arrived_on_time_button" if here in self.on_time else "mark_arrived"
+            arrived.setText(tr(key, side=SIDE_NAMES[lang][side]))
         self.shot_box.setTitle(tr("shot_clock"))
         editing_hand = self.editing_hand
         self.hand_box.setTitle(

@@ -188,6 +188,10 @@ class RoundClock(QWidget):
         self.started_at: float | None = None  # wall-clock seconds when (re)started
         self.elapsed_before = 0.0
         self.has_warned = False
+        #: The round ended and its scores published: the clock shows it and stays stopped.
+        self.finished = False
+        #: Started at least once this round (a pause in its first second is still a pause).
+        self.started_once = False
         self.display = QLabel()
         self.display.setObjectName("roundClock")
         big = QFont(self.font())
@@ -196,9 +200,14 @@ class RoundClock(QWidget):
         self.display.setFont(big)
         self.start_button = QPushButton()
         self.start_button.clicked.connect(self.toggle)
+        #: 已暂停 while paused, the round's end once finished: what the display alone cannot say
+        self.state = QLabel()
+        self.state.setObjectName("roundClockState")
+        self.state.setStyleSheet("color: #ef6c00; font-weight: bold;")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.display)
+        layout.addWidget(self.state)
         layout.addWidget(self.start_button)
         self.timer = QTimer(self)
         self.timer.setInterval(500)
@@ -223,20 +232,43 @@ class RoundClock(QWidget):
             return None
         return int(self.elapsed() // 60)
 
-    def restore(self, started_at: float | None, elapsed_before: float) -> None:
+    @property
+    def paused(self) -> bool:
+        return not self.running and self.started_once and not self.finished
+
+    def restore(
+        self,
+        started_at: float | None,
+        elapsed_before: float,
+        *,
+        finished: bool = False,
+        started: bool | None = None,
+    ) -> None:
+        """The clock as the store holds it; ``finished``: the round has ended and its scores
+        are published, so it stops where it is and cannot be started again; ``started``:
+        the clock has been started this round (by default: it runs or has run)."""
+        self.started_once = (started_at is not None or elapsed_before > 0) if started is None else started
+        if finished and started_at is not None:
+            elapsed_before, started_at = elapsed_before + time.time() - started_at, None
         self.started_at, self.elapsed_before = started_at, elapsed_before
+        self.finished = finished
         self.has_warned = False  # the next tick announces the warning again if it is due
         if self.running:
             self.timer.start()
+        else:
+            self.timer.stop()
         self.retranslate()
 
     def toggle(self) -> None:
+        if self.finished:
+            return
         if self.running:
             self.elapsed_before = self.elapsed()
             self.started_at = None
             self.timer.stop()
         else:
             self.started_at = time.time()
+            self.started_once = True
             self.timer.start()
         self.retranslate()
 
@@ -254,8 +286,16 @@ class RoundClock(QWidget):
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
-        self.start_button.setText(tr("clock_pause") if self.running else tr("clock_start"))
+        if self.running:
+            self.start_button.setText(tr("clock_pause"))
+        else:
+            self.start_button.setText(tr("clock_resume") if self.started_once else tr("clock_start"))
         self.start_button.setToolTip(tr("clock_tip"))
+        self.start_button.setEnabled(not self.finished)
+        self.state.setText(
+            tr("clock_finished") if self.finished else tr("clock_paused") if self.paused else ""
+        )
+        self.state.setVisible(self.finished or self.paused)
         self.tick()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from ..core.seats import SEAT_NAMES
@@ -24,8 +25,14 @@ def _role(v: Any, lang: str) -> str:
     return ROLE[lang].get(str(v), str(v))
 
 
-def _when(at: str) -> str:
-    # 2026-11-30T11:40:02.123456Z -> 2026-11-30 11:40:02 UTC
+def _when(at: str, local: bool = False) -> str:
+    # 2026-11-30T11:40:02.123456Z -> 2026-11-30 11:40:02 UTC, or the station's local time
+    if local:
+        try:
+            when = datetime.fromisoformat(str(at).replace("Z", "+00:00"))
+        except ValueError:
+            return str(at)
+        return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone().strftime("%Y-%m-%d %H:%M:%S")
     return at[:19].replace("T", " ") + " UTC"
 
 
@@ -38,8 +45,9 @@ def _count(n: Any, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
-    """One header line for the entry, plus indented detail lines (rulings of a record)."""
+def describe(entry: Mapping[str, Any], lang: str, *, local: bool = False) -> list[str]:
+    """One header line for the entry, plus indented detail lines (rulings of a record).
+    ``local``: its time in the station's local time (the window), else UTC (the command line)."""
     zh = lang == "zh"
     try:
         payload = json.loads(entry["payload"])
@@ -48,7 +56,7 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
     info = payload.get("info", {}) if isinstance(payload, dict) else {}
     rows = payload.get("rows", {}) if isinstance(payload, dict) else {}
     action = entry["action"]
-    head = f"#{entry['seq']}  {_when(entry['at'])}  {entry['user_name']}@{entry['station']}  "
+    head = f"#{entry['seq']}  {_when(entry['at'], local)}  {entry['user_name']}@{entry['station']}  "
     if info.get("role"):  # the role the writer logged in as
         head += f"［{_role(info['role'], lang)}］" if zh else f"[{_role(info['role'], lang)}] "
     details: list[str] = []
@@ -248,6 +256,11 @@ def describe(entry: Mapping[str, Any], lang: str) -> list[str]:
         what = _appeal_text(entry, info, lang)
     elif action in ("store.backup", "store.round_copy", "store.restore", "audit.anchor"):
         what = _keeping_text(action, info, zh)
+    elif action.startswith("desk.") and action[5:] in DESK_WORDS:
+        words = DESK_WORDS[action[5:]]["zh" if zh else "en"]
+        what = words.format(round=entry.get("round_no") or "-", version=info.get("version", 1))
+        if info.get("reason"):
+            what += f"，原因：{info['reason']}" if zh else f"; reason: {info['reason']}"
     else:
         what = action
     return [head + what, *details]
@@ -290,6 +303,33 @@ def _keeping_text(action: str, info: Mapping[str, Any], zh: bool) -> str:
         if zh
         else f"anchor {anchor[:24]}… kept in {info.get('kept')}"
     )
+
+
+#: The chief referee's desk records (``desk.<kind>``), worded.
+DESK_WORDS = {
+    "pairing": {
+        "zh": "发布第 {round} 轮对阵（第 {version} 版）",
+        "en": "published the pairing of round {round} (version {version})",
+    },
+    "proposal": {
+        "zh": "第 {round} 轮编排草案（第 {version} 版）",
+        "en": "proposed the pairing of round {round} (version {version})",
+    },
+    "unpublish": {
+        "zh": "撤回第 {round} 轮已发布的对阵（开赛前）",
+        "en": "withdrew the published pairing of round {round} (before play)",
+    },
+    "withdraw": {"zh": "登记退赛（自第 {round} 轮起）", "en": "recorded a withdrawal (from round {round})"},
+    "readmit": {"zh": "恢复参赛（自第 {round} 轮起）", "en": "re-admitted a pair (from round {round})"},
+    "decider": {
+        "zh": "判定第 {round} 轮平局的胜方",
+        "en": "decided the winner of a tied match in round {round}",
+    },
+    "override": {"zh": "裁判长改判（第 {round} 轮）", "en": "the chief referee's override (round {round})"},
+    "clock": {"zh": "第 {round} 轮计时", "en": "round {round} clock"},
+    "round_end": {"zh": "第 {round} 轮比赛结束", "en": "round {round} ended"},
+    "scores_published": {"zh": "第 {round} 轮成绩公布", "en": "round {round} scores published"},
+}
 
 
 STATE = {

@@ -210,6 +210,22 @@ def _write_match(
             table=tbl,
             version=cur_version,
         )
+    if (
+        correction is not None
+        and "appeal_id" not in correction
+        and current is not None
+        and not here[5]  # type: ignore[index]
+        and json.loads(str(here[6])) == stored_case  # type: ignore[index]
+    ):
+        # a correction that changes nothing would only void the players' signatures
+        raise InputError(
+            f"round {rnd} table {tbl}: the correction changes nothing in version {cur_version}; "
+            "nothing saved, the signatures stand",
+            code="match.correction_unchanged",
+            round=rnd,
+            table=tbl,
+            version=cur_version,
+        )
     w = audit.PlannedWriter(
         conn,
         (int(head_rows[0][0]), str(head_rows[0][1])) if head_rows else (0, audit.GENESIS),

@@ -59,7 +59,9 @@ def test_the_round_clock_warns_with_the_rulebooks_words(make_window, pairs_csv) 
     assert hall.clock.minutes_since_start() == 51
     assert hall.clock.running
     hall.clock.toggle()
-    assert not hall.clock.running and hall.clock.start_button.text() == "开始计时"
+    # paused, not reset: it says so and offers to go on (issue 27)
+    assert not hall.clock.running and hall.clock.start_button.text() == "继续计时"
+    assert hall.clock.state.text() == "已暂停"
 
 
 def test_scoresheet_preview_renders_and_saves(make_window, pairs_csv, tmp_path) -> None:

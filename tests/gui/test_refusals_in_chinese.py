@@ -66,6 +66,7 @@ def test_a_refused_decision_names_the_field_in_chinese_and_focuses_it(make_windo
     dialog = DecideDialog(window.language, {"id": 1, "ruling": ruling}, window)
     qtbot.addWidget(dialog)
     dialog.show()
+    dialog.choice["rejected"].setChecked(True)  # the committee's choice (none is suggested)
     dialog.reason.setPlainText("经查录像")
     dialog.committee.setText("委员甲")
 
