@@ -197,3 +197,37 @@ def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:
     gaps = round_gaps(loaded.record, round_no, knockout=loaded.knockout)
     gaps += [f"no_result {t}" for t in loaded.pending.get(round_no, [])]
     return gaps
+
+
+def set_event_details(
+    store: Any,
+    event_id: int | None,
+    actor: Any,
+    *,
+    organiser: str | None = None,
+    venue: str | None = None,
+    chief_referee: str | None = None,
+) -> dict[str, str]:
+    """Record the event's organiser (主办单位), venue (比赛地点) and chief referee (裁判长)
+    for its paper: the fields given replace the recorded ones ("" clears one), the others
+    are kept. One desk record and its audit entry, the chief referee's (``desk.run``);
+    returns the event's details as they now are."""
+    from ..store.errors import InputError
+
+    ev = store.pick_event(event_id)
+    details = store.event_details(ev.id)
+    given = {"organiser": organiser, "venue": venue, "chief_referee": chief_referee}
+    for key, value in given.items():
+        if value is None:
+            continue
+        value = " ".join(value.split())
+        if len(value) > 100:
+            raise InputError(
+                f"--{key.replace('_', '-')}: at most 100 characters, got {len(value)}",
+                code="event.detail_too_long",
+                field=key,
+                n=len(value),
+            )
+        details[key] = value
+    store.add_desk_record(ev.id, "details", None, details, actor=actor)
+    return details

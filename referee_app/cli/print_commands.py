@@ -108,6 +108,13 @@ def register(subparsers: Any) -> None:
     rd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     rd.add_argument("-o", "--output", required=True, help="the PDF to write")
     rd.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    rd.add_argument(
+        "--blank",
+        type=int,
+        default=None,
+        metavar="N",
+        help="blank sheets with N empty hand rows for every table of the published pairing (before play)",
+    )
     _sign_opts(rd)
     _common(rd)
     rd.set_defaults(func=_guard(cmd_print_round))
@@ -154,10 +161,33 @@ def register(subparsers: Any) -> None:
     )
     pg.add_argument("--round", type=int, required=True)
     pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pg.add_argument(
+        "--by",
+        choices=("table", "name"),
+        default="table",
+        help="table: by table, with units and points (default); name: every player in pinyin order",
+    )
     pg.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(pg)
     _common(pg)
     pg.set_defaults(func=_guard(cmd_print_pairing))
+
+    tc = pr_sub.add_parser("table-cards", help="table cards (桌号牌) of a round's pairing: two tables a page")
+    tc.add_argument("--round", type=int, required=True)
+    tc.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    tc.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _common(tc)
+    tc.set_defaults(func=_guard(cmd_print_table_cards))
+
+    rg = pr_sub.add_parser(
+        "results", help="the results grid (成绩册): each pair's opponent and result in every round"
+    )
+    rg.add_argument("--round", type=int, default=None, help="through this round (default: the last recorded)")
+    rg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    rg.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(rg)
+    _common(rg)
+    rg.set_defaults(func=_guard(cmd_print_results))
 
     key = subparsers.add_parser("key", help="the event's signing key; the stations' keys")
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=type(key))
@@ -487,13 +517,8 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, l
 def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
     _no_sign_from_case(args)
-    if args.blank is not None and not 1 <= args.blank <= 60:
-        raise CommandError(
-            f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}",
-            code="print.blank_rows",
-            field="blank",
-            got=args.blank,
-        )
+    if args.blank is not None:
+        _check_blank_rows(args.blank)
     if args.case is not None:
         data = _scoresheet_from_file(args.case, args, lang)
     else:
@@ -502,16 +527,73 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
                 "print scoresheet: give --case CASE.json, or --round R --table T (event store)",
                 code="print.scoresheet_source",
             )
-        sheets = _store_sheets(args, lang, args.round, args.table)
-        data = sheets[0]
-    if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
-        from ..app.printouts import blank_sheet
+        if args.blank is not None:  # before play: the table as its published pairing seats it
+            data = _blank_sheets(args, lang, args.round, args.table, args.blank)[0]
+        else:
+            data = _store_sheets(args, lang, args.round, args.table)[0]
+    if args.blank is not None and data.blank_hands != args.blank:
+        from ..app.printouts import blank_sheet  # rows to record the hands by hand
 
         data = blank_sheet(data, args.blank)
     from ..app.printouts import render_scoresheet
 
     reason = _record_reason(data, lang)
     return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
+
+
+def _check_blank_rows(rows: int) -> None:
+    if not 1 <= rows <= 60:
+        raise CommandError(
+            f"--blank: expected a number of hand rows from 1 to 60, got {rows}",
+            code="print.blank_rows",
+            field="blank",
+            got=rows,
+        )
+
+
+def _blank_sheets(
+    args: argparse.Namespace, lang: str, round_no: int, table_no: int | None, hands: int
+) -> list[Any]:
+    """Blank sheets for the tables of a round's published pairing (or one table), to record
+    the hands by hand; a table not in it but recorded (entered without a pairing) gets its
+    record's blank sheet."""
+    from ..app.errors import NotFoundError
+    from ..app.printouts import blank_sheet, published_blank_sheets, store_scoresheets
+
+    def read(store: Any) -> tuple[Any, list[Any]]:
+        event = getattr(args, "event", None)
+        try:
+            ev, sheets = published_blank_sheets(store, event, round_no, table_no, hands, lang)
+        except NotFoundError:
+            ev, sheets = store.pick_event(event), []
+        if not sheets:
+            ev, recorded = store_scoresheets(store, ev.id, round_no, table_no, lang)
+            sheets = [blank_sheet(s, hands) for s in recorded]
+        return ev, sheets
+
+    ev, sheets = _store_call(args, read, read_only=True)
+    args._event_id = ev.id
+    args._event_name = ev.name
+    if not sheets:
+        if table_no is None:
+            raise CommandError(
+                f"round {round_no}: no published pairing in event {ev.id} ({ev.name}), nor a record; "
+                "publish the round's pairing first",
+                code="print.no_round_to_blank",
+                round=round_no,
+                event=ev.id,
+                name=ev.name,
+            )
+        raise CommandError(
+            f"round {round_no}, table {table_no}: no such table in the published pairing of event "
+            f"{ev.id} ({ev.name}), nor a record; publish the round's pairing first",
+            code="print.no_table_to_blank",
+            round=round_no,
+            table=table_no,
+            event=ev.id,
+            name=ev.name,
+        )
+    return sheets
 
 
 def _record_reason(data: Any, lang: str) -> str:
@@ -523,7 +605,11 @@ def _record_reason(data: Any, lang: str) -> str:
 
 def cmd_print_round(args: argparse.Namespace) -> int:
     lang = _lang(args)
-    sheets = _store_sheets(args, lang, args.round, None)
+    if args.blank is not None:
+        _check_blank_rows(args.blank)
+        sheets = _blank_sheets(args, lang, args.round, None, args.blank)
+    else:
+        sheets = _store_sheets(args, lang, args.round, None)
     from ..app.printouts import render_round
 
     total = len(sheets)
@@ -940,11 +1026,38 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
 
 
-def cmd_print_pairing(args: argparse.Namespace) -> int:
-    """The pairing list of a round as ``app.pairing.round_pairing`` reads it (the window's
-    pairing view and ``pair`` read the same): the published pairing (its latest version);
-    else the tables seated in the store; else the round's proposal, marked as not published.
-    Printing draws nothing: a drawn round that has not been drawn is refused in one line."""
+def cmd_print_results(args: argparse.Namespace) -> int:
+    """The results grid (成绩册) from the store, through ``--round`` (default: the last)."""
+    from ..app.printouts import render_results_grid, results_grid
+    from .desk_commands import load_event
+
+    if args.round is not None and args.round < 1:
+        raise CommandError(
+            f"--round: expected a round number ≥ 1, got {args.round}",
+            code="input.round",
+            field="round",
+            got=args.round,
+        )
+    loaded = _store_call(args, lambda store: load_event(store, args.event), read_only=True)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    sheet = results_grid(loaded, args.round)
+    reason = text("print_out.reason_results", args, round=sheet.rounds)
+    return _write_pdf(args, lambda handle: render_results_grid(sheet, handle), [sheet], reason)
+
+
+def cmd_print_table_cards(args: argparse.Namespace) -> int:
+    """Table cards of a round's pairing, read as ``print pairing`` reads it."""
+    from ..app.printouts import render_table_cards
+
+    args.sign = False
+    sheet = _pairing_sheet(args)
+    return _write_pdf(args, lambda handle: render_table_cards(sheet, handle))
+
+
+def _pairing_sheet(args: argparse.Namespace) -> Any:
+    """The round's pairing sheet as ``app.pairing.round_pairing`` reads it (see
+    :func:`cmd_print_pairing`)."""
     from ..core.pairing import PairingError
 
     if args.round < 1:
@@ -971,7 +1084,18 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
     loaded, sheet = _store_call(args, read)
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
-    from ..app.printouts import render_pairing
+    return sheet
 
+
+def cmd_print_pairing(args: argparse.Namespace) -> int:
+    """The pairing list of a round as ``app.pairing.round_pairing`` reads it (the window's
+    pairing view and ``pair`` read the same): the published pairing (its latest version);
+    else the tables seated in the store; else the round's proposal, marked as not published.
+    Printing draws nothing: a drawn round that has not been drawn is refused in one line.
+    ``--by name``: every player in pinyin order with table, side and opponents."""
+    sheet = _pairing_sheet(args)
+    from ..app.printouts import render_pairing, render_pairing_by_name
+
+    render = render_pairing_by_name if getattr(args, "by", "table") == "name" else render_pairing
     reason = text("print_out.reason_pairing", args, round=args.round)
-    return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)
+    return _write_pdf(args, lambda handle: render(sheet, handle), [sheet], reason)

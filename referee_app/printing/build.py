@@ -15,6 +15,7 @@ from typing import Any
 
 from .data import (
     SIGNER_BOXES,
+    EventHeader,
     PairInfo,
     RecordStamp,
     ScoresheetData,
@@ -76,6 +77,20 @@ def chief_referee_name(log: list[dict[str, Any]]) -> str:
     return ""
 
 
+def stored_header(store: Any, ev: Any, rulebook: Any) -> EventHeader:
+    """A stored event's form header: its name and date, and its organiser and venue as
+    recorded (``event details``; blank to be filled in by hand when not recorded)."""
+    details = store.event_details(ev.id)
+    return event_header(rulebook, ev.date, ev.name, details["organiser"], venue=details["venue"])
+
+
+def stored_chief_referee(store: Any, event_id: int, log: list[dict[str, Any]] | None = None) -> str:
+    """The chief referee's name for the forms: as recorded in the event's details, else
+    whoever last acted as chief referee (known only once PINs are set), else ""."""
+    named = store.event_details(event_id)["chief_referee"]
+    return named or chief_referee_name(store.log(event_id) if log is None else log)
+
+
 def store_scoresheets(
     store: Any, event_id: int | None, round_no: int, table_no: int | None = None, lang: str = "zh"
 ) -> tuple[Any, list[ScoresheetData]]:
@@ -83,12 +98,13 @@ def store_scoresheets(
     tables in order; an empty list when nothing is recorded there."""
     ev = store.pick_event(event_id)
     rulebook = store.pinned_rulebook(ev.id)
-    header = event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None))
+    header = stored_header(store, ev, rulebook)
     labels = infraction_labels(rulebook)
     head = chain_head(store)
     event_log = store.log(ev.id)
-    chief = chief_referee_name(event_log)
+    chief = stored_chief_referee(store, ev.id, event_log)
     known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
+    started, ended = store.play_times(ev.id, round_no)
     records = sorted(
         (
             m
@@ -120,6 +136,8 @@ def store_scoresheets(
             lang=lang,
             record=RecordStamp(ev.id, int(m["version"]), head[0], head[1]),
             stored_decision=m["decision"],
+            play_started=local_time(started),
+            play_ended=local_time(ended.get(int(m["table"]))),
         )
         signatures = store.signatures_of(ev.id, m["round"], m["table"], m["version"])
         sheet.signatures = {SIGNER_BOXES[k]: png for k, png in signatures.items() if k in SIGNER_BOXES}
@@ -133,6 +151,44 @@ def store_scoresheets(
         sheet.voidings = voidings(decision, labels, table_log, lang)
         sheets.append(sheet)
     return ev, sheets
+
+
+def blank_table_sheets(
+    store: Any,
+    event_id: int | None,
+    round_no: int,
+    tables: list[tuple[int, str, str]],
+    hands: int,
+    lang: str = "zh",
+) -> tuple[Any, list[ScoresheetData]]:
+    """Blank scoresheets (记分表, to record the hands by hand) for tables of a round as
+    seated by its pairing (``tables``: table, NS pair, EW pair), before any result: the
+    header, the pairs and their players, the rulebook's starting levels, ``hands`` rows."""
+    ev = store.pick_event(event_id)
+    rulebook = store.pinned_rulebook(ev.id)
+    header = stored_header(store, ev, rulebook)
+    labels = infraction_labels(rulebook)
+    known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
+    chief = stored_chief_referee(store, ev.id)
+    started, _ended = store.play_times(ev.id, round_no)
+    out = []
+    for table_no, ns, ew in tables:
+        sheet = ScoresheetData(
+            event=header,
+            case={"event": rulebook.id},
+            decision={"hands": [], "result": None},
+            round=round_no,
+            table=int(table_no),
+            pairs=stored_pairs(store, ev.id, {"NS": ns, "EW": ew}, known),
+            infraction_labels=labels,
+            lang=lang,
+            blank_hands=hands,
+            play_started=local_time(started),
+        )
+        if chief:
+            sheet.signer_names["chief_referee"] = chief
+        out.append(sheet)
+    return ev, out
 
 
 def stored_digest(store: Any, event_id: int, round_no: int, table_no: int, version: int) -> str | None:
@@ -294,7 +350,7 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
     trick = (r.get("infraction") or {}).get("trick")
     proposed = ruling.get("proposed")
     data = RulingSlipData(
-        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
+        event=stored_header(store, ev, rulebook),
         ruling=ruling,
         round=r["round"],
         table=r["table"],
@@ -343,7 +399,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
+    from .data import AppealFormData, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
     a = store.appeal(appeal_id)
@@ -366,7 +422,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     filed_at = local_time(a["filed_at"])
     assert filed_at is not None  # the store keeps every appeal's filing time
     data = AppealFormData(
-        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
+        event=stored_header(store, ev, rulebook),
         ruling=ruling,
         by_side=a["by"],
         filed_at=filed_at,
@@ -391,7 +447,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         decision_reasons=a["decision_reason"] if decided else None,
         new_sanction=new_sanction,
         decided_at=local_time(a["decided_at"]),
-        chief_referee=chief_referee_name(store.log(ev.id)) or None,
+        chief_referee=stored_chief_referee(store, ev.id) or None,
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,

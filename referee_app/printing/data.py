@@ -87,6 +87,8 @@ class EventHeader:
     organiser_zh: str = ""
     organiser_en: str = ""
     date: str | None = None
+    #: 比赛地点, as the event records it ("" when not recorded)
+    venue: str = ""
     rulebook_id: str = ""
     rulebook_sha256: str = ""
 
@@ -120,6 +122,10 @@ class ScoresheetData:
     signed_at: datetime | None = None
     #: Hands entered ahead of play with no result: a blank sheet has ``blank_hands`` rows.
     blank_hands: int = 0
+    #: When play began (the round's start on the hall clock) and ended at this table (its
+    #: result first recorded), local time; None: not known, a line to fill in by hand.
+    play_started: datetime | None = None
+    play_ended: datetime | None = None
 
     #: The decision as the store keeps it, when ``decision`` was judged again only for its
     #: wording in another language: the digest is taken of what the store holds.
@@ -433,7 +439,7 @@ def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
     case = {k: v for k, v in data.case.items() if k in ("event", "first_dealer", "levels")}
     return dataclasses.replace(
         data, case=case, decision={"hands": [], "result": None}, voidings=[], signatures={},
-        signed_at=None, record=None, blank_hands=hands, stored_decision=None, signer_names={
+        signed_at=None, record=None, blank_hands=hands, stored_decision=None, play_ended=None, signer_names={
             k: v for k, v in data.signer_names.items() if k == "chief_referee"
         },
     )  # fmt: skip
@@ -471,7 +477,11 @@ def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
 
 
 def event_header(
-    rulebook: Any, date: str | None = None, name: str | None = None, organiser: str | None = None
+    rulebook: Any,
+    date: str | None = None,
+    name: str | None = None,
+    organiser: str | None = None,
+    venue: str | None = None,
 ) -> EventHeader:
     """The form's header. ``name``: the event's own name in the store (it heads the form,
     with the rulebook's event beneath it); without it, the rulebook's event name. The
@@ -492,6 +502,7 @@ def event_header(
         organiser_zh=org_zh,
         organiser_en=org_en,
         date=date,
+        venue=venue or "",
         rulebook_id=rulebook.id,
         rulebook_sha256=rulebook.sha256,
     )
@@ -533,8 +544,11 @@ def seat_player_text(pairs: Mapping[str, PairInfo], seat: str | None, side: str 
 
 def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
     """The clause of the rule a ruling actually applied: the escalation step's clause for an
-    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book;
-    its proposal's clause is ``applied_clause(rulebook, ruling["proposed"])``."""
+    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book
+    but a round forfeit it imposes (判弃权, its own clause); its proposal's clause is
+    ``applied_clause(rulebook, ruling["proposed"])``."""
+    if ruling.get("branch") == "override" and ruling.get("round_forfeit"):
+        return dict(rulebook.data["forfeit"]["clause"])  # the forfeit's own clause (判弃权)
     spec = rulebook.data["infractions"].get(ruling.get("kind"))
     if not spec:
         return None

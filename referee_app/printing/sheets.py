@@ -72,6 +72,42 @@ class PairingSheet:
     published: bool = True
     #: The published version (a correction is a new version); None for a draft.
     version: int | None = None
+    #: Each pair's unit (单位) and match points before the round (积分), when known.
+    units: Mapping[str, str] = field(default_factory=dict)
+    scores: Mapping[str, int] = field(default_factory=dict)
+    #: Pairs withdrawn (退赛) by this round: listed by name as such, never seated.
+    withdrawn: Sequence[str] = ()
+
+    def seat_of(self) -> dict[str, tuple[int | None, str, str | None]]:
+        """Each pair's (table, side, opponent): ``NS``/``EW`` at a table, ``bye`` (轮空)."""
+        out: dict[str, tuple[int | None, str, str | None]] = {}
+        for table, ns, ew in self.tables:
+            out[ns] = (table, "NS", ew)
+            out[ew] = (table, "EW", ns)
+        if self.bye:
+            out[self.bye] = (None, "bye", None)
+        return out
+
+
+@dataclass
+class ResultsGrid:
+    """The results grid (成绩册): each pair's opponent and result in every round so far,
+    its match points and rank. ``cells[pair][round]``: ``{"opponent", "side", "points",
+    "outcome"}`` with outcome ``win``, ``loss``, ``draw``, ``bye``, ``forfeit_won``,
+    ``forfeit_lost`` or ``absent``."""
+
+    event_name: str
+    rulebook_id: str
+    rounds: int
+    pairs: Sequence[str]
+    cells: Mapping[str, Mapping[int, Mapping[str, Any]]]
+    totals: Mapping[str, int]
+    ranks: Mapping[str, int]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    withdrawn: Mapping[str, int] = field(default_factory=dict)
+    printed_at: datetime | None = None
+    stamp: Any = None
 
 
 @dataclass
