@@ -231,3 +231,36 @@ def set_event_details(
         details[key] = value
     store.add_desk_record(ev.id, "details", None, details, actor=actor)
     return details
+
+
+class KnockoutRanking:
+    """A knockout's one official ranking (名次), the bracket's and the standings' alike:
+    ``rows`` best first (``core.knockout.placings``), the rulebook's placing rule, the
+    prizes' names by language, and the prizes more pairs earn than the rulebook gives."""
+
+    def __init__(self, loaded: Loaded, seed: int | None = None) -> None:
+        from ..core.knockout import placings, prize_overflow
+
+        self.rule = loaded.rulebook.data["standings"].get("placings")
+        self.rows = placings(loaded.record, self.rule, seed=loaded.ev.id if seed is None else seed)
+        self.prizes = [dict(p["name"]) for p in (self.rule or {}).get("prizes", [])]
+        self.overflow = prize_overflow(self.rows, self.rule)
+
+    def prize_name(self, row: dict[str, Any], lang: str) -> str:
+        n = row.get("prize")
+        return "" if n is None else str(self.prizes[n].get(lang) or self.prizes[n].get("zh", ""))
+
+    def warnings(self, lang: str) -> list[str]:
+        """One line for each prize more pairs earn than the rulebook's count (shared places)."""
+        from .messages import message
+
+        return [
+            message(
+                "desk.prize_overflow",
+                lang,
+                prize=str(self.prizes[o["prize"]].get(lang) or self.prizes[o["prize"]].get("zh", "")),
+                count=o["count"],
+                pairs=o["pairs"],
+            )
+            for o in self.overflow
+        ]

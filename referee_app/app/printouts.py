@@ -14,9 +14,11 @@ from typing import Any
 
 from ..printing.build import (
     appeal_form_data,
+    blank_appeal_form,
     blank_table_sheets,
     chain_entry_hash,
     chief_referee_name,
+    event_identities,
     store_scoresheets,
     stored_digest,
     stored_ruling_slip,
@@ -46,11 +48,14 @@ __all__ = [
     "StandingsSheet",
     "Target",
     "appeal_form_data",
+    "blank_appeal_form",
     "applied_clause",
     "blank_sheet",
+    "bracket_sheet",
     "published_blank_sheets",
     "chain_entry_hash",
     "chief_referee_name",
+    "event_identities",
     "make_event_identity",
     "parse_paper_code",
     "render_appeal",
@@ -136,6 +141,38 @@ def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:
         players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
         units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
         withdrawn=withdrawn,
+    )
+
+
+def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
+    """A knockout's bracket sheet: its rounds' matches in pair-number order (a tie says how
+    it was decided: lots or the chief referee), its byes, and its one official ranking
+    (``app.event.KnockoutRanking``) with prizes and the prize-count warnings (in Chinese,
+    the sheet's language)."""
+    from ..core.knockout import decided_how, winner_of
+    from ..core.standings import natural_key
+    from .event import KnockoutRanking
+
+    rec = loaded.record
+    ranking = KnockoutRanking(loaded, seed)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for m in sorted(rec.results, key=lambda m: (m.round, natural_key(m.ns))):
+        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)}
+        how = decided_how(rec, m)
+        if how is not None:
+            match["decided"] = how
+        rounds.setdefault(m.round, []).append(match)
+    for b in rec.byes:
+        rounds.setdefault(b.round, []).append({"bye": b.pair})
+    return BracketSheet(
+        event_name=loaded.ev.name,
+        rulebook_id=loaded.rulebook.id,
+        rounds=rounds,
+        placings=ranking.rows,
+        players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+        prizes=[ranking.prize_name(r, "zh") for r in ranking.rows],
+        warnings=ranking.warnings("zh"),
+        withdrawn=[w.pair for w in rec.withdrawals if w.back_from is None],
     )
 
 

@@ -134,7 +134,11 @@ def register(subparsers: Any) -> None:
     ru.set_defaults(func=_guard(cmd_print_ruling))
 
     ap = pr_sub.add_parser("appeal", help="an appeal form (申诉表) from the event store")
-    ap.add_argument("--appeal", type=int, required=True, help="appeal id")
+    ap.add_argument("--appeal", type=int, default=None, help="appeal id")
+    ap.add_argument(
+        "--blank", action="store_true", help="a blank appeal form of the event, to fill in by hand"
+    )
+    ap.add_argument("--event", type=int, default=None, help="event id in the store (with --blank)")
     ap.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ap)
     _common(ap)
@@ -761,9 +765,22 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
 
 def cmd_print_appeal(args: argparse.Namespace) -> int:
     """The appeal form of a stored appeal (see :func:`appeal_form_data`)."""
-    from ..app.printouts import appeal_form_data
+    from ..app.printouts import appeal_form_data, blank_appeal_form, render_appeal
 
     lang = _lang(args)
+    if args.blank or args.appeal is None:
+        if not args.blank:
+            raise CommandError(
+                "print appeal: give --appeal ID (a stored appeal) or --blank (a blank form)",
+                code="print.appeal_source",
+            )
+        ev, blank = _store_call(
+            args, lambda store: blank_appeal_form(store, args.event, lang), read_only=True
+        )
+        args._event_id = ev.id
+        args._event_name = ev.name
+        args.sign = False  # a blank form is no record to sign
+        return _write_pdf(args, lambda handle: render_appeal(blank, handle), [blank])
     try:
         ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang), read_only=True)
     except CommandError as exc:
@@ -777,7 +794,6 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         raise
     args._event_id = ev.id
     args._event_name = ev.name
-    from ..app.printouts import render_appeal
 
     reason = text("print_out.reason_appeal", lang, appeal=data.appeal_no)
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
@@ -911,19 +927,25 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
         "not signed": "print_out.pdf_not_signed",
         "modified: the signed bytes have changed": "print_out.pdf_changed",
         "modified: content was added after signing": "print_out.pdf_appended",
-        "intact, but not signed by this event's certificate": "print_out.pdf_other_cert",
+        "not signed by this event's certificate: its content is not vouched for": "print_out.pdf_other_cert",
+        (
+            "modified: changed after this event's certificate signed it, "
+            "and signed again by another certificate"
+        ): "print_out.pdf_resigned",
     }.get(result.message, "print_out.pdf_damaged")
     print(text(verdict, args, file=args.file))
     return 1
 
 
 def cmd_verify_paper(args: argparse.Namespace) -> int:
-    """Check a printed scoresheet's QR text against the event store: the store holds that
-    event, round, table and version, its record still gives the printed digest, it is the
-    current version, and the audit chain still holds the entry printed as its head.
-    Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
-    from ..app.errors import PaperCodeError
-    from ..app.printouts import chain_entry_hash, parse_paper_code, stored_digest
+    """Check a printed scoresheet's QR text against the event store: the sheet names this
+    event (its stable identity, not only its local number: else 不是本赛事的单据), the store
+    holds that round, table and version, its record still gives the printed digest, it is
+    the current version, and the audit chain still holds the entry printed as its head; and
+    say whether that version was signed by the players and the table referee.
+    Exit 0: confirmed; 1: another event, not held, altered, or superseded; 2: not a code."""
+    from ..app.errors import NotFoundError, PaperCodeError
+    from ..app.printouts import chain_entry_hash, event_identities, parse_paper_code, stored_digest
 
     try:
         code = parse_paper_code(args.code)
@@ -931,15 +953,28 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
         raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, **exc.values) from None
     where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
 
-    def read(store: Any) -> tuple[Any, str | None, int, str | None]:
-        ev = store.pick_event(code.event_id)
-        digest = stored_digest(store, ev.id, code.round, code.table, code.version)
+    def read(store: Any) -> tuple[Any, str | None, int, str | None, bool | None]:
+        try:
+            ev = store.pick_event(code.event_id)
+        except NotFoundError:
+            return None, None, 0, None, None
+        identity = None
+        if code.identity:
+            identity = next((i for i in event_identities(store, ev.id) if i.startswith(code.identity)), None)
+            if identity is None:
+                return None, None, 0, None, None
+        digest = stored_digest(store, ev.id, code.round, code.table, code.version, identity)
         history = store.history(ev.id, code.round, code.table)
         live = [int(h["version"]) for h in history if not h.get("void_reason")]
         current = max(live) if live else 0
-        return ev, digest, current, chain_entry_hash(store, code.chain_seq)
+        row = next((h for h in history if int(h["version"]) == code.version), None)
+        signed = None if row is None else store.signing_of(int(row["id"])) is not None
+        return ev, digest, current, chain_entry_hash(store, code.chain_seq), signed
 
-    ev, digest, current, head = _store_call(args, read, read_only=True)
+    ev, digest, current, head, signed = _store_call(args, read, read_only=True)
+    if ev is None:  # another event's sheet (or another store's): nothing of it to compare
+        print(f"{where}: " + text("print_out.paper_other_event", args))
+        return 1
     problems: list[str] = []
     if digest is None:
         problems.append(text("print_out.paper_no_version", args, version=code.version))
@@ -950,19 +985,18 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     if problems:
         print(f"{where}: " + text("print_out.separator", args).join(problems))
         return 1
+    signing = text("print_out.paper_signed" if signed else "print_out.paper_unsigned", args)
     if code.version != current:
-        print(
-            text(
-                "print_out.paper_replaced",
-                args,
-                where=where,
-                version=code.version,
-                current=current,
-                name=ev.name,
-            )
+        line = text(
+            "print_out.paper_replaced", args, where=where, version=code.version, current=current, name=ev.name
         )
+        print(line + text("print_out.separator", args) + signing)
         return 1
-    print(text("print_out.paper_ok", args, where=where, name=ev.name))
+    print(
+        text("print_out.paper_ok", args, where=where, name=ev.name)
+        + text("print_out.separator", args)
+        + signing
+    )
     return 0
 
 
@@ -1017,6 +1051,16 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed
+    if loaded.knockout:  # one official ranking: the bracket's places, not match points
+        from ..app.printouts import bracket_sheet, render_bracket
+
+        bracket = bracket_sheet(loaded, seed)
+        reason = text(
+            "print_out.reason_standings_final" if args.final else "print_out.reason_standings_provisional",
+            args,
+            round=loaded.record.last_round(),
+        )
+        return _write_pdf(args, lambda handle: render_bracket(bracket, handle), [bracket], reason)
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
     sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
     sheet.final = bool(args.final)

@@ -15,6 +15,7 @@ from typing import Any
 
 from .data import (
     SIGNER_BOXES,
+    AppealFormData,
     EventHeader,
     PairInfo,
     RecordStamp,
@@ -103,6 +104,7 @@ def store_scoresheets(
     head = chain_head(store)
     event_log = store.log(ev.id)
     chief = stored_chief_referee(store, ev.id, event_log)
+    identity = event_identities(store, ev.id, event_log)[0]
     known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
     started, ended = store.play_times(ev.id, round_no)
     records = sorted(
@@ -134,7 +136,7 @@ def store_scoresheets(
             pairs=stored_pairs(store, ev.id, m.get("pairs") or {}, known),
             infraction_labels=labels,
             lang=lang,
-            record=RecordStamp(ev.id, int(m["version"]), head[0], head[1]),
+            record=RecordStamp(ev.id, int(m["version"]), head[0], head[1], identity=identity),
             stored_decision=m["decision"],
             play_started=local_time(started),
             play_ended=local_time(ended.get(int(m["table"]))),
@@ -191,9 +193,30 @@ def blank_table_sheets(
     return ev, out
 
 
-def stored_digest(store: Any, event_id: int, round_no: int, table_no: int, version: int) -> str | None:
+def event_identities(store: Any, event_id: int, log: list[dict[str, Any]] | None = None) -> list[str]:
+    """The stable identities of a stored event (64 hex digits each), the one its paper names
+    first: its certificate's SHA-256 fingerprint once it has an event key, and always the
+    hash of its creation entry in the audit chain. Neither is its local number, which every
+    store starts at 1: paper from another event (another store) names another identity, so
+    a checker tells "not this event" from "altered" (a sheet printed before the key keeps
+    the creation entry's)."""
+    out: list[str] = []
+    key = store.event_key(event_id)
+    if key is not None:
+        out.append(str(key["sha256"]).replace(":", "").lower())
+    entries = store.log(event_id) if log is None else log
+    created = next((e for e in entries if e["action"] == "event.create"), None)
+    if created is not None:
+        out.append(str(created["hash"]).lower())
+    return out
+
+
+def stored_digest(
+    store: Any, event_id: int, round_no: int, table_no: int, version: int, identity: str | None = None
+) -> str | None:
     """The digest a scoresheet of that version printed (see :func:`record_digest`), computed
-    from the store as it is now; None when the store has no such version."""
+    from the store as it is now, naming the event by ``identity`` as the sheet did (None: a
+    sheet printed before paper named its event); None when the store has no such version."""
     for h in store.history(event_id, round_no, table_no):
         if int(h["version"]) != version:
             continue
@@ -201,7 +224,7 @@ def stored_digest(store: Any, event_id: int, round_no: int, table_no: int, versi
         case, _meta = split_case(raw)
         numbers = _pair_numbers(store, h)
         pairs = stored_pairs(store, event_id, numbers)
-        return record_digest(case, json.loads(h["decision_json"]), pairs, round_no, table_no)
+        return record_digest(case, json.loads(h["decision_json"]), pairs, round_no, table_no, identity)
     return None
 
 
@@ -393,6 +416,30 @@ def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -
     ) or []
     pos = r.get("ruling_position")
     return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
+
+
+def blank_appeal_form(store: Any, event_id: int | None, lang: str) -> tuple[Any, AppealFormData]:
+    """A blank appeal form (空白申诉表) of the event: its header, the rulebook's window, fee
+    and clause, the chief referee; the ruling, the appellant, the times, the grounds and the
+    decision left to fill in by hand."""
+    ev = store.pick_event(event_id)
+    rulebook = store.pinned_rulebook(ev.id)
+    cfg = rulebook.data.get("appeal") or {}
+    return ev, AppealFormData(
+        event=stored_header(store, ev, rulebook),
+        ruling={},
+        by_side="",
+        filed_at=None,
+        grounds="\n".join(["\u3000"] * 8),
+        window_minutes=int(cfg.get("window_minutes") or 0),
+        window_from=str(cfg.get("window_from") or "round_end"),
+        fee_yuan=int(cfg.get("fee_yuan") or 0),
+        refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
+        appeal_clause=cfg or None,
+        chief_referee=stored_chief_referee(store, ev.id) or None,
+        lang=lang,
+        blank=True,
+    )
 
 
 def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:

@@ -78,6 +78,8 @@ class RecordStamp:
     chain_seq: int
     chain_hash: str
     current: bool = True
+    #: The event's stable identity (``build.event_identities``): named in the digest and QR.
+    identity: str = ""
 
 
 @dataclass
@@ -134,7 +136,8 @@ class ScoresheetData:
     @property
     def digest(self) -> str:
         decision = self.stored_decision if self.stored_decision is not None else self.decision
-        return record_digest(self.case, decision, self.pairs, self.round, self.table)
+        identity = self.record.identity if self.record is not None and self.record.identity else None
+        return record_digest(self.case, decision, self.pairs, self.round, self.table, identity)
 
     def signer_name(self, key: str) -> str:
         if key in self.signer_names:
@@ -160,7 +163,8 @@ class AppealFormData:
     event: EventHeader
     ruling: dict[str, Any]
     by_side: str
-    filed_at: datetime
+    #: None on a blank form (空白申诉表), filled in by hand with everything else.
+    filed_at: datetime | None
     grounds: str
     window_minutes: int
     window_from: str = "round_end"
@@ -191,8 +195,11 @@ class AppealFormData:
     stamp: SignatureStamp | None = None
     lang: str = "zh"
 
+    #: A blank form: lines to fill in by hand, nothing of a stored appeal.
+    blank: bool = False
+
     def timing(self) -> Timing | None:
-        if self.window_start is None:
+        if self.window_start is None or self.filed_at is None:
             return None
         return appeal_timing(self.filed_at, self.window_start, self.window_minutes)
 
@@ -297,11 +304,15 @@ def record_digest(
     pairs: Mapping[str, PairInfo] | None = None,
     round_no: int | None = None,
     table_no: int | None = None,
+    event: str | None = None,
 ) -> str:
     """SHA-256 (hex) of the canonical JSON of the case, the decision without its wording,
-    the pairs with their players (in seat order) and units, round and table."""
+    the pairs with their players (in seat order) and units, round and table, and the event's
+    stable identity when given (the same record of another event has another digest)."""
+    named = {"event": event} if event else {}
     text = canonical_json(
         {
+            **named,
             "case": case,
             "decision": language_free(decision),
             "pairs": {
@@ -317,13 +328,16 @@ def record_digest(
 
 QR_PREFIX = "RA1"
 #: Hex digits of the chain head's hash carried in the QR: enough to tell entries apart;
-#: the whole hash is printed beside it.
+#: twice as many are printed beside it (render.CHAIN_PRINT_HEX).
 QR_HEAD_HEX = 16
+#: Hex digits of the event's stable identity in the QR (64 bits: no two events alike).
+QR_IDENTITY_HEX = 16
 
 
 def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
     """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
-    (fewer, larger modules): ``RA1:E<event>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
+    (fewer, larger modules):
+    ``RA1:E<event>:I<identity>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
     A sheet from a case file says ``CASE`` instead of the event's record. ``digest``: the
     sheet's :attr:`ScoresheetData.digest` when already taken (it hashes the whole record)."""
     parts = [QR_PREFIX]
@@ -332,6 +346,8 @@ def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
         parts.append("CASE")
     else:
         parts.append(f"E{stamp.event_id}")
+        if stamp.identity:
+            parts.append(f"I{stamp.identity[:QR_IDENTITY_HEX].upper()}")
     if data.round is not None:
         parts.append(f"R{data.round}")
     if data.table is not None:
@@ -354,6 +370,8 @@ class PaperCode:
     chain_seq: int
     chain_hash_prefix: str
     digest: str
+    #: The event's identity (its first hex digits); "" on a sheet printed before paper named it.
+    identity: str = ""
 
 
 def parse_paper_code(text: str) -> PaperCode:
@@ -373,7 +391,7 @@ def parse_paper_code(text: str) -> PaperCode:
         )
     fields: dict[str, str] = {}
     for part in parts[1:]:
-        if not part or part[0] not in "ERTVHD" or part[0] in fields:
+        if not part or part[0] not in "ERTVHDI" or part[0] in fields:
             raise PaperCodeError(
                 f"unexpected part {part!r} in the code", code="paper_code.unexpected_part", part=part
             )
@@ -389,13 +407,13 @@ def parse_paper_code(text: str) -> PaperCode:
         seq_text, head = fields["H"].split("-", 1)
         code = PaperCode(
             int(fields["E"]), int(fields["R"]), int(fields["T"]), int(fields["V"]), int(seq_text),
-            head.lower(), fields["D"].lower(),
+            head.lower(), fields["D"].lower(), fields.get("I", "").lower(),
         )  # fmt: skip
     except ValueError:
         raise PaperCodeError(
             f"a number in the code is unreadable: {raw[:80]!r}", code="paper_code.number"
         ) from None
-    hexits = code.digest + code.chain_hash_prefix
+    hexits = code.digest + code.chain_hash_prefix + code.identity
     if len(code.digest) != 64 or any(c not in "0123456789abcdef" for c in hexits):
         raise PaperCodeError("the digest in the code is not 64 hexadecimal digits", code="paper_code.digest")
     return code

@@ -1511,6 +1511,8 @@ def scoresheet_story(
         tail_widths = [rw, qr.width + 6] if qr is not None else [rw]
         pad = [("LEFTPADDING", (1, 0), (1, 0), 6)] if qr is not None else []
         tail.append(Grid([tail_cells], tail_widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
+        if payload:
+            tail.append(_qr_line(payload))
     if form.has("signatures"):
         tail.append(_heading(form, "signatures", tight=True))
         when = _dt(data.signed_at)
@@ -1583,6 +1585,10 @@ def _zone_line(form: FormTemplate) -> str:
     return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
 
 
+#: Hex digits of the audit chain head's hash printed on a scoresheet's record line.
+CHAIN_PRINT_HEX = 32
+
+
 def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload: str) -> list[Any]:
     """What the QR holds, in print, for a third party to check the sheet against the store:
     the event's id, the record's version, the audit chain's head, the record digest; the
@@ -1621,11 +1627,14 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
             f" · 第{stamp.version}版 version {stamp.version}"
             f" · {form.zh('chain_head')} {form.en('chain_head')} #{stamp.chain_seq} "
         )
+        # the chain head's first 128 bits, on the line (the QR holds 64): enough to tell
+        # any two entries apart, and a line fewer on a table's one page
+        chain = stamp.chain_hash[:CHAIN_PRINT_HEX]
         out.append(
             _cell(
-                [[(" ".join(head.split()) + " ", *small), (stamp.chain_hash, 6, st.small.textColor, mono)]],
+                [[(" ".join(head.split()) + " ", *small), (chain, 6, st.small.textColor, mono)]],
                 st.small,
-                f'{markup(head)}<font name="{mono}" size="6">{stamp.chain_hash}</font>',
+                f'{markup(head)}<font name="{mono}" size="6">{chain}</font>',
             )
         )
     rulebook = f"{form.zh('rulebook_digest')} {data.event.rulebook_id} "
@@ -1642,14 +1651,18 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
         )
     )
     out.append(_plain(f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}", st.tiny))
-    out.append(
-        _cell(
-            [[(f"QR {payload}", 6, st.tiny.textColor, mono)]],
-            st.tiny,
-            f'<font name="{mono}" size="6">QR {markup(payload)}</font>',
-        )
-    )
     return out
+
+
+def _qr_line(payload: str) -> Any:
+    """What the QR holds, in print, the whole width of the page (one line: no break in it)."""
+    st = styles()
+    mono = mono_font()
+    return _cell(
+        [[(f"QR {payload}", 5.5, st.tiny.textColor, mono)]],
+        st.tiny,
+        f'<font name="{mono}" size="5.5">QR {markup(payload)}</font>',
+    )
 
 
 def _when(form: FormTemplate, hand: int | None, trick: int | None, lang: str) -> Any:
@@ -1913,6 +1926,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         label = data.infraction_label if data.infraction_label[0] else (r.get("kind", ""), r.get("kind", ""))
         if data.hand:
             hand_text = f"第{data.hand}副" if zh else f"Hand {data.hand}"
+        elif data.blank:  # to fill in by hand
+            hand_text = ""
         else:
             hand_text = "赛前" if zh else "Before play"
         clause_parts: list[Any] = [_p(r.get("citation", ""))]
@@ -1924,9 +1939,9 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 _lab(form, "infraction"),
                 _two(label[0], label[1]) if zh else _p(label[1]),
                 _lab(form, "seat"),
-                _p(offender_text(r, lang)),
+                _p("" if data.blank else offender_text(r, lang)),
             ],
-            [_lab(form, "sanction"), _p(sanction_summary(r, lang)), "", ""],
+            [_lab(form, "sanction"), _p("" if data.blank else sanction_summary(r, lang)), "", ""],
             [_lab(form, "clause"), clause_parts, "", ""],
         ]
         if r.get("overridden"):
@@ -2009,7 +2024,12 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 label_cols=[0, 2],
             ),
         ]
-    if form.has("grounds"):
+    if form.has("grounds") and data.blank:  # ruled lines to write the grounds on
+        story += [
+            _heading(form, "grounds"),
+            _grid([[""] for _ in range(6)], [width], extra=[("TOPPADDING", (0, 0), (-1, -1), 8)]),
+        ]
+    elif form.has("grounds"):
         paras = cjk_paragraphs(data.grounds, st.grounds)
         rows = [[p] for p in paras]
         if data.evidence:
@@ -2031,6 +2051,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
             )
         )
         story += [_heading(form, "grounds"), t]
+    if form.has("grounds"):
         if "appellant" in form.signatures:
             pair = data.by_pair
             name = "、".join(pair.players) if pair and pair.players else ""

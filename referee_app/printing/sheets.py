@@ -120,3 +120,7 @@ class BracketSheet:
     placings: Sequence[Mapping[str, Any]]
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
     printed_at: datetime | None = None
+    #: Each placing's prize name ("" none), the prize-count warnings, the withdrawn pairs.
+    prizes: Sequence[str] = ()
+    warnings: Sequence[str] = ()
+    withdrawn: Sequence[str] = ()

@@ -177,8 +177,23 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     fixed = [12 * mm, 12 * mm, 0.0, 44 * mm, 19 * mm]
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
     fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
-    story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))
-    story += _standings_tail(sheet, tied, width)
+    widths = fixed + rest
+    # the last rows go with the chief referee's box, so that it never stands alone on a page
+    keep = min(3, len(rows) - 2) if len(rows) > 4 else 0
+    cut = len(rows) - keep
+    last_marks = [
+        (c[0], (c[1][0], c[1][1] - cut), (c[2][0], c[2][1] - cut), *c[3:]) for c in marks if c[1][1] >= cut
+    ]
+    marks = [c for c in marks if c[1][1] < cut]
+    story.append(_grid(rows[:cut], widths, header=True, repeat=1, extra=marks))
+    tail = _standings_tail(sheet, tied, width)
+    if keep:
+        from reportlab.platypus import KeepTogether
+
+        last = _grid(rows[cut:], widths, extra=last_marks)
+        story.append(KeepTogether([last, *tail]))
+    else:
+        story += tail
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
 
 
@@ -522,18 +537,32 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
                 rows.append([_pc(rnd), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])])
             else:
                 w = m.get("winner")
+                how = {"lots": "（抽签 lots）", "decision": "（裁判长决定 chief referee）"}.get(
+                    m.get("decided", ""), ""
+                )
                 rows.append(
                     [
                         _pc(rnd),
                         _p(f"{m['NS']} {names(m['NS'])}"),
                         _p(f"{m['EW']} {names(m['EW'])}"),
-                        _pc(w if w else "未决 undecided"),
+                        _p(f"{w}{how}" if w else "未决 undecided", st.small),
                     ]
                 )
-    col = (width - 14 * mm - 24 * mm) / 2
-    story += [_grid(rows, [14 * mm, col, col, 24 * mm], header=True, repeat=1), Spacer(1, 8)]
-    prow: list[list[Any]] = [[_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players")]]
-    for r in sheet.placings:
-        prow.append([_pc("—" if r["rank"] is None else r["rank"]), _pc(r["pair"]), _p(names(r["pair"]))])
-    story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm], header=True, repeat=1))
+    col = (width - 14 * mm - 34 * mm) / 2
+    story += [_grid(rows, [14 * mm, col, col, 34 * mm], header=True, repeat=1), Spacer(1, 8)]
+    prow: list[list[Any]] = [
+        [_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"), _head("奖项", "Prize")]
+    ]
+    splits = {"level_difference": "级差 level difference", "lots": "抽签 lots"}
+    for i, r in enumerate(sheet.placings):
+        who = names(r["pair"])
+        if r["pair"] in sheet.withdrawn:
+            who += "（退赛 withdrawn）"
+        if r.get("split"):  # what put it above the next pair out in the same round
+            who += f"　先于下一对：{splits.get(r['split'], r['split'])}"
+        prize = sheet.prizes[i] if i < len(sheet.prizes) else ""
+        prow.append([_pc("—" if r["rank"] is None else r["rank"]), _pc(r["pair"]), _p(who), _p(prize)])
+    story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
+    for line in sheet.warnings:
+        story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)

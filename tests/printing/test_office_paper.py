@@ -327,3 +327,141 @@ def test_table_cards_and_the_results_grid(lists_db: Path, tmp_path: Path) -> Non
     assert rows["1"][2:4] == [f"2{word}{first.ns_points}", str(first.ns_points)]
     flat = pdftotext(grid).replace(" ", "")
     assert "退赛（第2轮起）" in flat and "轮空2" in flat
+
+
+# -- checking paper: the event named by its identity, signed or not, re-signed PDFs -----------
+def _qr_text(pdf: Path, folder: Path) -> str:
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", str(pdf), str(folder / "qr")], check=True
+    )
+    png = sorted(folder.glob("qr*.png"))[0]
+    out = subprocess.run(
+        ["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=True
+    ).stdout
+    return out.strip()
+
+
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
+def test_verify_paper_tells_another_event_from_an_altered_sheet_and_says_if_it_was_signed(
+    office: Path, lists_db: Path, tmp_path: Path
+) -> None:
+    from referee_app.app.printouts import event_identities
+    from referee_app.store.service import Store
+
+    signed_pdf, unsigned_pdf = tmp_path / "t1.pdf", tmp_path / "t2.pdf"
+    _print(office, signed_pdf, "scoresheet", "--round", "1", "--table", "1")
+    _print(office, unsigned_pdf, "scoresheet", "--round", "1", "--table", "2")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    code = _qr_text(signed_pdf, tmp_path / "a")
+    with Store.open(str(office), read_only=True) as s:
+        identity = event_identities(s, 1)[0]
+        assert identity == s.event_key(1)["sha256"].lower()  # the event's certificate
+    assert f":I{identity[:16].upper()}:" in code and code.startswith("RA1:E1:")
+    proc = run_cli("--db", str(office), "--lang", "zh", "verify-paper", code)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "为现行版本" in proc.stdout and "该版已由双方队员及临场裁判签字" in proc.stdout
+    proc = run_cli(
+        "--db", str(office), "--lang", "zh", "verify-paper", _qr_text(unsigned_pdf, tmp_path / "b")
+    )
+    assert proc.returncode == 0 and "该版尚未签字" in proc.stdout, proc.stdout
+    # the same code read against another store whose event is number 1 too: not this event
+    proc = run_cli("--db", str(lists_db), "--lang", "zh", "verify-paper", code)
+    assert proc.returncode == 1 and "不是本赛事的单据" in proc.stdout and "改动" not in proc.stdout
+    proc = run_cli("--db", str(lists_db), "--lang", "en", "verify-paper", code)
+    assert proc.returncode == 1 and "not a sheet of this event" in proc.stdout
+    # a digit of the printed digest changed: this event's sheet, altered
+    digest = code.rsplit(":D", 1)[1]
+    altered = code[: -len(digest)] + ("0" if digest[0] != "0" else "1") + digest[1:]
+    proc = run_cli("--db", str(office), "--lang", "zh", "verify-paper", altered)
+    assert proc.returncode == 1 and "打印后被改动" in proc.stdout and "不是本赛事" not in proc.stdout
+
+
+def test_verify_pdf_does_not_call_a_pdf_signed_again_by_another_key_intact(
+    office: Path, tmp_path: Path
+) -> None:
+    from referee_app.app.printouts import make_event_identity, sign_pdf
+
+    signed = tmp_path / "signed.pdf"
+    _print(office, signed, "scoresheet", "--round", "1", "--table", "1", "--sign")
+    other = make_event_identity(tmp_path, "attacker-passphrase", common_name="别的赛事")
+    again = tmp_path / "again.pdf"
+    _sign_again(signed, again, other.p12_path, "attacker-passphrase")
+    proc = run_cli("--db", str(office), "--lang", "zh", "verify-pdf", str(again))
+    assert proc.returncode == 1
+    assert "另一证书重新签署" in proc.stdout and "完好" not in proc.stdout, proc.stdout
+    # a sheet made and signed by someone else from the start
+    (tmp_path / "x").mkdir()
+    forged = tmp_path / "x" / "forged.pdf"
+    sign_pdf(_unsigned_copy(office, tmp_path), forged, other.p12_path, "attacker-passphrase")
+    proc = run_cli("--db", str(office), "--lang", "zh", "verify-pdf", str(forged))
+    assert proc.returncode == 1 and "不是由本赛事证书签署" in proc.stdout and "完好" not in proc.stdout, (
+        proc.stdout
+    )
+
+
+def _sign_again(src: Path, dst: Path, p12: Path, passphrase: str) -> None:
+    """An attacker's signature over the file in a field of its own (an incremental update:
+    what was signed before stays, the new revision carries whatever the attacker changed)."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import signers
+
+    signer = signers.SimpleSigner.load_pkcs12(pfx_file=str(p12), passphrase=passphrase.encode())
+    with src.open("rb") as handle, dst.open("wb") as out:
+        writer = IncrementalPdfFileWriter(handle, strict=False)
+        meta = signers.PdfSignatureMetadata(field_name="Attacker", reason="改过了")
+        signers.sign_pdf(writer, meta, signer=signer, output=out)
+
+
+def _unsigned_copy(db: Path, folder: Path) -> Path:
+    out = folder / "plain.pdf"
+    _print(db, out, "scoresheet", "--round", "1", "--table", "1")
+    return out
+
+
+# -- other forms ------------------------------------------------------------------------------
+@requires_poppler
+def test_the_chief_referees_box_never_stands_alone_on_the_standings_last_page(tmp_path: Path) -> None:
+    """For every field from 30 to 56 pairs (the box falls past page 1 somewhere there), the
+    page with the chief referee's box also holds the last pairs of the table."""
+    from referee_app.printing.sheets import StandingsSheet
+    from referee_app.printing.standings import render_standings
+
+    seen_two_pages = False
+    for n in range(30, 57, 2):
+        rows = [
+            {"pair": str(i), "rank": i, "match_points": 2 * (n - i), "tiebreaks": {}} for i in range(1, n + 1)
+        ]
+        sheet = StandingsSheet(
+            event_name="名次杯",
+            rulebook_id="bhg-2011",
+            round=5,
+            seed=1,
+            tie_breaks=["match_points"],
+            rows=rows,
+            players={str(i): [f"甲{i}号", f"乙{i}号"] for i in range(1, n + 1)},
+            chief_referee="孙裁判长",
+        )
+        out = tmp_path / f"standings-{n}.pdf"
+        render_standings(sheet, out)
+        pages = pdftotext(out).split("\f")
+        with_box = next(p for p in pages if "裁判长签字确认" in p)
+        assert f"甲{n}号" in with_box, (n, with_box[:200])
+        seen_two_pages |= len([p for p in pages if p.strip()]) > 1
+    assert seen_two_pages
+
+
+@requires_poppler
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_blank_appeal_form_is_the_events_with_everything_else_to_fill_in(
+    office: Path, tmp_path: Path, lang: str
+) -> None:
+    out = tmp_path / f"blank-appeal-{lang}.pdf"
+    text = _print(office, out, "appeal", "--blank", lang=lang)
+    assert _pages(out) == 1
+    for want in ("申诉表", "某市体育总会", "市体育馆二楼", "孙裁判长", "200"):
+        assert want in text, want
+    assert "不处罚" not in text and "赛前" not in text and "Beforeplay" not in text  # nothing of a ruling
+    proc = run_cli("--db", str(office), "--lang", "en", "print", "appeal", "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 2 and "--blank" in proc.stderr
