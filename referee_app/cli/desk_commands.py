@@ -304,6 +304,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         from referee_app.app.printouts import StandingsSheet, render_standings
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+        sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
         render_standings(sheet, args.pdf)
     lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell

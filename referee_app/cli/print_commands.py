@@ -1063,6 +1063,7 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
         return _write_pdf(args, lambda handle: render_bracket(bracket, handle), [bracket], reason)
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
     sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+    sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
     sheet.final = bool(args.final)
     sheet.chief_referee = chief
     kind = "final" if args.final else "provisional"

@@ -35,6 +35,8 @@ class StandingsSheet:
     final: bool = False
     chief_referee: str = ""
     stamp: Any = None  # a SignatureStamp when the PDF is to be signed
+    #: Pairs withdrawn (退赛) and the round they left from: marked beside their names.
+    withdrawn: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:

@@ -160,6 +160,9 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     for row in sheet.rows:
         pair = row["pair"]
         names = "、".join(sheet.players.get(pair, []))
+        left = sheet.withdrawn.get(pair)
+        if left is not None:
+            names += f"（第{left}轮起退赛 withdrawn）"
         dq = row["tiebreaks"].get("disqualified")
         if dq is not None:
             names += f"（第{dq}轮取消资格 DQ）"

@@ -327,6 +327,9 @@ def test_table_cards_and_the_results_grid(lists_db: Path, tmp_path: Path) -> Non
     assert rows["1"][2:4] == [f"2{word}{first.ns_points}", str(first.ns_points)]
     flat = pdftotext(grid).replace(" ", "")
     assert "退赛（第2轮起）" in flat and "轮空2" in flat
+    standings = tmp_path / "standings.pdf"
+    text = _print(lists_db, standings, "standings")
+    assert "欧阳明、孙丽（第2轮起退赛withdrawn）" in text.replace("\n", "")
 
 
 # -- checking paper: the event named by its identity, signed or not, re-signed PDFs -----------
