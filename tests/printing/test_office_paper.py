@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import requires_poppler
-from .helpers import pdftotext, run_cli, signature_png
+from .helpers import pdftotext, signature_png
 
 PASS = "office-passphrase-例"
 ENV = {"REFEREE_APP_KEY_PASSPHRASE": PASS}
@@ -104,6 +104,31 @@ def office(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = run_cli("--db", str(db), "key", "create", "--event", "1", env=ENV)
     assert proc.returncode == 0, proc.stderr
     return db
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee-app ARGS`` in this process (the suite's time: no interpreter to start and
+    no imports to repeat per command), with the passphrase of ``env`` or none."""
+    import contextlib
+    import io
+    import os
+
+    from referee_app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = os.environ.pop("REFEREE_APP_KEY_PASSPHRASE", None)
+    os.environ.update(env or {})
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(list(args))
+            except SystemExit as exc:
+                rc = int(exc.code or 0)
+    finally:
+        os.environ.pop("REFEREE_APP_KEY_PASSPHRASE", None)
+        if saved is not None:
+            os.environ["REFEREE_APP_KEY_PASSPHRASE"] = saved
+    return subprocess.CompletedProcess(list(args), rc, out.getvalue(), err.getvalue())
 
 
 def _print(db: Path, out: Path, *args: str, lang: str = "zh") -> str:
