@@ -486,9 +486,10 @@ def printed_pairing(pdf: Path) -> tuple[list[tuple[int, str, str]], str | None, 
     tables: list[tuple[int, str, str]] = []
     bye = None
     for line in text.splitlines():
-        cells = line.split()  # table, NS, its players, EW, its players
-        if len(cells) == 5 and cells[0].isdigit() and cells[1].isdigit() and cells[3].isdigit():
-            tables.append((int(cells[0]), cells[1], cells[3]))
+        cells = line.split()  # table, NS, its players, [unit], points, EW, its players, [unit], points
+        numbers = [c for c in cells if c.isdigit()]  # table, NS, its points, EW, its points
+        if len(numbers) == 5 and cells[:2] == numbers[:2]:
+            tables.append((int(numbers[0]), numbers[1], numbers[3]))
         elif cells[:2] == ["轮空", "Bye"]:
             bye = cells[2]
     return tables, bye, text

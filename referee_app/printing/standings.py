@@ -194,7 +194,10 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
         from reportlab.platypus import KeepTogether
 
         last = _grid(rows[cut:], widths, extra=last_marks)
-        story.append(KeepTogether([last, *tail]))
+        flat: list[Any] = []  # one block: a KeepTogether inside another measures as a page
+        for part in tail:
+            flat += list(part._content) if isinstance(part, KeepTogether) else [part]
+        story.append(KeepTogether([last, *flat]))
     else:
         story += tail
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
@@ -306,8 +309,8 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         rows.append([_pc(table), *side(ns), *side(ew)])
     if sheet.bye:
         rows.append([_pc("轮空 Bye"), *side(sheet.bye), "", "", "", ""])
-    names = (width - 12 * mm - 2 * (12 + 11) * mm) / 2
-    cols = [12 * mm, 12 * mm, names * 0.58, names * 0.42, 11 * mm]
+    names = (width - 14 * mm - 2 * (12 + 11) * mm) / 2
+    cols = [14 * mm, 12 * mm, names * 0.58, names * 0.42, 11 * mm]  # 轮空 Bye on one line
     story.append(_grid(rows, cols + cols[1:], header=True, repeat=1))
     if sheet.withdrawn:
         story += [Spacer(1, 4), _p(f"退赛 Withdrawn：{'、'.join(sheet.withdrawn)}", st.small)]
