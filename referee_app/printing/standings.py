@@ -189,17 +189,14 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     ]
     marks = [c for c in marks if c[1][1] < cut]
     story.append(_grid(rows[:cut], widths, header=True, repeat=1, extra=marks))
-    tail = _standings_tail(sheet, tied, width)
-    if keep:
+    if not keep:
+        story += _standings_tail(sheet, tied, width)
+    else:
         from reportlab.platypus import KeepTogether
 
         last = _grid(rows[cut:], widths, extra=last_marks)
-        flat: list[Any] = []  # one block: a KeepTogether inside another measures as a page
-        for part in tail:
-            flat += list(part._content) if isinstance(part, KeepTogether) else [part]
-        story.append(KeepTogether([last, *flat]))
-    else:
-        story += tail
+        # one block (a KeepTogether inside another measures as a page): the tail unwrapped
+        story.append(KeepTogether([last, *_standings_tail(sheet, tied, width, together=False)]))
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
 
 
@@ -214,8 +211,9 @@ def tied_pairs(sheet: StandingsSheet) -> set[str]:
     return {p for members in groups.values() if len(members) > 1 for p in members}
 
 
-def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list[Any]:
-    """The note on tied ranks and the chief referee's sign-off."""
+def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, together: bool = True) -> list[Any]:
+    """The note on tied ranks and the chief referee's sign-off (kept together unless the
+    caller keeps it with the table's last rows)."""
     from reportlab.platypus import KeepTogether
 
     from .render import SignatureGrid
@@ -241,7 +239,10 @@ def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list
         from .render import stamp_block
 
         block += [Spacer(1, 4), stamp_block(sheet.stamp, width)]
-    out.append(KeepTogether(block))
+    if together:
+        out.append(KeepTogether(block))
+    else:
+        out += block
     return out
 
 
