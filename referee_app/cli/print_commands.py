@@ -138,7 +138,7 @@ def register(subparsers: Any) -> None:
     ap.add_argument(
         "--blank", action="store_true", help="a blank appeal form of the event, to fill in by hand"
     )
-    ap.add_argument("--event", type=int, default=None, help="event id in the store (with --blank)")
+    ap.add_argument("--event", type=int, default=None, help="event id in the store (for a blank form)")
     ap.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ap)
     _common(ap)
@@ -1076,19 +1076,30 @@ def cmd_print_results(args: argparse.Namespace) -> int:
     from ..app.printouts import render_results_grid, results_grid
     from .desk_commands import load_event
 
-    if args.round is not None and args.round < 1:
-        raise CommandError(
-            f"--round: expected a round number ≥ 1, got {args.round}",
-            code="input.round",
-            field="round",
-            got=args.round,
-        )
+    if args.round is not None:
+        _check_round(args.round)
     loaded = _store_call(args, lambda store: load_event(store, args.event), read_only=True)
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
     sheet = results_grid(loaded, args.round)
     reason = text("print_out.reason_results", args, round=sheet.rounds)
     return _write_pdf(args, lambda handle: render_results_grid(sheet, handle), [sheet], reason)
+
+
+#: No event has more rounds: a larger number is a typing slip (and past what the store's
+#: integers hold).
+ROUND_MAX = 999
+
+
+def _check_round(round_no: int) -> None:
+    if not 1 <= round_no <= ROUND_MAX:
+        raise CommandError(
+            f"--round: expected a round number from 1 to {ROUND_MAX}, got {round_no}",
+            code="input.round_range",
+            field="round",
+            got=round_no,
+            max=ROUND_MAX,
+        )
 
 
 def cmd_print_table_cards(args: argparse.Namespace) -> int:
@@ -1105,13 +1116,7 @@ def _pairing_sheet(args: argparse.Namespace) -> Any:
     :func:`cmd_print_pairing`)."""
     from ..core.pairing import PairingError
 
-    if args.round < 1:
-        raise CommandError(
-            f"--round: expected a round number ≥ 1, got {args.round}",
-            code="input.round",
-            field="round",
-            got=args.round,
-        )
+    _check_round(args.round)
 
     def read(store: Any) -> Any:
         from ..app.pairing import pairing_sheet, round_pairing
