@@ -280,6 +280,20 @@ def test_13_pair_knockout_start_to_finish(tmp_path: Path) -> None:
         ["pdftotext", str(tmp_path / "bracket.pdf"), "-"], capture_output=True, text=True
     ).stdout
     assert "淘汰赛对阵" in text and "KNOCKOUT BRACKET" in text and "名次" in text
+    # the tie says how it was decided; places shared past the 8 first prizes are warned of
+    decided = [m for r in b["rounds"].values() for m in r if m.get("decided")]
+    assert [(m["NS"], m["EW"], m["decided"]) for m in decided] == [(*tied, "lots")]
+    flat = "".join(text.split())
+    assert "一等(名次)奖" in flat and "（抽签lots）" in flat
+    assert "一等(名次)奖按规则设8个，按名次有13对获得" in flat
+    rc, out, err = cli(db, "bracket")
+    assert rc == 0 and "First prize (placed)" in out and "the places give it to 13 pairs" in err, err
+    assert f"→ {min(tied, key=int)} (tied: decided by lots)" in out
+    # standings in a knockout is the bracket's one ranking, not an order by match points
+    rc, standings_out, err = cli(db, "standings")
+    assert rc == 0, err
+    placed = out[out.index("Placings") :]
+    assert placed in standings_out
     with Store.open(db) as s:
         log = s.log(eid)
         assert [e["action"] for e in log].count("desk.pairing") == 4
@@ -492,9 +506,10 @@ def printed_pairing(pdf: Path) -> tuple[list[tuple[int, str, str]], str | None, 
     tables: list[tuple[int, str, str]] = []
     bye = None
     for line in text.splitlines():
-        cells = line.split()  # table, NS, its players, EW, its players
-        if len(cells) == 5 and cells[0].isdigit() and cells[1].isdigit() and cells[3].isdigit():
-            tables.append((int(cells[0]), cells[1], cells[3]))
+        cells = line.split()  # table, NS, its players, [unit], points, EW, its players, [unit], points
+        numbers = [c for c in cells if c.isdigit()]  # table, NS, its points, EW, its points
+        if len(numbers) == 5 and cells[:2] == numbers[:2]:
+            tables.append((int(numbers[0]), numbers[1], numbers[3]))
         elif cells[:2] == ["轮空", "Bye"]:
             bye = cells[2]
     return tables, bye, text

@@ -249,3 +249,70 @@ def seated_opponents(loaded: Loaded, round_no: int) -> dict[str, str]:
     for _t, ns, ew in (rec or {}).get("body", {}).get("tables", []):
         out[str(ns)], out[str(ew)] = str(ew), str(ns)
     return out
+
+
+def set_event_details(
+    store: Any,
+    event_id: int | None,
+    actor: Any,
+    *,
+    organiser: str | None = None,
+    venue: str | None = None,
+    chief_referee: str | None = None,
+) -> dict[str, str]:
+    """Record the event's organiser (主办单位), venue (比赛地点) and chief referee (裁判长)
+    for its paper: the fields given replace the recorded ones ("" clears one), the others
+    are kept. One desk record and its audit entry, the chief referee's (``desk.run``);
+    returns the event's details as they now are."""
+    from ..store.errors import InputError
+
+    ev = store.pick_event(event_id)
+    details = store.event_details(ev.id)
+    given = {"organiser": organiser, "venue": venue, "chief_referee": chief_referee}
+    for key, value in given.items():
+        if value is None:
+            continue
+        value = " ".join(value.split())
+        if len(value) > 100:
+            raise InputError(
+                f"--{key.replace('_', '-')}: at most 100 characters, got {len(value)}",
+                code="event.detail_too_long",
+                field=key,
+                n=len(value),
+            )
+        details[key] = value
+    store.add_desk_record(ev.id, "details", None, details, actor=actor)
+    return details
+
+
+class KnockoutRanking:
+    """A knockout's one official ranking (名次), the bracket's and the standings' alike:
+    ``rows`` best first (``core.knockout.placings``), the rulebook's placing rule, the
+    prizes' names by language, and the prizes more pairs earn than the rulebook gives."""
+
+    def __init__(self, loaded: Loaded, seed: int | None = None) -> None:
+        from ..core.knockout import placings, prize_overflow
+
+        self.rule = loaded.rulebook.data["standings"].get("placings")
+        self.rows = placings(loaded.record, self.rule, seed=loaded.ev.id if seed is None else seed)
+        self.prizes = [dict(p["name"]) for p in (self.rule or {}).get("prizes", [])]
+        self.overflow = prize_overflow(self.rows, self.rule)
+
+    def prize_name(self, row: dict[str, Any], lang: str) -> str:
+        n = row.get("prize")
+        return "" if n is None else str(self.prizes[n].get(lang) or self.prizes[n].get("zh", ""))
+
+    def warnings(self, lang: str) -> list[str]:
+        """One line for each prize more pairs earn than the rulebook's count (shared places)."""
+        from .messages import message
+
+        return [
+            message(
+                "desk.prize_overflow",
+                lang,
+                prize=str(self.prizes[o["prize"]].get(lang) or self.prizes[o["prize"]].get("zh", "")),
+                count=o["count"],
+                pairs=o["pairs"],
+            )
+            for o in self.overflow
+        ]

@@ -345,8 +345,12 @@ def refuse_unfinished(loaded: Loaded, round_no: int) -> None:
 def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
     """The printed pairing list (对阵表) of ``rp``: published, seated (as seated), or the
     proposal marked 编排建议，未公布."""
+    from ..core.standings import compute_standings
     from .printouts import PairingSheet
 
+    loaded = rp.loaded
+    before = compute_standings(loaded.rulebook, loaded.record, through_round=rp.round - 1, seed=loaded.ev.id)
+    numbers = [str(p["number"]) for p in loaded.pairs]
     return PairingSheet(
         event_name=rp.loaded.ev.name,
         rulebook_id=rp.loaded.rulebook.id,
@@ -359,6 +363,9 @@ def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
         published=rp.published,
         version=rp.version,
         web_url=web_url,
+        units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
+        scores={str(r["pair"]): int(r["match_points"]) for r in before.rows},
+        withdrawn=[n for n in numbers if loaded.record.withdrawn(n, rp.round)],
     )
 
 

@@ -10,11 +10,15 @@ the PDF code; the first print-out pays for it)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..printing.build import (
     appeal_form_data,
+    blank_appeal_form,
+    blank_table_sheets,
     chain_entry_hash,
     chief_referee_name,
+    event_identities,
     store_scoresheets,
     stored_digest,
     stored_ruling_slip,
@@ -31,28 +35,37 @@ from ..printing.data import (
 )
 from ..printing.forms import FormTemplate
 from ..printing.qr import qr_modules
-from ..printing.sheets import BracketSheet, PairingSheet, StandingsSheet, Target
+from ..printing.sheets import BracketSheet, PairingSheet, ResultsGrid, StandingsSheet, Target
 from ..printing.signing import make_event_identity, sign_pdf, verify_pdf
 
 __all__ = [
     "AppealFormData",
     "BracketSheet",
     "PairingSheet",
+    "ResultsGrid",
     "RulingSlipData",
     "ScoresheetData",
     "SignatureStamp",
     "StandingsSheet",
     "Target",
     "appeal_form_data",
+    "blank_appeal_form",
     "applied_clause",
     "blank_sheet",
+    "bracket_sheet",
+    "published_blank_sheets",
     "chain_entry_hash",
     "chief_referee_name",
+    "event_identities",
     "make_event_identity",
     "parse_paper_code",
     "qr_modules",
     "render_appeal",
     "render_bracket",
+    "render_pairing_by_name",
+    "render_results_grid",
+    "render_table_cards",
+    "results_grid",
     "render_pairing",
     "render_round",
     "render_ruling",
@@ -65,6 +78,104 @@ __all__ = [
     "stored_ruling_slip",
     "verify_pdf",
 ]
+
+
+def published_blank_sheets(
+    store: Any, event_id: int | None, round_no: int, table_no: int | None, hands: int, lang: str
+) -> tuple[Any, list[ScoresheetData]]:
+    """Blank scoresheets for every table of round ``round_no``'s published pairing (or
+    table ``table_no``), to record its hands by hand before any result is in. NotFoundError
+    when the round has no published pairing; an empty list when it has no such table."""
+    from .event import published_pairing
+
+    ev = store.pick_event(event_id)
+    pairing, _record = published_pairing(store, ev.id, round_no)
+    tables = [(t.table, t.ns, t.ew) for t in pairing.tables if table_no is None or t.table == table_no]
+    return blank_table_sheets(store, ev.id, round_no, tables, hands, lang)
+
+
+def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:
+    """The results grid (成绩册) of an event as ``app.event.load_event`` read it: every
+    pair's opponent and result in each round through ``through_round`` (default: the last
+    with a result), its match points and rank as the standings give them."""
+    from ..core.standings import compute_standings, natural_key
+
+    record = loaded.record
+    table = compute_standings(loaded.rulebook, record, through_round=through_round, seed=loaded.ev.id)
+    last = table.round
+    cells: dict[str, dict[int, dict[str, Any]]] = {str(p): {} for p in record.pairs}
+    for m in record.results:
+        if m.round > last:
+            continue
+        for side, pair, opponent, points in (
+            ("NS", m.ns, m.ew, m.ns_points),
+            ("EW", m.ew, m.ns, m.ew_points),
+        ):
+            if m.forfeit in (side, "both"):
+                outcome = "forfeit_lost"
+            elif m.forfeit is not None:
+                outcome = "forfeit_won"
+            elif m.winner is None:
+                outcome = "draw"
+            else:
+                outcome = "win" if m.winner == side else "loss"
+            cells.setdefault(pair, {})[m.round] = {
+                "opponent": opponent, "side": side, "points": points, "outcome": outcome,
+            }  # fmt: skip
+    win = int(loaded.rulebook.data["match_points"]["win"])  # a bye counts as a win (core.standings)
+    for b in record.byes:
+        if b.round <= last:
+            cells.setdefault(b.pair, {})[b.round] = {
+                "opponent": None,
+                "side": "bye",
+                "points": win,
+                "outcome": "bye",
+            }
+    withdrawn = {w.pair: w.first_round for w in record.withdrawals if w.back_from is None}
+    return ResultsGrid(
+        event_name=loaded.ev.name,
+        rulebook_id=loaded.rulebook.id,
+        rounds=last,
+        pairs=sorted(cells, key=natural_key),
+        cells=cells,
+        totals={str(r["pair"]): int(r["match_points"]) for r in table.rows},
+        ranks={str(r["pair"]): int(r["rank"]) for r in table.rows if r.get("rank") is not None},
+        players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+        units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
+        withdrawn=withdrawn,
+    )
+
+
+def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
+    """A knockout's bracket sheet: its rounds' matches in pair-number order (a tie says how
+    it was decided: lots or the chief referee), its byes, and its one official ranking
+    (``app.event.KnockoutRanking``) with prizes and the prize-count warnings (in Chinese,
+    the sheet's language)."""
+    from ..core.knockout import decided_how, winner_of
+    from ..core.standings import natural_key
+    from .event import KnockoutRanking
+
+    rec = loaded.record
+    ranking = KnockoutRanking(loaded, seed)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for m in sorted(rec.results, key=lambda m: (m.round, natural_key(m.ns))):
+        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)}
+        how = decided_how(rec, m)
+        if how is not None:
+            match["decided"] = how
+        rounds.setdefault(m.round, []).append(match)
+    for b in rec.byes:
+        rounds.setdefault(b.round, []).append({"bye": b.pair})
+    return BracketSheet(
+        event_name=loaded.ev.name,
+        rulebook_id=loaded.rulebook.id,
+        rounds=rounds,
+        placings=ranking.rows,
+        players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+        prizes=[ranking.prize_name(r, "zh") for r in ranking.rows],
+        warnings=ranking.warnings("zh"),
+        withdrawn=[w.pair for w in rec.withdrawals if w.back_from is None],
+    )
 
 
 def render_scoresheet(data: ScoresheetData, target: Target, form: FormTemplate | None = None) -> None:
@@ -110,6 +221,24 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
 def render_pairing(sheet: PairingSheet, target: Target) -> None:
     """A round's pairing list (对阵表)."""
     from ..printing.standings import render_pairing as render
+
+    render(sheet, target)
+
+
+def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
+    from ..printing.standings import render_pairing_by_name as render
+
+    render(sheet, target)
+
+
+def render_table_cards(sheet: PairingSheet, target: Target) -> None:
+    from ..printing.standings import render_table_cards as render
+
+    render(sheet, target)
+
+
+def render_results_grid(sheet: ResultsGrid, target: Target) -> None:
+    from ..printing.standings import render_results_grid as render
 
     render(sheet, target)
 

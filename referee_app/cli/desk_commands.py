@@ -334,6 +334,21 @@ def cmd_standings(args: argparse.Namespace) -> int:
     with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event)
     seed = loaded.ev.id if args.seed is None else args.seed
+    if loaded.knockout and args.pdf is None and not args.json:
+        # one official ranking: a knockout's places are the bracket's, not match points'
+        from referee_app.app.event import KnockoutRanking
+
+        print(
+            text(
+                "desk_out.standings_title",
+                lang_of(args),
+                event=loaded.ev.name,
+                round=loaded.record.last_round(),
+                seed=seed,
+            )
+        )
+        _print_placings(KnockoutRanking(loaded, seed), lang_of(args))
+        return 0
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
     for note in loaded.worded_notes(args.lang):
         print(note, file=sys.stderr)
@@ -341,6 +356,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         from referee_app.app.printouts import StandingsSheet, render_standings
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+        sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
         render_standings(sheet, args.pdf)
     lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell
@@ -842,33 +858,19 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 def cmd_bracket(args: argparse.Namespace) -> int:
     """``referee-app bracket [--json] [--pdf FILE]``: a knockout's rounds and placings."""
+    from referee_app.app.event import KnockoutRanking
+    from referee_app.app.printouts import bracket_sheet
     from referee_app.app.store import Store
-    from referee_app.core.knockout import placings, winner_of
 
     with Store.open(args.db, read_only=True) as store:
         loaded = load_event(store, args.event, knockout=True)
-    rec = loaded.record
-    rule = loaded.rulebook.data["standings"].get("placings")
-    rows = placings(rec, rule, seed=loaded.ev.id if args.seed is None else args.seed)
-    prizes = [p["name"][lang_of(args)] for p in (rule or {}).get("prizes", [])]
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    for m in sorted(rec.results, key=lambda m: (m.round, m.ns)):
-        rounds.setdefault(m.round, []).append({"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)})
-    for b in rec.byes:
-        rounds.setdefault(b.round, []).append({"bye": b.pair})
+    ranking = KnockoutRanking(loaded, args.seed)
+    sheet = bracket_sheet(loaded, args.seed)
+    rows, rounds = ranking.rows, sheet.rounds
     if args.pdf:
-        from referee_app.app.printouts import BracketSheet, render_bracket
+        from referee_app.app.printouts import render_bracket
 
-        render_bracket(
-            BracketSheet(
-                event_name=loaded.ev.name,
-                rulebook_id=loaded.rulebook.id,
-                rounds=rounds,
-                placings=rows,
-                players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
-            ),
-            args.pdf,
-        )
+        render_bracket(sheet, args.pdf)
     if args.json:
         out = {"rounds": {str(k): v for k, v in sorted(rounds.items())}, "placings": rows}
         sys.stdout.write(stdout_json(out, indent=2) + "\n")
@@ -881,14 +883,23 @@ def cmd_bracket(args: argparse.Namespace) -> int:
                 print(f"  {text('desk_out.bye_line', lang)} {m['bye']}")
             else:
                 w = m["winner"] or text("desk_out.undecided", lang)
-                print(f"  {m['NS']} – {m['EW']}  → {w}")
+                how = f" ({text('desk_out.decided_' + m['decided'], lang)})" if m.get("decided") else ""
+                print(f"  {m['NS']} – {m['EW']}  → {w}{how}")
+    _print_placings(ranking, lang)
+    return 0
+
+
+def _print_placings(ranking: Any, lang: str) -> None:
+    """The knockout's official ranking, as ``bracket`` and ``standings`` print it."""
     print(text("desk_out.placings", lang))
-    for r in rows:
-        prize = prizes[r["prize"]] if r.get("prize") is not None else ""
+    for r in ranking.rows:
+        prize = ranking.prize_name(r, lang)
         print(f"  {r['rank'] if r['rank'] is not None else '—'}\t{r['pair']}\t{prize}".rstrip())
+    rule = ranking.rule
     if rule and rule["clause"].get("assumed"):
         print(text("desk_out.placings_assumed", lang, ref=rule["clause"]["ref"]))
-    return 0
+    for line in ranking.warnings(lang):
+        print(line, file=sys.stderr)
 
 
 # -- the round: clock, end, publication of its scores ------------------------------------------

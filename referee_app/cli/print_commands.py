@@ -108,6 +108,13 @@ def register(subparsers: Any) -> None:
     rd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     rd.add_argument("-o", "--output", required=True, help="the PDF to write")
     rd.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    rd.add_argument(
+        "--blank",
+        type=int,
+        default=None,
+        metavar="N",
+        help="blank sheets with N empty hand rows for every table of the published pairing (before play)",
+    )
     _sign_opts(rd)
     _common(rd)
     rd.set_defaults(func=_guard(cmd_print_round))
@@ -127,7 +134,11 @@ def register(subparsers: Any) -> None:
     ru.set_defaults(func=_guard(cmd_print_ruling))
 
     ap = pr_sub.add_parser("appeal", help="an appeal form (申诉表) from the event store")
-    ap.add_argument("--appeal", type=int, required=True, help="appeal id")
+    ap.add_argument("--appeal", type=int, default=None, help="appeal id")
+    ap.add_argument(
+        "--blank", action="store_true", help="a blank appeal form of the event, to fill in by hand"
+    )
+    ap.add_argument("--event", type=int, default=None, help="event id in the store (for a blank form)")
     ap.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ap)
     _common(ap)
@@ -154,6 +165,12 @@ def register(subparsers: Any) -> None:
     )
     pg.add_argument("--round", type=int, required=True)
     pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pg.add_argument(
+        "--by",
+        choices=("table", "name"),
+        default="table",
+        help="table: by table, with units and points (default); name: every player in pinyin order",
+    )
     pg.add_argument("-o", "--output", required=True, help="the PDF to write")
     pg.add_argument(
         "--web-url",
@@ -164,6 +181,23 @@ def register(subparsers: Any) -> None:
     _sign_opts(pg)
     _common(pg)
     pg.set_defaults(func=_guard(cmd_print_pairing))
+
+    tc = pr_sub.add_parser("table-cards", help="table cards (桌号牌) of a round's pairing: two tables a page")
+    tc.add_argument("--round", type=int, required=True)
+    tc.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    tc.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _common(tc)
+    tc.set_defaults(func=_guard(cmd_print_table_cards))
+
+    rg = pr_sub.add_parser(
+        "results", help="the results grid (成绩册): each pair's opponent and result in every round"
+    )
+    rg.add_argument("--round", type=int, default=None, help="through this round (default: the last recorded)")
+    rg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    rg.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(rg)
+    _common(rg)
+    rg.set_defaults(func=_guard(cmd_print_results))
 
     key = subparsers.add_parser("key", help="the event's signing key; the stations' keys")
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=type(key))
@@ -493,13 +527,8 @@ def _sign_with_stored_key(pdf: Path, p12: bytes, passphrase: str, reason: str, l
 def cmd_print_scoresheet(args: argparse.Namespace) -> int:
     lang = _lang(args)
     _no_sign_from_case(args)
-    if args.blank is not None and not 1 <= args.blank <= 60:
-        raise CommandError(
-            f"--blank: expected a number of hand rows from 1 to 60, got {args.blank}",
-            code="print.blank_rows",
-            field="blank",
-            got=args.blank,
-        )
+    if args.blank is not None:
+        _check_blank_rows(args.blank)
     if args.case is not None:
         data = _scoresheet_from_file(args.case, args, lang)
     else:
@@ -508,16 +537,73 @@ def cmd_print_scoresheet(args: argparse.Namespace) -> int:
                 "print scoresheet: give --case CASE.json, or --round R --table T (event store)",
                 code="print.scoresheet_source",
             )
-        sheets = _store_sheets(args, lang, args.round, args.table)
-        data = sheets[0]
-    if args.blank is not None:  # rows to record the hands by hand; nothing recorded is printed
-        from ..app.printouts import blank_sheet
+        if args.blank is not None:  # before play: the table as its published pairing seats it
+            data = _blank_sheets(args, lang, args.round, args.table, args.blank)[0]
+        else:
+            data = _store_sheets(args, lang, args.round, args.table)[0]
+    if args.blank is not None and data.blank_hands != args.blank:
+        from ..app.printouts import blank_sheet  # rows to record the hands by hand
 
         data = blank_sheet(data, args.blank)
     from ..app.printouts import render_scoresheet
 
     reason = _record_reason(data, lang)
     return _write_pdf(args, lambda handle: render_scoresheet(data, handle), [data], reason)
+
+
+def _check_blank_rows(rows: int) -> None:
+    if not 1 <= rows <= 60:
+        raise CommandError(
+            f"--blank: expected a number of hand rows from 1 to 60, got {rows}",
+            code="print.blank_rows",
+            field="blank",
+            got=rows,
+        )
+
+
+def _blank_sheets(
+    args: argparse.Namespace, lang: str, round_no: int, table_no: int | None, hands: int
+) -> list[Any]:
+    """Blank sheets for the tables of a round's published pairing (or one table), to record
+    the hands by hand; a table not in it but recorded (entered without a pairing) gets its
+    record's blank sheet."""
+    from ..app.errors import NotFoundError
+    from ..app.printouts import blank_sheet, published_blank_sheets, store_scoresheets
+
+    def read(store: Any) -> tuple[Any, list[Any]]:
+        event = getattr(args, "event", None)
+        try:
+            ev, sheets = published_blank_sheets(store, event, round_no, table_no, hands, lang)
+        except NotFoundError:
+            ev, sheets = store.pick_event(event), []
+        if not sheets:
+            ev, recorded = store_scoresheets(store, ev.id, round_no, table_no, lang)
+            sheets = [blank_sheet(s, hands) for s in recorded]
+        return ev, sheets
+
+    ev, sheets = _store_call(args, read, read_only=True)
+    args._event_id = ev.id
+    args._event_name = ev.name
+    if not sheets:
+        if table_no is None:
+            raise CommandError(
+                f"round {round_no}: no published pairing in event {ev.id} ({ev.name}), nor a record; "
+                "publish the round's pairing first",
+                code="print.no_round_to_blank",
+                round=round_no,
+                event=ev.id,
+                name=ev.name,
+            )
+        raise CommandError(
+            f"round {round_no}, table {table_no}: no such table in the published pairing of event "
+            f"{ev.id} ({ev.name}), nor a record; publish the round's pairing first",
+            code="print.no_table_to_blank",
+            round=round_no,
+            table=table_no,
+            event=ev.id,
+            name=ev.name,
+        )
+    return sheets
 
 
 def _record_reason(data: Any, lang: str) -> str:
@@ -529,7 +615,11 @@ def _record_reason(data: Any, lang: str) -> str:
 
 def cmd_print_round(args: argparse.Namespace) -> int:
     lang = _lang(args)
-    sheets = _store_sheets(args, lang, args.round, None)
+    if args.blank is not None:
+        _check_blank_rows(args.blank)
+        sheets = _blank_sheets(args, lang, args.round, None, args.blank)
+    else:
+        sheets = _store_sheets(args, lang, args.round, None)
     from ..app.printouts import render_round
 
     total = len(sheets)
@@ -681,9 +771,22 @@ def _print_stored_ruling(args: argparse.Namespace) -> int:
 
 def cmd_print_appeal(args: argparse.Namespace) -> int:
     """The appeal form of a stored appeal (see :func:`appeal_form_data`)."""
-    from ..app.printouts import appeal_form_data
+    from ..app.printouts import appeal_form_data, blank_appeal_form, render_appeal
 
     lang = _lang(args)
+    if args.blank or args.appeal is None:
+        if not args.blank:
+            raise CommandError(
+                "print appeal: give --appeal ID (a stored appeal) or --blank (a blank form)",
+                code="print.appeal_source",
+            )
+        ev, blank = _store_call(
+            args, lambda store: blank_appeal_form(store, args.event, lang), read_only=True
+        )
+        args._event_id = ev.id
+        args._event_name = ev.name
+        args.sign = False  # a blank form is no record to sign
+        return _write_pdf(args, lambda handle: render_appeal(blank, handle), [blank])
     try:
         ev, data = _store_call(args, lambda store: appeal_form_data(store, args.appeal, lang), read_only=True)
     except CommandError as exc:
@@ -697,7 +800,6 @@ def cmd_print_appeal(args: argparse.Namespace) -> int:
         raise
     args._event_id = ev.id
     args._event_name = ev.name
-    from ..app.printouts import render_appeal
 
     reason = text("print_out.reason_appeal", lang, appeal=data.appeal_no)
     return _write_pdf(args, lambda handle: render_appeal(data, handle), [data], reason)
@@ -831,19 +933,25 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
         "not signed": "print_out.pdf_not_signed",
         "modified: the signed bytes have changed": "print_out.pdf_changed",
         "modified: content was added after signing": "print_out.pdf_appended",
-        "intact, but not signed by this event's certificate": "print_out.pdf_other_cert",
+        "not signed by this event's certificate: its content is not vouched for": "print_out.pdf_other_cert",
+        (
+            "modified: changed after this event's certificate signed it, "
+            "and signed again by another certificate"
+        ): "print_out.pdf_resigned",
     }.get(result.message, "print_out.pdf_damaged")
     print(text(verdict, args, file=args.file))
     return 1
 
 
 def cmd_verify_paper(args: argparse.Namespace) -> int:
-    """Check a printed scoresheet's QR text against the event store: the store holds that
-    event, round, table and version, its record still gives the printed digest, it is the
-    current version, and the audit chain still holds the entry printed as its head.
-    Exit 0: confirmed; 1: not held, altered, or superseded; 2: not a code to check."""
-    from ..app.errors import PaperCodeError
-    from ..app.printouts import chain_entry_hash, parse_paper_code, stored_digest
+    """Check a printed scoresheet's QR text against the event store: the sheet names this
+    event (its stable identity, not only its local number: else 不是本赛事的单据), the store
+    holds that round, table and version, its record still gives the printed digest, it is
+    the current version, and the audit chain still holds the entry printed as its head; and
+    say whether that version was signed by the players and the table referee.
+    Exit 0: confirmed; 1: another event, not held, altered, or superseded; 2: not a code."""
+    from ..app.errors import NotFoundError, PaperCodeError
+    from ..app.printouts import chain_entry_hash, event_identities, parse_paper_code, stored_digest
 
     try:
         code = parse_paper_code(args.code)
@@ -851,15 +959,28 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
         raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, **exc.values) from None
     where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
 
-    def read(store: Any) -> tuple[Any, str | None, int, str | None]:
-        ev = store.pick_event(code.event_id)
-        digest = stored_digest(store, ev.id, code.round, code.table, code.version)
+    def read(store: Any) -> tuple[Any, str | None, int, str | None, bool | None]:
+        try:
+            ev = store.pick_event(code.event_id)
+        except NotFoundError:
+            return None, None, 0, None, None
+        identity = None
+        if code.identity:
+            identity = next((i for i in event_identities(store, ev.id) if i.startswith(code.identity)), None)
+            if identity is None:
+                return None, None, 0, None, None
+        digest = stored_digest(store, ev.id, code.round, code.table, code.version, identity)
         history = store.history(ev.id, code.round, code.table)
         live = [int(h["version"]) for h in history if not h.get("void_reason")]
         current = max(live) if live else 0
-        return ev, digest, current, chain_entry_hash(store, code.chain_seq)
+        row = next((h for h in history if int(h["version"]) == code.version), None)
+        signed = None if row is None else store.signing_of(int(row["id"])) is not None
+        return ev, digest, current, chain_entry_hash(store, code.chain_seq), signed
 
-    ev, digest, current, head = _store_call(args, read, read_only=True)
+    ev, digest, current, head, signed = _store_call(args, read, read_only=True)
+    if ev is None:  # another event's sheet (or another store's): nothing of it to compare
+        print(f"{where}: " + text("print_out.paper_other_event", args))
+        return 1
     problems: list[str] = []
     if digest is None:
         problems.append(text("print_out.paper_no_version", args, version=code.version))
@@ -870,19 +991,18 @@ def cmd_verify_paper(args: argparse.Namespace) -> int:
     if problems:
         print(f"{where}: " + text("print_out.separator", args).join(problems))
         return 1
+    signing = text("print_out.paper_signed" if signed else "print_out.paper_unsigned", args)
     if code.version != current:
-        print(
-            text(
-                "print_out.paper_replaced",
-                args,
-                where=where,
-                version=code.version,
-                current=current,
-                name=ev.name,
-            )
+        line = text(
+            "print_out.paper_replaced", args, where=where, version=code.version, current=current, name=ev.name
         )
+        print(line + text("print_out.separator", args) + signing)
         return 1
-    print(text("print_out.paper_ok", args, where=where, name=ev.name))
+    print(
+        text("print_out.paper_ok", args, where=where, name=ev.name)
+        + text("print_out.separator", args)
+        + signing
+    )
     return 0
 
 
@@ -937,8 +1057,19 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed
+    if loaded.knockout:  # one official ranking: the bracket's places, not match points
+        from ..app.printouts import bracket_sheet, render_bracket
+
+        bracket = bracket_sheet(loaded, seed)
+        reason = text(
+            "print_out.reason_standings_final" if args.final else "print_out.reason_standings_provisional",
+            args,
+            round=loaded.record.last_round(),
+        )
+        return _write_pdf(args, lambda handle: render_bracket(bracket, handle), [bracket], reason)
     table = compute_standings(loaded.rulebook, loaded.record, through_round=args.round, seed=seed)
     sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
+    sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
     sheet.final = bool(args.final)
     sheet.chief_referee = chief
     kind = "final" if args.final else "provisional"
@@ -946,21 +1077,53 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
 
 
-def cmd_print_pairing(args: argparse.Namespace) -> int:
-    """The pairing list of a round as ``app.pairing.round_pairing`` reads it (the window's
-    pairing view and ``pair`` read the same): the published pairing (its latest version);
-    else the tables seated in the store; else the round's proposal, marked as not published.
-    Printing draws nothing: a drawn round that has not been drawn is refused in one line."""
+def cmd_print_results(args: argparse.Namespace) -> int:
+    """The results grid (成绩册) from the store, through ``--round`` (default: the last)."""
+    from ..app.printouts import render_results_grid, results_grid
+    from .desk_commands import load_event
+
+    if args.round is not None:
+        _check_round(args.round)
+    loaded = _store_call(args, lambda store: load_event(store, args.event), read_only=True)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    sheet = results_grid(loaded, args.round)
+    reason = text("print_out.reason_results", args, round=sheet.rounds)
+    return _write_pdf(args, lambda handle: render_results_grid(sheet, handle), [sheet], reason)
+
+
+#: No event has more rounds: a larger number is a typing slip (and past what the store's
+#: integers hold).
+ROUND_MAX = 999
+
+
+def _check_round(round_no: int) -> None:
+    if not 1 <= round_no <= ROUND_MAX:
+        raise CommandError(
+            f"--round: expected a round number from 1 to {ROUND_MAX}, got {round_no}",
+            code="input.round_range",
+            field="round",
+            got=round_no,
+            max=ROUND_MAX,
+        )
+
+
+def cmd_print_table_cards(args: argparse.Namespace) -> int:
+    """Table cards of a round's pairing, read as ``print pairing`` reads it."""
+    from ..app.printouts import render_table_cards
+
+    args.sign = False
+    sheet = _pairing_sheet(args)
+    return _write_pdf(args, lambda handle: render_table_cards(sheet, handle))
+
+
+def _pairing_sheet(args: argparse.Namespace) -> Any:
+    """The round's pairing sheet as ``app.pairing.round_pairing`` reads it (see
+    :func:`cmd_print_pairing`)."""
     from ..core.pairing import PairingError
 
-    if args.round < 1:
-        raise CommandError(
-            f"--round: expected a round number ≥ 1, got {args.round}",
-            code="input.round",
-            field="round",
-            got=args.round,
-        )
-    if args.web_url is not None:
+    _check_round(args.round)
+    if getattr(args, "web_url", None) is not None:
         from ..app.hall_public import check_web_url
 
         check_web_url(args.web_url)
@@ -976,12 +1139,23 @@ def cmd_print_pairing(args: argparse.Namespace) -> int:
                 code=getattr(exc, "code", None),
                 **getattr(exc, "values", {}),
             ) from None
-        return rp.loaded, pairing_sheet(rp, web_url=args.web_url)
+        return rp.loaded, pairing_sheet(rp, web_url=getattr(args, "web_url", None))
 
     loaded, sheet = _store_call(args, read)
     args._event_id = loaded.ev.id
     args._event_name = loaded.ev.name
-    from ..app.printouts import render_pairing
+    return sheet
 
+
+def cmd_print_pairing(args: argparse.Namespace) -> int:
+    """The pairing list of a round as ``app.pairing.round_pairing`` reads it (the window's
+    pairing view and ``pair`` read the same): the published pairing (its latest version);
+    else the tables seated in the store; else the round's proposal, marked as not published.
+    Printing draws nothing: a drawn round that has not been drawn is refused in one line.
+    ``--by name``: every player in pinyin order with table, side and opponents."""
+    sheet = _pairing_sheet(args)
+    from ..app.printouts import render_pairing, render_pairing_by_name
+
+    render = render_pairing_by_name if getattr(args, "by", "table") == "name" else render_pairing
     reason = text("print_out.reason_pairing", args, round=args.round)
-    return _write_pdf(args, lambda handle: render_pairing(sheet, handle), [sheet], reason)
+    return _write_pdf(args, lambda handle: render(sheet, handle), [sheet], reason)

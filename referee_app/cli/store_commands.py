@@ -80,6 +80,17 @@ def register(subparsers: Any) -> None:
     lst = ev_sub.add_parser("list", help="the events in the database")
     _common(lst)
     lst.set_defaults(func=_guard(cmd_event_list))
+    det = ev_sub.add_parser(
+        "details",
+        help="the event's organiser, venue and chief referee for its forms (shown; set with the options)",
+    )
+    _event_opt(det)
+    det.add_argument("--organiser", default=None, help='主办单位, as printed on every form ("" clears it)')
+    det.add_argument("--venue", default=None, help="比赛地点, the venue")
+    det.add_argument("--chief-referee", default=None, help="裁判长's name, printed on the forms")
+    _who(det)
+    _common(det)
+    det.set_defaults(func=_guard(cmd_event_details))
 
     pa = subparsers.add_parser("pairs", help="import or list an event's pairs")
     pa_sub = pa.add_subparsers(dest="pairs_command", required=True, parser_class=type(pa))
@@ -768,6 +779,24 @@ def cmd_event_list(args: argparse.Namespace) -> int:
     with _open(args, read_only=True) as store:
         for e in store.list_events():
             print(f"{e.id}\t{e.name}\t{e.date or '-'}\t{e.rulebook_id}\t{e.rulebook_sha256[:12]}")
+    return 0
+
+
+def cmd_event_details(args: argparse.Namespace) -> int:
+    """``event details [--organiser X] [--venue Y] [--chief-referee Z]``: with no option,
+    the recorded details; with any, records them (the chief referee's) and prints them."""
+    from ..app.event import set_event_details
+
+    changes = {k: getattr(args, k) for k in ("organiser", "venue", "chief_referee")}
+    if all(v is None for v in changes.values()):
+        with _open(args, read_only=True) as store:
+            details = store.event_details(store.pick_event(args.event).id)
+    else:
+        with _open(args) as store:
+            ev = store.pick_event(args.event)
+            details = set_event_details(store, ev.id, acting_as(args, store, ev.id), **changes)
+    for key, value in details.items():
+        print(f"{key}\t{value or '-'}")
     return 0
 
 

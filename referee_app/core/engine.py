@@ -1139,6 +1139,11 @@ class RoundJudge:
                 ruling.levels[side] = ruling.levels.get(side, 0) + change
             if item.get("instruction"):
                 ruling.instruction = {"zh": item["instruction"], "en": item["instruction"]}
+        if ruling.round_forfeit:
+            # the round forfeit the referee imposed has its own clause (判弃权): cite it, not
+            # the clause of the sanction proposed (a warning's, say)
+            ruling.clause = dict(self.rules["forfeit"]["clause"])
+            ruling.citation = cite(ruling.clause)
         return ruling
 
     # -- the round's end -------------------------------------------------------------------

@@ -16,7 +16,7 @@ Pure Python, read from the same :class:`~.standings.EventRecord` as the standing
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,3 +165,27 @@ def placings(
                 r["prize"] = n
                 break
     return rows
+
+
+def decided_how(record: EventRecord, m: MatchResult) -> str | None:
+    """How a tied match was decided: the chief referee's decider's ``how`` (``"lots"`` or
+    ``"decision"``); None when the match had a winner of its own (or none yet)."""
+    if m.winner is not None:
+        return None
+    for d in record.deciders:
+        if d.round == m.round and {d.winner, d.loser} == {m.ns, m.ew}:
+            return d.how
+    return None
+
+
+def prize_overflow(rows: Sequence[Mapping[str, Any]], rule: Mapping[str, Any] | None) -> list[dict[str, int]]:
+    """The prizes more pairs earn than the rulebook gives (shared places reach past a
+    prize's count): ``{"prize": index, "count": given, "pairs": earning}`` each; [] when
+    every prize's places are within its count."""
+    prizes = list((rule or {}).get("prizes") or [])
+    earning = [sum(1 for r in rows if r.get("prize") == n) for n in range(len(prizes))]
+    return [
+        {"prize": n, "count": int(prize["count"]), "pairs": earning[n]}
+        for n, prize in enumerate(prizes)
+        if earning[n] > int(prize["count"])
+    ]

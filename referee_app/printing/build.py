@@ -15,6 +15,8 @@ from typing import Any
 
 from .data import (
     SIGNER_BOXES,
+    AppealFormData,
+    EventHeader,
     PairInfo,
     RecordStamp,
     ScoresheetData,
@@ -76,6 +78,20 @@ def chief_referee_name(log: list[dict[str, Any]]) -> str:
     return ""
 
 
+def stored_header(store: Any, ev: Any, rulebook: Any) -> EventHeader:
+    """A stored event's form header: its name and date, and its organiser and venue as
+    recorded (``event details``; blank to be filled in by hand when not recorded)."""
+    details = store.event_details(ev.id)
+    return event_header(rulebook, ev.date, ev.name, details["organiser"], venue=details["venue"])
+
+
+def stored_chief_referee(store: Any, event_id: int, log: list[dict[str, Any]] | None = None) -> str:
+    """The chief referee's name for the forms: as recorded in the event's details, else
+    whoever last acted as chief referee (known only once PINs are set), else ""."""
+    named = store.event_details(event_id)["chief_referee"]
+    return named or chief_referee_name(store.log(event_id) if log is None else log)
+
+
 def store_scoresheets(
     store: Any, event_id: int | None, round_no: int, table_no: int | None = None, lang: str = "zh"
 ) -> tuple[Any, list[ScoresheetData]]:
@@ -83,12 +99,14 @@ def store_scoresheets(
     tables in order; an empty list when nothing is recorded there."""
     ev = store.pick_event(event_id)
     rulebook = store.pinned_rulebook(ev.id)
-    header = event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None))
+    header = stored_header(store, ev, rulebook)
     labels = infraction_labels(rulebook)
     head = chain_head(store)
     event_log = store.log(ev.id)
-    chief = chief_referee_name(event_log)
+    chief = stored_chief_referee(store, ev.id, event_log)
+    identity = event_identities(store, ev.id, event_log)[0]
     known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
+    started, ended = store.play_times(ev.id, round_no)
     records = sorted(
         (
             m
@@ -118,8 +136,10 @@ def store_scoresheets(
             pairs=stored_pairs(store, ev.id, m.get("pairs") or {}, known),
             infraction_labels=labels,
             lang=lang,
-            record=RecordStamp(ev.id, int(m["version"]), head[0], head[1]),
+            record=RecordStamp(ev.id, int(m["version"]), head[0], head[1], identity=identity),
             stored_decision=m["decision"],
+            play_started=local_time(started),
+            play_ended=local_time(ended.get(int(m["table"]))),
         )
         signatures = store.signatures_of(ev.id, m["round"], m["table"], m["version"])
         sheet.signatures = {SIGNER_BOXES[k]: png for k, png in signatures.items() if k in SIGNER_BOXES}
@@ -135,9 +155,68 @@ def store_scoresheets(
     return ev, sheets
 
 
-def stored_digest(store: Any, event_id: int, round_no: int, table_no: int, version: int) -> str | None:
+def blank_table_sheets(
+    store: Any,
+    event_id: int | None,
+    round_no: int,
+    tables: list[tuple[int, str, str]],
+    hands: int,
+    lang: str = "zh",
+) -> tuple[Any, list[ScoresheetData]]:
+    """Blank scoresheets (记分表, to record the hands by hand) for tables of a round as
+    seated by its pairing (``tables``: table, NS pair, EW pair), before any result: the
+    header, the pairs and their players, the rulebook's starting levels, ``hands`` rows."""
+    ev = store.pick_event(event_id)
+    rulebook = store.pinned_rulebook(ev.id)
+    header = stored_header(store, ev, rulebook)
+    labels = infraction_labels(rulebook)
+    known = {str(p["number"]): p for p in store.list_pairs(ev.id)}
+    chief = stored_chief_referee(store, ev.id)
+    started, _ended = store.play_times(ev.id, round_no)
+    out = []
+    for table_no, ns, ew in tables:
+        sheet = ScoresheetData(
+            event=header,
+            case={"event": rulebook.id},
+            decision={"hands": [], "result": None},
+            round=round_no,
+            table=int(table_no),
+            pairs=stored_pairs(store, ev.id, {"NS": ns, "EW": ew}, known),
+            infraction_labels=labels,
+            lang=lang,
+            blank_hands=hands,
+            play_started=local_time(started),
+        )
+        if chief:
+            sheet.signer_names["chief_referee"] = chief
+        out.append(sheet)
+    return ev, out
+
+
+def event_identities(store: Any, event_id: int, log: list[dict[str, Any]] | None = None) -> list[str]:
+    """The stable identities of a stored event (64 hex digits each), the one its paper names
+    first: its certificate's SHA-256 fingerprint once it has an event key, and always the
+    hash of its creation entry in the audit chain. Neither is its local number, which every
+    store starts at 1: paper from another event (another store) names another identity, so
+    a checker tells "not this event" from "altered" (a sheet printed before the key keeps
+    the creation entry's)."""
+    out: list[str] = []
+    key = store.event_key(event_id)
+    if key is not None:
+        out.append(str(key["sha256"]).replace(":", "").lower())
+    entries = store.log(event_id) if log is None else log
+    created = next((e for e in entries if e["action"] == "event.create"), None)
+    if created is not None:
+        out.append(str(created["hash"]).lower())
+    return out
+
+
+def stored_digest(
+    store: Any, event_id: int, round_no: int, table_no: int, version: int, identity: str | None = None
+) -> str | None:
     """The digest a scoresheet of that version printed (see :func:`record_digest`), computed
-    from the store as it is now; None when the store has no such version."""
+    from the store as it is now, naming the event by ``identity`` as the sheet did (None: a
+    sheet printed before paper named its event); None when the store has no such version."""
     for h in store.history(event_id, round_no, table_no):
         if int(h["version"]) != version:
             continue
@@ -145,7 +224,7 @@ def stored_digest(store: Any, event_id: int, round_no: int, table_no: int, versi
         case, _meta = split_case(raw)
         numbers = _pair_numbers(store, h)
         pairs = stored_pairs(store, event_id, numbers)
-        return record_digest(case, json.loads(h["decision_json"]), pairs, round_no, table_no)
+        return record_digest(case, json.loads(h["decision_json"]), pairs, round_no, table_no, identity)
     return None
 
 
@@ -294,7 +373,7 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
     trick = (r.get("infraction") or {}).get("trick")
     proposed = ruling.get("proposed")
     data = RulingSlipData(
-        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
+        event=stored_header(store, ev, rulebook),
         ruling=ruling,
         round=r["round"],
         table=r["table"],
@@ -339,11 +418,35 @@ def ruling_in_lang(store: Any, r: Mapping[str, Any], rulebook: Any, lang: str) -
     return dict(found[pos]) if isinstance(pos, int) and 0 <= pos < len(found) else dict(r["ruling"])
 
 
+def blank_appeal_form(store: Any, event_id: int | None, lang: str) -> tuple[Any, AppealFormData]:
+    """A blank appeal form (空白申诉表) of the event: its header, the rulebook's window, fee
+    and clause, the chief referee; the ruling, the appellant, the times, the grounds and the
+    decision left to fill in by hand."""
+    ev = store.pick_event(event_id)
+    rulebook = store.pinned_rulebook(ev.id)
+    cfg = rulebook.data.get("appeal") or {}
+    return ev, AppealFormData(
+        event=stored_header(store, ev, rulebook),
+        ruling={},
+        by_side="",
+        filed_at=None,
+        grounds="\n".join(["\u3000"] * 8),
+        window_minutes=int(cfg.get("window_minutes") or 0),
+        window_from=str(cfg.get("window_from") or "round_end"),
+        fee_yuan=int(cfg.get("fee_yuan") or 0),
+        refunded_if_upheld=bool(cfg.get("refunded_if_upheld", True)),
+        appeal_clause=cfg or None,
+        chief_referee=stored_chief_referee(store, ev.id) or None,
+        lang=lang,
+        blank=True,
+    )
+
+
 def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     """(the event, the :class:`AppealFormData`) of a stored appeal: the ruling, the time filed
     against the window, fee and receipt, grounds, and the decision when there is one. The
     command line and the desktop app's appeals desk print from this."""
-    from .data import AppealFormData, event_header, infraction_labels, local_time, sanction_summary
+    from .data import AppealFormData, infraction_labels, local_time, sanction_summary
 
     zh = lang == "zh"
     a = store.appeal(appeal_id)
@@ -366,7 +469,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
     filed_at = local_time(a["filed_at"])
     assert filed_at is not None  # the store keeps every appeal's filing time
     data = AppealFormData(
-        event=event_header(rulebook, ev.date, ev.name, getattr(ev, "organiser", None)),
+        event=stored_header(store, ev, rulebook),
         ruling=ruling,
         by_side=a["by"],
         filed_at=filed_at,
@@ -391,7 +494,7 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         decision_reasons=a["decision_reason"] if decided else None,
         new_sanction=new_sanction,
         decided_at=local_time(a["decided_at"]),
-        chief_referee=chief_referee_name(store.log(ev.id)) or None,
+        chief_referee=stored_chief_referee(store, ev.id) or None,
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,

@@ -78,6 +78,8 @@ class RecordStamp:
     chain_seq: int
     chain_hash: str
     current: bool = True
+    #: The event's stable identity (``build.event_identities``): named in the digest and QR.
+    identity: str = ""
 
 
 @dataclass
@@ -87,6 +89,8 @@ class EventHeader:
     organiser_zh: str = ""
     organiser_en: str = ""
     date: str | None = None
+    #: 比赛地点, as the event records it ("" when not recorded)
+    venue: str = ""
     rulebook_id: str = ""
     rulebook_sha256: str = ""
 
@@ -120,6 +124,10 @@ class ScoresheetData:
     signed_at: datetime | None = None
     #: Hands entered ahead of play with no result: a blank sheet has ``blank_hands`` rows.
     blank_hands: int = 0
+    #: When play began (the round's start on the hall clock) and ended at this table (its
+    #: result first recorded), local time; None: not known, a line to fill in by hand.
+    play_started: datetime | None = None
+    play_ended: datetime | None = None
 
     #: The decision as the store keeps it, when ``decision`` was judged again only for its
     #: wording in another language: the digest is taken of what the store holds.
@@ -128,7 +136,8 @@ class ScoresheetData:
     @property
     def digest(self) -> str:
         decision = self.stored_decision if self.stored_decision is not None else self.decision
-        return record_digest(self.case, decision, self.pairs, self.round, self.table)
+        identity = self.record.identity if self.record is not None and self.record.identity else None
+        return record_digest(self.case, decision, self.pairs, self.round, self.table, identity)
 
     def signer_name(self, key: str) -> str:
         if key in self.signer_names:
@@ -154,7 +163,8 @@ class AppealFormData:
     event: EventHeader
     ruling: dict[str, Any]
     by_side: str
-    filed_at: datetime
+    #: None on a blank form (空白申诉表), filled in by hand with everything else.
+    filed_at: datetime | None
     grounds: str
     window_minutes: int
     window_from: str = "round_end"
@@ -185,8 +195,11 @@ class AppealFormData:
     stamp: SignatureStamp | None = None
     lang: str = "zh"
 
+    #: A blank form: lines to fill in by hand, nothing of a stored appeal.
+    blank: bool = False
+
     def timing(self) -> Timing | None:
-        if self.window_start is None:
+        if self.window_start is None or self.filed_at is None:
             return None
         return appeal_timing(self.filed_at, self.window_start, self.window_minutes)
 
@@ -291,11 +304,15 @@ def record_digest(
     pairs: Mapping[str, PairInfo] | None = None,
     round_no: int | None = None,
     table_no: int | None = None,
+    event: str | None = None,
 ) -> str:
     """SHA-256 (hex) of the canonical JSON of the case, the decision without its wording,
-    the pairs with their players (in seat order) and units, round and table."""
+    the pairs with their players (in seat order) and units, round and table, and the event's
+    stable identity when given (the same record of another event has another digest)."""
+    named = {"event": event} if event else {}
     text = canonical_json(
         {
+            **named,
             "case": case,
             "decision": language_free(decision),
             "pairs": {
@@ -311,13 +328,16 @@ def record_digest(
 
 QR_PREFIX = "RA1"
 #: Hex digits of the chain head's hash carried in the QR: enough to tell entries apart;
-#: the whole hash is printed beside it.
+#: twice as many are printed beside it (render.CHAIN_PRINT_HEX).
 QR_HEAD_HEX = 16
+#: Hex digits of the event's stable identity in the QR (64 bits: no two events alike).
+QR_IDENTITY_HEX = 16
 
 
 def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
     """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
-    (fewer, larger modules): ``RA1:E<event>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
+    (fewer, larger modules):
+    ``RA1:E<event>:I<identity>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
     A sheet from a case file says ``CASE`` instead of the event's record. ``digest``: the
     sheet's :attr:`ScoresheetData.digest` when already taken (it hashes the whole record)."""
     parts = [QR_PREFIX]
@@ -326,6 +346,8 @@ def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
         parts.append("CASE")
     else:
         parts.append(f"E{stamp.event_id}")
+        if stamp.identity:
+            parts.append(f"I{stamp.identity[:QR_IDENTITY_HEX].upper()}")
     if data.round is not None:
         parts.append(f"R{data.round}")
     if data.table is not None:
@@ -348,6 +370,8 @@ class PaperCode:
     chain_seq: int
     chain_hash_prefix: str
     digest: str
+    #: The event's identity (its first hex digits); "" on a sheet printed before paper named it.
+    identity: str = ""
 
 
 def parse_paper_code(text: str) -> PaperCode:
@@ -367,7 +391,7 @@ def parse_paper_code(text: str) -> PaperCode:
         )
     fields: dict[str, str] = {}
     for part in parts[1:]:
-        if not part or part[0] not in "ERTVHD" or part[0] in fields:
+        if not part or part[0] not in "ERTVHDI" or part[0] in fields:
             raise PaperCodeError(
                 f"unexpected part {part!r} in the code", code="paper_code.unexpected_part", part=part
             )
@@ -383,13 +407,13 @@ def parse_paper_code(text: str) -> PaperCode:
         seq_text, head = fields["H"].split("-", 1)
         code = PaperCode(
             int(fields["E"]), int(fields["R"]), int(fields["T"]), int(fields["V"]), int(seq_text),
-            head.lower(), fields["D"].lower(),
+            head.lower(), fields["D"].lower(), fields.get("I", "").lower(),
         )  # fmt: skip
     except ValueError:
         raise PaperCodeError(
             f"a number in the code is unreadable: {raw[:80]!r}", code="paper_code.number"
         ) from None
-    hexits = code.digest + code.chain_hash_prefix
+    hexits = code.digest + code.chain_hash_prefix + code.identity
     if len(code.digest) != 64 or any(c not in "0123456789abcdef" for c in hexits):
         raise PaperCodeError("the digest in the code is not 64 hexadecimal digits", code="paper_code.digest")
     return code
@@ -433,7 +457,7 @@ def blank_sheet(data: ScoresheetData, hands: int) -> ScoresheetData:
     case = {k: v for k, v in data.case.items() if k in ("event", "first_dealer", "levels")}
     return dataclasses.replace(
         data, case=case, decision={"hands": [], "result": None}, voidings=[], signatures={},
-        signed_at=None, record=None, blank_hands=hands, stored_decision=None, signer_names={
+        signed_at=None, record=None, blank_hands=hands, stored_decision=None, play_ended=None, signer_names={
             k: v for k, v in data.signer_names.items() if k == "chief_referee"
         },
     )  # fmt: skip
@@ -471,7 +495,11 @@ def pairs_from_meta(value: Any, where: str = "pairs") -> dict[str, PairInfo]:
 
 
 def event_header(
-    rulebook: Any, date: str | None = None, name: str | None = None, organiser: str | None = None
+    rulebook: Any,
+    date: str | None = None,
+    name: str | None = None,
+    organiser: str | None = None,
+    venue: str | None = None,
 ) -> EventHeader:
     """The form's header. ``name``: the event's own name in the store (it heads the form,
     with the rulebook's event beneath it); without it, the rulebook's event name. The
@@ -492,6 +520,7 @@ def event_header(
         organiser_zh=org_zh,
         organiser_en=org_en,
         date=date,
+        venue=venue or "",
         rulebook_id=rulebook.id,
         rulebook_sha256=rulebook.sha256,
     )
@@ -533,8 +562,11 @@ def seat_player_text(pairs: Mapping[str, PairInfo], seat: str | None, side: str 
 
 def applied_clause(rulebook: Any, ruling: Mapping[str, Any]) -> dict[str, Any] | None:
     """The clause of the rule a ruling actually applied: the escalation step's clause for an
-    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book;
-    its proposal's clause is ``applied_clause(rulebook, ruling["proposed"])``."""
+    escalated ruling ("累积3次"), else its branch's. An override applies no rule of the book
+    but a round forfeit it imposes (判弃权, its own clause); its proposal's clause is
+    ``applied_clause(rulebook, ruling["proposed"])``."""
+    if ruling.get("branch") == "override" and ruling.get("round_forfeit"):
+        return dict(rulebook.data["forfeit"]["clause"])  # the forfeit's own clause (判弃权)
     spec = rulebook.data["infractions"].get(ruling.get("kind"))
     if not spec:
         return None

@@ -20,11 +20,11 @@ from ..core.validated import ValidatedCache, code_stamp
 from ..locations import forms_dir
 from .errors import FormError
 
-_COMMON_LABELS = {"event", "organiser", "date", "round", "table", "page"}
+_COMMON_LABELS = {"event", "organiser", "venue", "date", "round", "table", "page"}
 
 SPEC: dict[str, dict[str, Any]] = {
     "scoresheet": {
-        "header": {"organiser", "date", "round", "table", "rulebook", "version"},
+        "header": {"organiser", "venue", "date", "round", "table", "rulebook", "version"},
         "boxes": {"pairs", "hands", "infractions", "corrections", "result", "signatures", "integrity"},
         "signatures": {
             "ns_player_1",
@@ -43,11 +43,12 @@ SPEC: dict[str, dict[str, Any]] = {
             "no_corrections result winner draw match_points final_levels level_difference decided_by "
             "not_finished forfeit signatures ns_player_1 ns_player_2 ew_player_1 ew_player_2 "
             "table_referee chief_referee integrity digest rulebook_digest shift version "
-            "not_from_record record chain_head local_times time_warning".split()
+            "not_from_record record chain_head local_times time_warning play_time started ended "
+            "unsigned".split()
         ),
     },
     "appeal": {
-        "header": {"organiser", "date", "round", "table", "appeal_no"},
+        "header": {"organiser", "venue", "date", "round", "table", "appeal_no"},
         "boxes": {"ruling", "timing", "fee", "grounds", "decision", "fee_outcome", "signatures"},
         "signatures": {"appellant", "chief_referee", "committee"},
         "labels": _COMMON_LABELS
@@ -60,7 +61,7 @@ SPEC: dict[str, dict[str, Any]] = {
         ),
     },
     "ruling": {
-        "header": {"organiser", "date", "round", "table"},
+        "header": {"organiser", "venue", "date", "round", "table"},
         "boxes": {"ruling", "clause", "correction", "appeal_note", "signatures"},
         "signatures": {"table_referee", "offender"},
         "labels": _COMMON_LABELS

@@ -99,6 +99,9 @@ class _Styles:
         self.heading = ParagraphStyle(
             "heading", parent=base, fontSize=10.5, leading=13, spaceBefore=4, spaceAfter=2
         )
+        self.heading_tight = ParagraphStyle(
+            "heading_tight", parent=self.heading, leading=12.5, spaceBefore=2, spaceAfter=1
+        )
         self.title = ParagraphStyle("title", parent=base, fontSize=21, leading=26, alignment=TA_CENTER)
         self.title_en = ParagraphStyle(
             "title_en", parent=base, fontSize=9, leading=11, alignment=TA_CENTER, textColor=GREY
@@ -342,8 +345,10 @@ def _lab(form: FormTemplate, key: str, *, center: bool = False, inline: bool = F
 _LABELS: dict[tuple[Any, ...], tuple[FormTemplate, Any]] = {}
 
 
-def _heading(form: FormTemplate, key: str) -> Any:
-    return _bilingual(form.zh(key), form.en(key), styles().heading, inline=True, sep="\xa0\xa0", en_size=8)
+def _heading(form: FormTemplate, key: str, tight: bool = False) -> Any:
+    """A box's heading; ``tight``: the scoresheet's, closer to its box (one page a table)."""
+    style = styles().heading_tight if tight else styles().heading
+    return _bilingual(form.zh(key), form.en(key), style, inline=True, sep="\xa0\xa0", en_size=8)
 
 
 def _plain(text: str, style: ParagraphStyle) -> Any:
@@ -428,6 +433,12 @@ def _grid(
 
 #: A table cell's padding: left, right, top, bottom.
 PADDING = (3.5, 3.5, 1.5, 2.5)
+#: The scoresheet's hand and ruling rows, one line each, a little tighter than other grids:
+#: 12 hands, 8 rulings, the result and six signatures fit one A4 page.
+COMPACT_ROWS: tuple[tuple[Any, ...], ...] = (
+    ("TOPPADDING", (0, 1), (-1, -1), 0.8),
+    ("BOTTOMPADDING", (0, 1), (-1, -1), 1.6),
+)
 
 
 # -- page furniture: per-sheet page numbers, running header, digest footer -----------------
@@ -524,6 +535,10 @@ class NumberedCanvas(Canvas):
 
 
 # -- custom flowables -----------------------------------------------------------------------
+#: Height of a signature box's signing line above the box's foot (the caption beneath it).
+SIGN_LINE = 12
+
+
 class SignatureGrid(Flowable):
     """Boxes to sign in: the role (zh, en) on the top line, the printed name on its own
     line beneath (so a long name never runs into the role), the signature drawn in when its
@@ -573,19 +588,22 @@ class SignatureGrid(Flowable):
             if when:
                 put(x + self.box_w - 4, y + 4, f"时间 Time {when}", 6, INK, right=True)
             if png:
-                low = y + 14
-                area_h = max(8.0, (top - 13 if name else top - 3) - low)
+                # the signature on its line, as large as the box allows beside the printed
+                # name (above the line, right of the name), not shrunk to the name's height
+                low = y + SIGN_LINE - 2
+                left = x + 4 + (min(c.stringWidth(str(name), FONT, 8.5), inner / 3) + 6 if name else 0)
+                area_h = max(8.0, top - 3 - low)
                 try:
                     img = ImageReader(io.BytesIO(png))
                     c.drawImage(
                         img,
-                        x + 6,
+                        left,
                         low,
-                        width=self.box_w - 12,
+                        width=x + self.box_w - 4 - left,
                         height=area_h,
                         mask="auto",
                         preserveAspectRatio=True,
-                        anchor="c",
+                        anchor="sw",
                     )
                 except Exception:  # noqa: BLE001 - a bad image must not lose the form
                     put(x + 6, y + 22, "（签名图像无法读取 signature image unreadable）", 7, MARK)
@@ -611,7 +629,7 @@ class SignatureGrid(Flowable):
             out.put(x + 4 + zw + 4, top, _fit(c, en, FONT, EN_SIZE - 0.5, room), EN_SIZE - 0.5, GREY)
         c.setLineWidth(0.4)
         c.setStrokeColor(GREY)
-        c.line(x + 4, y + 12, x + self.box_w - 4, y + 12)
+        c.line(x + 4, y + SIGN_LINE, x + self.box_w - 4, y + SIGN_LINE)
         out.put(x + 4, y + 4, "签字 Signature", 6, GREY)
         if not when:
             out.put(x + self.box_w - 4, y + 4, "时间 Time ____:____", 6, GREY, right=True)
@@ -785,6 +803,8 @@ def _header_values(form: FormTemplate, ev: Any, values: Mapping[str, Any]) -> li
     for key in form.header:
         if key == "organiser":
             out.append((key, _two(ev.organiser_zh or "—", ev.organiser_en)))
+        elif key == "venue":
+            out.append((key, _p(getattr(ev, "venue", "") or "—")))
         elif key == "date":
             out.append((key, _p(ev.date or "")))
         elif key == "rulebook":
@@ -804,14 +824,28 @@ def _header_table(form: FormTemplate, ev: Any, values: Mapping[str, Any], width:
     widths = [label_w, value_w] * per_row
     rows: list[list[Any]] = []
     extra: list[tuple[Any, ...]] = []
-    wide = ("organiser", "rulebook") + (("appeal_no",) if per_row < 4 else ())
+    wide = ("organiser", "venue", "rulebook") + (("appeal_no",) if per_row < 4 else ())
     short = [it for it in items if it[0] not in wide]
-    ordered: list[list[tuple[str, Any]]] = [[it] for it in items if it[0] == "organiser"]
+    first = [it for it in items if it[0] in ("organiser", "venue")]
+    # organiser and venue share the first row on A4 (the organiser the wider half)
+    ordered: list[list[tuple[str, Any]]] = (
+        [first] if per_row == 4 and len(first) == 2 else [[it] for it in first]
+    )
     ordered += [short[i : i + per_row] for i in range(0, len(short), per_row)]
-    ordered += [[it] for it in items if it[0] in wide and it[0] != "organiser"]
+    ordered += [[it] for it in items if it[0] in wide and it[0] not in ("organiser", "venue")]
     for chunk in ordered:
         r = len(rows)
         row: list[Any] = []
+        if len(chunk) == 2 and chunk[0][0] == "organiser" and chunk[1][0] == "venue":
+            (k1, v1), (k2, v2) = chunk
+            rows.append([_lab(form, k1), v1, "", "", _lab(form, k2), v2, "", ""])
+            extra += [
+                ("SPAN", (1, r), (3, r)),
+                ("SPAN", (5, r), (7, r)),
+                ("BACKGROUND", (0, r), (0, r), LIGHT),
+                ("BACKGROUND", (4, r), (4, r), LIGHT),
+            ]
+            continue
         for key, value in chunk:
             row += [_lab(form, key), value]
         if len(chunk) == 1 and chunk[0][0] in wide:
@@ -982,7 +1016,7 @@ def scoresheet_story(
 
     # pairs, with each player at a seat (the first player North or East)
     if form.has("pairs"):
-        story.append(_heading(form, "pairs"))
+        story.append(_heading(form, "pairs", tight=True))
         hands_decided = dec.get("hands")
         start = hands_decided[0]["levels_before"] if hands_decided else data.case.get("levels") or {}
         rows: list[list[Any]] = [
@@ -1019,13 +1053,13 @@ def scoresheet_story(
 
     shifts = [shift_of(i, h) for i, h in enumerate(hands)]
     if form.has("hands"):
-        story.append(_heading(form, "hands"))
+        story.append(_heading(form, "hands", tight=True))
         keys = [
             "hand_no", "dealer", "levels_before", "redeclarations", "defender_points",
             "bottom", "penalties", "shift", "total", "outcome", "levels_after",
         ]  # fmt: skip
         widths: list[float] = [22, 32, 48, 30, 52, 54, 32, 40, 32, 0, 48]  # 防守方得分 on one line
-        if not any(shifts):
+        if not any(shifts) and not data.blank_hands:  # a blank sheet keeps it, to fill in
             i = keys.index("shift")
             del keys[i], widths[i]
         widths[keys.index("outcome")] = width - sum(widths)
@@ -1065,8 +1099,10 @@ def scoresheet_story(
         if blank:
             extra = [
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white]),
-                ("TOPPADDING", (0, 1), (-1, -1), 7),
+                ("TOPPADDING", (0, 1), (-1, -1), 0.8),
             ]
+        elif hands:
+            extra = list(COMPACT_ROWS)  # a typical table's hands, rulings and result on one page
         story.append(_grid(rows, widths, header=True, repeat=1, extra=extra))
 
     # infractions and rulings (voided ones struck through, with their mark)
@@ -1074,7 +1110,8 @@ def scoresheet_story(
     facts = _facts(data.case)
     if form.has("infractions"):
         keys2 = ("when", "seat", "infraction", "sanction", "clause", "note")
-        widths = [58.0, 98, 96, 0, 92, 58]
+        # English words run longer: each on one line, the clause (Chinese) a little narrower
+        widths = [58.0, 98, 96, 0, 92, 58] if zh else [52.0, 98, 114, 0, 84, 48]
         widths[3] = width - sum(widths)
         rows = [[_lab(form, k, center=True) for k in keys2]]
         counters: Counter[int | None] = Counter()
@@ -1119,13 +1156,20 @@ def scoresheet_story(
         elif not rulings:
             rows.append([_lab(form, "no_infractions", inline=True)] + [""] * 5)
             extra = [("SPAN", (0, 1), (-1, 1))]
+        else:
+            extra = list(COMPACT_ROWS)
         story.append(
-            KeepTogether([_heading(form, "infractions"), _grid(rows[:2], widths, header=True, extra=extra)])
+            KeepTogether(
+                [_heading(form, "infractions", tight=True), _grid(rows[:2], widths, header=True, extra=extra)]
+            )
             if len(rows) <= 2
             else CondPageBreak(60)
         )
         if len(rows) > 2:
-            story += [_heading(form, "infractions"), _grid(rows, widths, header=True, repeat=1, extra=extra)]
+            story += [
+                _heading(form, "infractions", tight=True),
+                _grid(rows, widths, header=True, repeat=1, extra=extra),
+            ]
 
     # overrides and voidings: printed only when there are any
     if form.has("corrections"):
@@ -1164,7 +1208,7 @@ def scoresheet_story(
         if len(rows) > 1:
             story += [
                 CondPageBreak(60),
-                _heading(form, "corrections"),
+                _heading(form, "corrections", tight=True),
                 _grid(rows, widths, header=True, repeat=1),
             ]
 
@@ -1181,6 +1225,7 @@ def scoresheet_story(
         if blank:  # to fill in by hand
             keys4 = ("winner", "decided_by", "match_points", "final_levels")
             rows = [[_lab(form, k, inline=True), ""] for k in keys4]
+            rows.append([_lab(form, "play_time", inline=True), _p(_play_time(form, data, lang))])
             result_block.append(
                 _grid(rows, [96, rw - 96], label_cols=[0], extra=[("TOPPADDING", (0, 0), (-1, -1), 3)])
             )
@@ -1204,6 +1249,10 @@ def scoresheet_story(
                 decided_text = FORFEIT_WORDS["disqualified"][lang]
             if res.get("citation"):
                 decided_text += f"（{res['citation']}）"
+            if res.get("assumed") or (dec.get("forfeit") or {}).get("assumed"):
+                # a reading of the rulebook decided it (a forfeit during play keeps the board's
+                # levels, say): said where the result is, not only in the rulings
+                decided_text += f"（{form.zh('assumed')}）" if zh else f" ({form.en('assumed')})"
             lw = 96
             final = res.get("levels") or {}
             rows = [
@@ -1222,6 +1271,7 @@ def scoresheet_story(
                         f"  {names['EW']} {_signed(ld.get('EW', 0))}）"
                     ),
                 ],
+                [_lab(form, "play_time", inline=True), _p(_play_time(form, data, lang))],
             ]
             result_block.append(_grid(rows, [lw, rw - lw], label_cols=[0]))
         warning = dec.get("time_warning")
@@ -1241,16 +1291,36 @@ def scoresheet_story(
                     label_cols=[0],
                 )
             )
+    if (
+        stamp is not None
+        and not blank
+        and data.signed_at is None
+        and (data.stamp is not None or stamp.version > 1)
+    ):
+        # a version nobody has signed yet, in a signed batch or as a correction: its paper
+        # must not pass for the signed record
+        zh_u, en_u = form.zh("unsigned"), form.en("unsigned")
+        result_block.insert(
+            0,
+            _cell(
+                [[(zh_u + "\xa0\xa0", st.label.fontSize, MARK), (en_u, EN_SIZE, MARK)]],
+                st.label,
+                f'<font color="#8a1c1c">{markup(zh_u)}&nbsp;&nbsp;'
+                f'<font size="{EN_SIZE}">{markup(en_u)}</font></font>',
+            ),
+        )
     if form.has("integrity") and not blank:
         result_block += [Spacer(1, 3), *_record_lines(form, data, digest, payload)]
     if result_block or qr is not None:
-        tail.append(_heading(form, "result"))
+        tail.append(_heading(form, "result", tight=True))
         tail_cells: list[Any] = [result_block or [Spacer(1, 1)], qr] if qr is not None else [result_block]
         tail_widths = [rw, qr.width + 6] if qr is not None else [rw]
         pad = [("LEFTPADDING", (1, 0), (1, 0), 6)] if qr is not None else []
         tail.append(Grid([tail_cells], tail_widths, padding=(0, 0, 0, 0), valign="TOP", commands=pad))
+        if payload:
+            tail.append(_qr_line(payload))
     if form.has("signatures"):
-        tail.append(_heading(form, "signatures"))
+        tail.append(_heading(form, "signatures", tight=True))
         when = _dt(data.signed_at)
         seat_of = {"ns_player_1": "N", "ns_player_2": "S", "ew_player_1": "E", "ew_player_2": "W"}
         boxes = []
@@ -1262,12 +1332,23 @@ def scoresheet_story(
                 en_label = f"{en_label} ({SEAT_EN[seat]})"
             signed = data.signatures.get(k)
             boxes.append((zh_label, en_label, data.signer_name(k), signed, when if signed else ""))
-        tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2, box_height=37, gap=4))
+        tail.append(SignatureGrid(boxes, width, columns=3 if len(boxes) > 4 else 2, box_height=40, gap=3))
     if data.stamp is not None:
         tail += [Spacer(1, 3), stamp_block(data.stamp, width)]
     if tail:
         story.append(KeepTogether(tail))
     return story
+
+
+def _play_time(form: FormTemplate, data: ScoresheetData, lang: str) -> str:
+    """``开始 09:00　结束 10:42``: when play began and ended at the table (a line to fill
+    in by hand for a time not known)."""
+    label = form.zh if lang == "zh" else form.en
+
+    def at(value: datetime | None) -> str:
+        return value.strftime("%H:%M") if value is not None else "____:____"
+
+    return f"{label('started')} {at(data.play_started)}　{label('ended')} {at(data.play_ended)}"
 
 
 def stamp_block(stamp: Any, width: float) -> Table:
@@ -1310,6 +1391,10 @@ def _zone_line(form: FormTemplate) -> str:
     return f"表中时间均为本地时间（{zone}） Times are local ({zone})"
 
 
+#: Hex digits of the audit chain head's hash printed on a scoresheet's record line.
+CHAIN_PRINT_HEX = 32
+
+
 def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload: str) -> list[Any]:
     """What the QR holds, in print, for a third party to check the sheet against the store:
     the event's id, the record's version, the audit chain's head, the record digest; the
@@ -1319,14 +1404,15 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
     zone = zone_name(data.signed_at)
     mono = mono_font()
     small, tiny = (st.small.fontSize, st.small.textColor), (st.tiny.fontSize, st.tiny.textColor)
-    out: list[Any] = [
-        _cell(
-            [[(f"{form.zh('digest')}：", *small), (digest, 6.5, st.small.textColor, mono)]],
-            st.small,
-            f'{markup(form.zh("digest"))}：<font name="{mono}" size="6.5">{digest}</font>',
+    out: list[Any] = []
+    if stamp is None:  # a stored record's digest is in every page's footer and in the QR
+        out.append(
+            _cell(
+                [[(f"{form.zh('digest')}：", *small), (digest, 6.5, st.small.textColor, mono)]],
+                st.small,
+                f'{markup(form.zh("digest"))}：<font name="{mono}" size="6.5">{digest}</font>',
+            )
         )
-    ]
-    if stamp is None:
         zh, en = form.zh("not_from_record"), form.en("not_from_record")
         out.append(
             _cell(
@@ -1347,11 +1433,14 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
             f" · 第{stamp.version}版 version {stamp.version}"
             f" · {form.zh('chain_head')} {form.en('chain_head')} #{stamp.chain_seq} "
         )
+        # the chain head's first 128 bits, on the line (the QR holds 64): enough to tell
+        # any two entries apart, and a line fewer on a table's one page
+        chain = stamp.chain_hash[:CHAIN_PRINT_HEX]
         out.append(
             _cell(
-                [[(" ".join(head.split()) + " ", *small), (stamp.chain_hash, 6, st.small.textColor, mono)]],
+                [[(" ".join(head.split()) + " ", *small), (chain, 6, st.small.textColor, mono)]],
                 st.small,
-                f'{markup(head)}<font name="{mono}" size="6">{stamp.chain_hash}</font>',
+                f'{markup(head)}<font name="{mono}" size="6">{chain}</font>',
             )
         )
     rulebook = f"{form.zh('rulebook_digest')} {data.event.rulebook_id} "
@@ -1368,14 +1457,18 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
         )
     )
     out.append(_plain(f"{form.zh('local_times', zone=zone)} {form.en('local_times', zone=zone)}", st.tiny))
-    out.append(
-        _cell(
-            [[(f"QR {payload}", 6, st.tiny.textColor, mono)]],
-            st.tiny,
-            f'<font name="{mono}" size="6">QR {markup(payload)}</font>',
-        )
-    )
     return out
+
+
+def _qr_line(payload: str) -> Any:
+    """What the QR holds, in print, the whole width of the page (one line: no break in it)."""
+    st = styles()
+    mono = mono_font()
+    return _cell(
+        [[(f"QR {payload}", 5.5, st.tiny.textColor, mono)]],
+        st.tiny,
+        f'<font name="{mono}" size="5.5">QR {markup(payload)}</font>',
+    )
 
 
 def _when(form: FormTemplate, hand: int | None, trick: int | None, lang: str) -> Any:
@@ -1526,10 +1619,11 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
     overridden = bool(r.get("overridden"))
     if form.has("clause"):
         parts: list[Any] = []
-        if overridden:
+        forfeit = overridden and bool(r.get("round_forfeit")) and bool(data.clause)
+        if overridden and not forfeit:
             basis = data.decided_on_appeal or (form.zh("by_referee") if zh else form.en("by_referee"))
             parts.append(_p(basis))
-        else:
+        else:  # a rule's clause; an override to a round forfeit cites the forfeit's own (判弃权)
             clause = data.clause or {}
             ref = " ".join(x for x in (clause.get("ref", ""), clause.get("title", "")) if x)
             parts.append(_p(ref or r.get("citation", "")))
@@ -1638,6 +1732,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         label = data.infraction_label if data.infraction_label[0] else (r.get("kind", ""), r.get("kind", ""))
         if data.hand:
             hand_text = f"第{data.hand}副" if zh else f"Hand {data.hand}"
+        elif data.blank:  # to fill in by hand
+            hand_text = ""
         else:
             hand_text = "赛前" if zh else "Before play"
         clause_parts: list[Any] = [_p(r.get("citation", ""))]
@@ -1649,9 +1745,9 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 _lab(form, "infraction"),
                 _two(label[0], label[1]) if zh else _p(label[1]),
                 _lab(form, "seat"),
-                _p(offender_text(r, lang)),
+                _p("" if data.blank else offender_text(r, lang)),
             ],
-            [_lab(form, "sanction"), _p(sanction_summary(r, lang)), "", ""],
+            [_lab(form, "sanction"), _p("" if data.blank else sanction_summary(r, lang)), "", ""],
             [_lab(form, "clause"), clause_parts, "", ""],
         ]
         if r.get("overridden"):
@@ -1734,7 +1830,12 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                 label_cols=[0, 2],
             ),
         ]
-    if form.has("grounds"):
+    if form.has("grounds") and data.blank:  # ruled lines to write the grounds on
+        story += [
+            _heading(form, "grounds"),
+            _grid([[""] for _ in range(6)], [width], extra=[("TOPPADDING", (0, 0), (-1, -1), 8)]),
+        ]
+    elif form.has("grounds"):
         paras = cjk_paragraphs(data.grounds, st.grounds)
         rows = [[p] for p in paras]
         if data.evidence:
@@ -1756,6 +1857,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
             )
         )
         story += [_heading(form, "grounds"), t]
+    if form.has("grounds"):
         if "appellant" in form.signatures:
             pair = data.by_pair
             name = "、".join(pair.players) if pair and pair.players else ""

@@ -35,6 +35,8 @@ class StandingsSheet:
     final: bool = False
     chief_referee: str = ""
     stamp: Any = None  # a SignatureStamp when the PDF is to be signed
+    #: Pairs withdrawn (退赛) and the round they left from: marked beside their names.
+    withdrawn: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
@@ -75,6 +77,42 @@ class PairingSheet:
     #: The hall web page's address (赛场信息网页): printed as a QR code under a published
     #: pairing, for players to scan for their table; None: no code.
     web_url: str | None = None
+    #: Each pair's unit (单位) and match points before the round (积分), when known.
+    units: Mapping[str, str] = field(default_factory=dict)
+    scores: Mapping[str, int] = field(default_factory=dict)
+    #: Pairs withdrawn (退赛) by this round: listed by name as such, never seated.
+    withdrawn: Sequence[str] = ()
+
+    def seat_of(self) -> dict[str, tuple[int | None, str, str | None]]:
+        """Each pair's (table, side, opponent): ``NS``/``EW`` at a table, ``bye`` (轮空)."""
+        out: dict[str, tuple[int | None, str, str | None]] = {}
+        for table, ns, ew in self.tables:
+            out[ns] = (table, "NS", ew)
+            out[ew] = (table, "EW", ns)
+        if self.bye:
+            out[self.bye] = (None, "bye", None)
+        return out
+
+
+@dataclass
+class ResultsGrid:
+    """The results grid (成绩册): each pair's opponent and result in every round so far,
+    its match points and rank. ``cells[pair][round]``: ``{"opponent", "side", "points",
+    "outcome"}`` with outcome ``win``, ``loss``, ``draw``, ``bye``, ``forfeit_won``,
+    ``forfeit_lost`` or ``absent``."""
+
+    event_name: str
+    rulebook_id: str
+    rounds: int
+    pairs: Sequence[str]
+    cells: Mapping[str, Mapping[int, Mapping[str, Any]]]
+    totals: Mapping[str, int]
+    ranks: Mapping[str, int]
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    withdrawn: Mapping[str, int] = field(default_factory=dict)
+    printed_at: datetime | None = None
+    stamp: Any = None
 
 
 @dataclass
@@ -87,3 +125,7 @@ class BracketSheet:
     placings: Sequence[Mapping[str, Any]]
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
     printed_at: datetime | None = None
+    #: Each placing's prize name ("" none), the prize-count warnings, the withdrawn pairs.
+    prizes: Sequence[str] = ()
+    warnings: Sequence[str] = ()
+    withdrawn: Sequence[str] = ()

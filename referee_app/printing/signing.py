@@ -321,9 +321,24 @@ def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
             False, True, False, trusted, signer, signed_at, "modified: content was added after signing"
         )
     if not trusted:
+        # the last signature is someone else's: what it covers is theirs, whatever it says.
+        # An earlier one by this event's certificate means the file was changed after the
+        # event signed it and signed again (an attacker re-signing an edit)
+        for earlier in sigs[:-1]:
+            try:
+                with _quiet_pyhanko():
+                    if validate_pdf_signature(earlier, vc).trusted:
+                        return VerifyResult(
+                            False, True, False, False, signer, signed_at,
+                            "modified: changed after this event's certificate signed it, "
+                            "and signed again by another certificate",
+                        )  # fmt: skip
+            except Exception:  # noqa: BLE001,S112 - an unreadable earlier signature proves nothing
+                continue
         return VerifyResult(
-            False, True, True, False, signer, signed_at, "intact, but not signed by this event's certificate"
-        )
+            False, True, False, False, signer, signed_at,
+            "not signed by this event's certificate: its content is not vouched for",
+        )  # fmt: skip
     return VerifyResult(
         True, True, True, True, signer, signed_at, "intact and signed by this event's certificate"
     )

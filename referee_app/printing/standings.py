@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
 from .fonts import FONT, escape, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
-from .sheets import BracketSheet, PairingSheet, StandingsSheet, Target
+from .sheets import BracketSheet, PairingSheet, ResultsGrid, StandingsSheet, Target
 
 TITLE = ("名次表", "Standings")
 COLUMNS = {
@@ -160,6 +160,9 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     for row in sheet.rows:
         pair = row["pair"]
         names = "、".join(sheet.players.get(pair, []))
+        left = sheet.withdrawn.get(pair)
+        if left is not None:
+            names += f"（第{left}轮起退赛 withdrawn）"
         dq = row["tiebreaks"].get("disqualified")
         if dq is not None:
             names += f"（第{dq}轮取消资格 DQ）"
@@ -177,8 +180,23 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
     fixed = [12 * mm, 12 * mm, 0.0, 44 * mm, 19 * mm]
     rest = [28 * mm if k == "previous_round_points" else 24 * mm for k in keys]
     fixed[2] = max(30 * mm, width - sum(fixed) - sum(rest))
-    story.append(_grid(rows, fixed + rest, header=True, repeat=1, extra=marks))
-    story += _standings_tail(sheet, tied, width)
+    widths = fixed + rest
+    # the last rows go with the chief referee's box, so that it never stands alone on a page
+    keep = min(3, len(rows) - 2) if len(rows) > 4 else 0
+    cut = len(rows) - keep
+    last_marks = [
+        (c[0], (c[1][0], c[1][1] - cut), (c[2][0], c[2][1] - cut), *c[3:]) for c in marks if c[1][1] >= cut
+    ]
+    marks = [c for c in marks if c[1][1] < cut]
+    story.append(_grid(rows[:cut], widths, header=True, repeat=1, extra=marks))
+    if not keep:
+        story += _standings_tail(sheet, tied, width)
+    else:
+        from reportlab.platypus import KeepTogether
+
+        last = _grid(rows[cut:], widths, extra=last_marks)
+        # one block (a KeepTogether inside another measures as a page): the tail unwrapped
+        story.append(KeepTogether([last, *_standings_tail(sheet, tied, width, together=False)]))
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)
 
 
@@ -193,8 +211,9 @@ def tied_pairs(sheet: StandingsSheet) -> set[str]:
     return {p for members in groups.values() if len(members) > 1 for p in members}
 
 
-def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list[Any]:
-    """The note on tied ranks and the chief referee's sign-off."""
+def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, together: bool = True) -> list[Any]:
+    """The note on tied ranks and the chief referee's sign-off (kept together unless the
+    caller keeps it with the table's last rows)."""
     from reportlab.platypus import KeepTogether
 
     from .render import SignatureGrid
@@ -220,7 +239,10 @@ def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float) -> list
         from .render import stamp_block
 
         block += [Spacer(1, 4), stamp_block(sheet.stamp, width)]
-    out.append(KeepTogether(block))
+    if together:
+        out.append(KeepTogether(block))
+    else:
+        out += block
     return out
 
 
@@ -288,33 +310,224 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
     lw = 22 * mm
     vw = (width - 3 * lw) / 3
     story += [_grid(info, [lw, vw, lw, vw, lw, vw], label_cols=(0,)), Spacer(1, 6)]
+    # by table: each side's pair, players, unit and match points before the round (积分)
+    side_head = [_head("队员", "Players"), _head("单位", "Unit"), _head("积分", "Points")]
     rows: list[list[Any]] = [
-        [
-            _head("桌号", "Table"),
-            _head("南北", "North-South"),
-            _head("队员", "Players"),
-            _head("东西", "East-West"),
-            _head("队员", "Players"),
-        ]
+        [_head("桌号", "Table"), _head("南北", "N-S"), *side_head, _head("东西", "E-W"), *side_head]
     ]
+
+    def side(pair: str) -> list[Any]:
+        score = sheet.scores.get(pair)
+        return [
+            _pc(pair),
+            _p("、".join(sheet.players.get(pair, []))),
+            _p(sheet.units.get(pair, ""), st.small),
+            _pc("" if score is None else score),
+        ]
+
     for table, ns, ew in sheet.tables:
-        rows.append(
-            [
-                _pc(table),
-                _pc(ns),
-                _p("、".join(sheet.players.get(ns, []))),
-                _pc(ew),
-                _p("、".join(sheet.players.get(ew, []))),
-            ]
-        )
+        rows.append([_pc(table), *side(ns), *side(ew)])
     if sheet.bye:
-        rows.append(
-            [_pc("轮空 Bye"), _pc(sheet.bye), _p("、".join(sheet.players.get(sheet.bye, []))), "", ""]
-        )
-    names = (width - 14 * mm - 2 * 18 * mm) / 2
-    story.append(_grid(rows, [14 * mm, 18 * mm, names, 18 * mm, names], header=True, repeat=1))
+        rows.append([_pc("轮空 Bye"), *side(sheet.bye), "", "", "", ""])
+    names = (width - 14 * mm - 2 * (12 + 11) * mm) / 2
+    cols = [14 * mm, 12 * mm, names * 0.58, names * 0.42, 11 * mm]  # 轮空 Bye on one line
+    story.append(_grid(rows, cols + cols[1:], header=True, repeat=1))
+    if sheet.withdrawn:
+        story += [Spacer(1, 4), _p(f"退赛 Withdrawn：{'、'.join(sheet.withdrawn)}", st.small)]
     if sheet.web_url and sheet.published:  # a proposal sends no one to the page
         story += [Spacer(1, 8), hall_web_block(sheet.web_url, width)]
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+
+
+SIDE_NAMES = {"NS": ("南北", "N-S"), "EW": ("东西", "E-W"), "bye": ("轮空", "bye")}
+
+
+def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
+    """The round's pairing by name (按姓名查桌号): every player in 拼音 order with pair,
+    table, side and opponents, for the players to find their table; a withdrawn pair's
+    players marked 退赛."""
+    from ..core.names import name_sort_key
+
+    st = styles()
+    doc = _sheet_doc(target, A4, f"{sheet.event_name} 第{sheet.round}轮对阵表（按姓名）")
+    width = A4[0] - 2 * MARGIN
+    story: list[Any] = [
+        Paragraph(markup(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表（按 姓 名）"), st.title),
+        Paragraph(escape(f"ROUND {sheet.round} PAIRING BY NAME"), st.title_en),
+        Spacer(1, 4),
+    ]
+    if not sheet.published:
+        story += [
+            Paragraph('<font color="#8a1c1c">编排建议，未公布 · PROPOSAL, NOT PUBLISHED</font>', st.event),
+            Spacer(1, 4),
+        ]
+    seats = sheet.seat_of()
+    people = [
+        (name, pair)
+        for pair, names in sheet.players.items()
+        if pair in seats or pair in sheet.withdrawn
+        for name in names
+    ]
+    people.sort(key=lambda np: (name_sort_key(np[0]), np[1]))
+    rows: list[list[Any]] = [
+        [
+            _head("姓名", "Name"),
+            _head("对号", "Pair"),
+            _head("单位", "Unit"),
+            _head("桌号", "Table"),
+            _head("方位", "Side"),
+            _head("对手", "Opponents"),
+        ]
+    ]
+    for name, pair in people:
+        table, where, opponent = seats.get(pair, (None, "", None))
+        if pair in sheet.withdrawn:
+            place, side_text, against = "—", "退赛", "退赛 withdrawn"
+        else:
+            place = "—" if table is None else str(table)
+            side_text = " ".join(SIDE_NAMES.get(where, (where, "")))
+            against = f"{opponent} {'、'.join(sheet.players.get(opponent, []))}" if opponent else ""
+        rows.append(
+            [
+                _p(name),
+                _pc(pair),
+                _p(sheet.units.get(pair, ""), st.small),
+                _pc(place),
+                _pc(side_text),
+                _p(against),
+            ]
+        )
+    cols = [30 * mm, 14 * mm, 40 * mm, 14 * mm, 22 * mm, 0.0]
+    cols[-1] = width - sum(cols)
+    story.append(_grid(rows, cols, header=True, repeat=1))
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+
+
+def render_table_cards(sheet: PairingSheet, target: Target) -> None:
+    """Table cards (桌号牌): one half page a table, its number large, the pairs at its
+    North-South and East-West seats with their players, to stand on the table."""
+    from reportlab.lib.colors import black
+
+    from .render import RULE as RULE_COLOUR
+
+    styles()  # the fonts registered
+    pagesize = A4
+    width, height = pagesize
+    canvas = _PageCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize)
+    canvas.setTitle(f"{sheet.event_name} 第{sheet.round}轮桌号牌")
+    canvas.setAuthor("referee-app")
+    canvas.setCreator("referee-app")
+    half = height / 2
+    for i, (table, ns, ew) in enumerate(sheet.tables):
+        top = height - (i % 2) * half
+        canvas.setStrokeColor(RULE_COLOUR)
+        canvas.setDash(3, 3)
+        if i % 2:
+            canvas.line(10 * mm, top, width - 10 * mm, top)  # where to cut
+        canvas.setDash()
+        canvas.setFillColor(GREY)
+        canvas.setFont(FONT, 11)
+        canvas.drawCentredString(
+            width / 2, top - 16 * mm, f"{sheet.event_name} · 第 {sheet.round} 轮 Round {sheet.round}"
+        )
+        canvas.setFillColor(black)
+        canvas.setFont(FONT, 96)
+        canvas.drawCentredString(width / 2, top - 58 * mm, str(table))
+        canvas.setFont(FONT, 14)
+        canvas.drawCentredString(width / 2, top - 68 * mm, "桌 Table")
+        for j, (side, pair) in enumerate((("NS", ns), ("EW", ew))):
+            y = top - (84 + 16 * j) * mm
+            canvas.setFont(FONT, 15)
+            label = " ".join(SIDE_NAMES[side])
+            names = "、".join(sheet.players.get(pair, []))
+            canvas.drawCentredString(width / 2, y, f"{label}　{pair} 号　{names}")
+            unit = sheet.units.get(pair, "")
+            if unit:
+                canvas.setFont(FONT, 10)
+                canvas.setFillColor(GREY)
+                canvas.drawCentredString(width / 2, y - 6 * mm, unit)
+                canvas.setFillColor(black)
+        if i % 2 or i == len(sheet.tables) - 1:
+            canvas.showPage()
+    if not sheet.tables:
+        canvas.showPage()
+    canvas.save()
+
+
+OUTCOMES = {
+    "win": ("胜", "W"),
+    "loss": ("负", "L"),
+    "draw": ("平", "D"),
+    "bye": ("轮空", "bye"),
+    "forfeit_won": ("对方弃权", "w/o"),
+    "forfeit_lost": ("弃权", "forf."),
+}
+
+
+def render_results_grid(sheet: ResultsGrid, target: Target) -> None:
+    """The results grid (成绩册): a row a pair (by pair number), a column a round with the
+    opponent and the result (胜/负/平, 轮空, 弃权) and its match points, then the total and the
+    rank; a withdrawn pair marked 退赛 from the round it left. Landscape past six rounds."""
+    st = styles()
+    pagesize = landscape(A4) if sheet.rounds > 6 else A4
+    doc = _sheet_doc(target, pagesize, f"{sheet.event_name} 成绩册")
+    width = pagesize[0] - 2 * MARGIN
+    story: list[Any] = [
+        Paragraph(markup(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape("成 绩 册"), st.title),
+        Paragraph(escape(f"RESULTS GRID · 第 {sheet.rounds} 轮后 after round {sheet.rounds}"), st.title_en),
+        Spacer(1, 6),
+    ]
+    header = [_head("对号", "Pair"), _head("选手", "Players")]
+    header += [_head(f"第{r}轮", f"R{r}") for r in range(1, sheet.rounds + 1)]
+    header += [_head("积分", "Points"), _head("名次", "Rank")]
+    rows: list[list[Any]] = [header]
+    for pair in sheet.pairs:
+        left = sheet.withdrawn.get(pair)
+        names = "、".join(sheet.players.get(pair, []))
+        unit = sheet.units.get(pair, "")
+        who = f"{names}（{unit}）" if unit else names
+        if left is not None:
+            who += f"　退赛（第{left}轮起）withdrawn from R{left}"
+        row: list[Any] = [_pc(pair), _p(who, st.small)]
+        for r in range(1, sheet.rounds + 1):
+            cell = sheet.cells.get(pair, {}).get(r)
+            if cell is None:
+                row.append(_pc("退赛" if left is not None and r >= left else "—"))
+                continue
+            word = OUTCOMES.get(str(cell["outcome"]), (str(cell["outcome"]), ""))[0]
+            against = "" if cell["opponent"] is None else f"{cell['opponent']} "
+            row.append(_pc(f"{against}{word} {cell['points']}"))
+        rank = sheet.ranks.get(pair)
+        row += [_pc(sheet.totals.get(pair, 0)), _pc("—" if rank is None else rank)]
+        rows.append(row)
+    fixed = 12 * mm + 12 * mm + 14 * mm
+    per_round = min(22 * mm, (width - fixed - 36 * mm) / max(1, sheet.rounds))
+    names_w = width - fixed - per_round * sheet.rounds
+    story.append(
+        _grid(
+            rows, [12 * mm, names_w] + [per_round] * sheet.rounds + [12 * mm, 14 * mm], header=True, repeat=1
+        )
+    )
+    story += [
+        Spacer(1, 4),
+        _p(
+            "每格：对手对号、结果（胜/负/平、轮空、弃权）、本轮积分；退赛：自该轮起退出比赛。"
+            " Each cell: opponent, result, match points; 退赛: withdrawn from that round on.",
+            st.tiny,
+        ),
+    ]
     if sheet.stamp is not None:
         from .render import stamp_block
 
@@ -352,18 +565,32 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
                 rows.append([_pc(rnd), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])])
             else:
                 w = m.get("winner")
+                how = {"lots": "（抽签 lots）", "decision": "（裁判长决定 chief referee）"}.get(
+                    m.get("decided", ""), ""
+                )
                 rows.append(
                     [
                         _pc(rnd),
                         _p(f"{m['NS']} {names(m['NS'])}"),
                         _p(f"{m['EW']} {names(m['EW'])}"),
-                        _pc(w if w else "未决 undecided"),
+                        _p(f"{w}{how}" if w else "未决 undecided", st.small),
                     ]
                 )
-    col = (width - 14 * mm - 24 * mm) / 2
-    story += [_grid(rows, [14 * mm, col, col, 24 * mm], header=True, repeat=1), Spacer(1, 8)]
-    prow: list[list[Any]] = [[_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players")]]
-    for r in sheet.placings:
-        prow.append([_pc("—" if r["rank"] is None else r["rank"]), _pc(r["pair"]), _p(names(r["pair"]))])
-    story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm], header=True, repeat=1))
+    col = (width - 14 * mm - 34 * mm) / 2
+    story += [_grid(rows, [14 * mm, col, col, 34 * mm], header=True, repeat=1), Spacer(1, 8)]
+    prow: list[list[Any]] = [
+        [_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"), _head("奖项", "Prize")]
+    ]
+    splits = {"level_difference": "级差 level difference", "lots": "抽签 lots"}
+    for i, r in enumerate(sheet.placings):
+        who = names(r["pair"])
+        if r["pair"] in sheet.withdrawn:
+            who += "（退赛 withdrawn）"
+        if r.get("split"):  # what put it above the next pair out in the same round
+            who += f"　先于下一对：{splits.get(r['split'], r['split'])}"
+        prize = sheet.prizes[i] if i < len(sheet.prizes) else ""
+        prow.append([_pc("—" if r["rank"] is None else r["rank"]), _pc(r["pair"]), _p(who), _p(prize)])
+    story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
+    for line in sheet.warnings:
+        story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)

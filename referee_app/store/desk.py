@@ -36,7 +36,13 @@ KINDS: dict[str, bool] = {
     "clock": False,
     "round_end": False,
     "scores_published": False,
+    # the event's own particulars for its paper (organiser 主办单位, venue 比赛地点, chief
+    # referee 裁判长), no round: the latest record holds them all (EVENT_DETAILS)
+    "details": False,
 }
+
+#: The fields of a ``details`` desk record, each a short text ("" when not given).
+EVENT_DETAILS = ("organiser", "venue", "chief_referee")
 
 
 class Desk:
@@ -152,6 +158,50 @@ class Desk:
             }
 
         return self.shared.write(run)  # type: ignore[no-any-return]
+
+    def event_details(self, event_id: int) -> dict[str, str]:
+        """The event's organiser, venue and chief referee as last recorded (``details``
+        desk records), each "" when never given. They head its paper; the rulebook's own
+        organiser is the organiser of the event it was written for, never assumed here."""
+        recs = self.desk_records(event_id, "details")
+        body = recs[-1]["body"] if recs else {}
+        return {k: str(body.get(k) or "") for k in EVENT_DETAILS}
+
+    def play_times(self, event_id: int, round_no: int) -> tuple[Any, dict[int, Any]]:
+        """When round ``round_no`` was started on the hall clock (its first ``start``; None
+        if the clock was not used) and, for each table with a result, when that result was
+        first recorded (the end of play at that table), as datetimes in UTC."""
+        from .common import _result_time, from_iso
+
+        def run(conn: Connection) -> tuple[Any, dict[int, Any]]:
+            start = None
+            for body, at in conn.execute(
+                select(desk_records.c.body, desk_records.c.at)
+                .where(
+                    desk_records.c.event_id == event_id,
+                    desk_records.c.kind == "clock",
+                    desk_records.c.round_no == round_no,
+                )
+                .order_by(desk_records.c.id)
+            ):
+                if json.loads(body).get("action") == "start":
+                    start = from_iso(str(at))
+                    break
+            rid = conn.execute(
+                select(rounds.c.id).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+            ).scalar()
+            ends: dict[int, Any] = {}
+            if rid is not None:
+                tables = set(
+                    conn.execute(select(matches.c.table_no).where(matches.c.round_id == rid)).scalars()
+                )
+                for t in sorted(tables):
+                    at = _result_time(conn, int(rid), int(t))
+                    if at is not None:
+                        ends[int(t)] = at
+            return start, ends
+
+        return self.shared.read(run)  # type: ignore[no-any-return]
 
     def pair_entry_rounds(self, event_id: int) -> dict[str, int]:
         """For each pair imported after the event began, the first round it can play: the

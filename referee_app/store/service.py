@@ -192,6 +192,8 @@ class Store:
     # -- desk records (desk.py) ----------------------------------------------------
     desk_records = _Via(lambda s: s._desk, Desk.desk_records)
     add_desk_record = _Via(lambda s: s._desk, Desk.add_desk_record)
+    event_details = _Via(lambda s: s._desk, Desk.event_details)
+    play_times = _Via(lambda s: s._desk, Desk.play_times)
     pair_entry_rounds = _Via(lambda s: s._desk, Desk.pair_entry_rounds)
 
     # -- station keys and event keys (registry.py) ---------------------------------

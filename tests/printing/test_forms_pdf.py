@@ -107,7 +107,7 @@ def test_long_scoresheet_flows_onto_numbered_pages(tmp_path: Path) -> None:
         "bottom": {"points": 5, "captured": False, "shape": "single"},
         "infractions": [{"kind": "delay", "seat": "E", "what": "lead", "trick": 4}],
     }
-    case = {"event": "bhg-2011", "first_dealer": "E", "hands": [hand] * 40, "finished": "open"}
+    case = {"event": "bhg-2011", "first_dealer": "E", "hands": [hand] * 60, "finished": "open"}
     data = scoresheet_from_case(case, "zh")
     path = tmp_path / "long.pdf"
     render_scoresheet(data, path)
@@ -117,7 +117,7 @@ def test_long_scoresheet_flows_onto_numbered_pages(tmp_path: Path) -> None:
     assert n >= 3
     assert pages == [(i, n) for i in range(1, n + 1)]
     assert text.count("(续 cont.)") + text.count("（续 cont.）") == n - 1
-    assert "第40副" in _flat(text)
+    assert "第60副" in _flat(text)
     _render_page(path, tmp_path, page=n)
 
 
