@@ -100,6 +100,12 @@ def test_the_pages_show_the_published_pairing_standings_and_clock(served: tuple[
     for p in view.pairs:
         for n in p.players:
             assert n in names
+    # in 拼音 order, as the printed list by name (not by character code)
+    from referee_app.core.names import name_sort_key
+
+    seated = {view.pairing.bye} | {x for t in view.pairing.tables for x in (t.ns, t.ew)}
+    shown = [n for p in view.pairs if p.number in seated for n in p.players]
+    assert sorted(shown, key=lambda n: names.index(f">{n}<")) == sorted(shown, key=name_sort_key)
     status, standings, _ = get(hw, "/standings")
     # round 2 is in progress: the standings are after round 1, with the tie-break columns
     assert status == 200 and "第1轮后排名" in standings and "级差分" in standings and "对手分" in standings

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..store.errors import StoreError
 
 #: Round-end copies kept per store and event (the oldest removed first).
 ROUND_COPIES_KEPT = 30
@@ -49,3 +52,27 @@ def copy_at_round_end(store: Any, actor: Any, event_id: int, round_no: int) -> A
         except OSError:
             pass
     return done
+
+
+@dataclass(frozen=True)
+class RoundEnded:
+    """The round's end as recorded (本轮结束, a desk record) and the copy kept with it: the
+    copy's result (``Store.backup``'s) or the error that kept it from being made."""
+
+    record: dict[str, Any]
+    copy: Any = None
+    copy_error: StoreError | None = None
+
+
+def record_round_end(
+    store: Any, actor: Any, event_id: int, round_no: int, at: str | None = None
+) -> RoundEnded:
+    """Record round ``round_no``'s end, then keep a verified copy of the store (the chief
+    referee's act, the window's and ``referee-app round end`` alike). A copy that cannot be
+    made leaves the end recorded and says why."""
+    record = store.add_desk_record(event_id, "round_end", round_no, {}, actor=actor, at=at)
+    try:
+        done = copy_at_round_end(store, actor, event_id, round_no)
+    except StoreError as err:
+        return RoundEnded(record, None, err)
+    return RoundEnded(record, done)

@@ -26,6 +26,7 @@ from ..core.rulebook import Rulebook
 from ..core.unusual import refuse_unconfirmed
 from ..store.errors import ConflictError, LockedError
 from ..store.service import Actor, EventInfo, Store
+from .backups import RoundEnded, record_round_end
 from .changes import OpChanges, changes_of
 
 
@@ -440,10 +441,10 @@ class Session:
 
     # -- the round's end, the publication of its scores, the audit log (as the command line) ---
 
-    def end_round(self, round_no: int) -> dict[str, Any]:
-        """Record the round's end (本轮结束; the chief referee's act): the record written, as
-        ``referee-app round end`` writes it."""
-        return self.store.add_desk_record(self.event.id, "round_end", round_no, {}, actor=self.actor)
+    def end_round(self, round_no: int) -> RoundEnded:
+        """Record the round's end (本轮结束; the chief referee's act) and keep a verified copy
+        of the store, as ``referee-app round end`` does."""
+        return record_round_end(self.store, self.actor, self.event.id, round_no)
 
     def publish_scores(self, round_no: int) -> dict[str, Any]:
         """Record the publication of the round's scores (公布成绩; the appeal window may run

@@ -914,19 +914,20 @@ def cmd_round(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         ev = store.pick_event(args.event)
         actor = acting_as(args, store, ev.id)
-        rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
-        print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
-        if kind == "round_end":  # a verified copy in the data folder (docs/backup.md)
-            from referee_app.app.backups import copy_at_round_end
-            from referee_app.app.errors import StoreError
+        if kind != "round_end":
+            rec = store.add_desk_record(ev.id, kind, args.round, {}, actor=actor, at=_iso_arg(args.at))
+            print(text(f"desk_out.{kind}", args, round=args.round, at=rec["at"]))
+            return 0
+        # the end, then a verified copy in the data folder (docs/backup.md)
+        from referee_app.app.backups import record_round_end
 
-            try:
-                done = copy_at_round_end(store, actor, ev.id, args.round)
-            except StoreError as err:  # the round's end is recorded all the same
-                reason = error_line(err, lang_of(args))
-                print(text("desk_out.round_copy_failed", args, reason=reason), file=sys.stderr)
-            else:
-                print(text("desk_out.round_copy", args, file=done.where), file=sys.stderr)
+        ended = record_round_end(store, actor, ev.id, args.round, at=_iso_arg(args.at))
+        print(text(f"desk_out.{kind}", args, round=args.round, at=ended.record["at"]))
+        if ended.copy_error is not None:  # the round's end is recorded all the same
+            reason = error_line(ended.copy_error, lang_of(args))
+            print(text("desk_out.round_copy_failed", args, reason=reason), file=sys.stderr)
+        else:
+            print(text("desk_out.round_copy", args, file=ended.copy.where), file=sys.stderr)
     return 0
 
 

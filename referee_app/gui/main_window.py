@@ -574,11 +574,17 @@ class MainWindow(QMainWindow):
         tr = self.language.tr
         if not self._confirm(tr("desk_end_round"), tr("desk_end_round_confirm", round=rnd)):
             return None
-        record = self.as_role(lambda: session.end_round(rnd))
-        if record is not None:
-            self.say(tr("round_ended", round=rnd, at=local_time(record["at"])))
-            self.restore_clock()
-        return record
+        ended = self.as_role(lambda: session.end_round(rnd))
+        if ended is None:
+            return None
+        said = tr("round_ended", round=rnd, at=local_time(ended.record["at"]))
+        if ended.copy_error is not None:  # the end is recorded; the copy could not be kept
+            said += " " + tr("round_copy_failed", reason=describe(ended.copy_error, self.language.lang))
+        else:
+            said += " " + tr("round_copy_kept", file=ended.copy.where)
+        self.say(said)
+        self.restore_clock()
+        return ended.record
 
     def publish_scores(self, round_no: int | None = None) -> dict[str, Any] | None:
         """Record the publication of the round's scores (公布成绩), as ``referee-app round

@@ -14,6 +14,7 @@ from html import escape
 from urllib.parse import quote
 
 from ..app.hall_public import PublicView
+from ..core.names import name_sort_key
 from ..core.standings import assumed_footnote, tiebreak_label
 from .words import LANGUAGE_NAMES, word
 
@@ -263,7 +264,7 @@ def names(view: PublicView, ctx: Context) -> str:
         seats[view.pairing.bye] = ("—", ctx.w("side.bye"))
     people = sorted(
         ((name, p.number) for p in view.pairs if p.number in seats for name in p.players),
-        key=lambda x: (x[0].casefold(), x[1]),
+        key=lambda x: (name_sort_key(x[0]), x[1]),  # 拼音 order, as the printed list by name
     )
     rows = [
         f"<tr><td class='names'>{escape(n)}</td><td>{escape(num)}</td>"

@@ -113,6 +113,7 @@ def test_the_round_ends_and_its_scores_are_published_by_the_chief_referee_asked_
     _press(qtbot, window, Qt.Key.Key_E, shift_ctrl)
     assert list(session.round_marks(1)) == ["round_end"]
     assert window.banner.text().startswith("第 1 轮已结束（") and "T" not in window.banner.text()
+    assert "已在数据文件夹中保留副本（已核对）" in window.banner.text()  # as `round end` keeps one
     assert session.role == "chief_referee"
 
     session.login("table_referee", TABLE_PIN)

@@ -291,3 +291,21 @@ def test_a_rounds_end_keeps_a_verified_copy_in_the_data_folder(sqlite_event: str
         assert store.log()[-1]["action"] == "store.round_copy"
         # a copy on this computer is no anchor kept outside: the hall still reminds
         assert store.anchor_state(1).anchor_due
+
+
+def test_the_windows_round_end_keeps_the_same_verified_copy(sqlite_event: str) -> None:
+    """Session.end_round (the window's 记录本轮结束) ends the round as `round end` does: the
+    desk record, then the copy in the data folder, logged as store.round_copy."""
+    from referee_app.app.backups import round_copies_folder
+    from referee_app.app.session import Session
+    from referee_app.store.service import Actor, Store
+
+    chief = Actor("裁判长", "desk-1")
+    with Store.open(sqlite_event, actor=chief) as store:
+        [ev] = store.list_events()
+        ended = Session(store, ev, chief, "zh").end_round(1)
+        assert ended.copy_error is None and ended.record["kind"] == "round_end"
+        assert [e["action"] for e in store.log()[-2:]] == ["desk.round_end", "store.round_copy"]
+    copies = list(round_copies_folder().glob("event-event1-round1-*.db"))
+    assert [str(c) for c in copies] == [ended.copy.where]
+    assert cli(ended.copy.where, "verify")[0] == 0
