@@ -120,9 +120,11 @@ def printed_from(view, path) -> tuple[list[tuple[int, str, str]], str]:
     ).stdout
     tables = []
     for line in text.splitlines():
-        cells = line.split()  # table, NS, its players, EW, its players
-        if len(cells) == 5 and cells[0].isdigit() and cells[1].isdigit() and cells[3].isdigit():
-            tables.append((int(cells[0]), cells[1], cells[3]))
+        # table, then each side's pair, its players (张三、李四), unit and points
+        cells = line.split()
+        players = [i for i, c in enumerate(cells) if "、" in c]
+        if len(players) == 2 and cells[0].isdigit() and all(cells[i - 1].isdigit() for i in players):
+            tables.append((int(cells[0]), cells[players[0] - 1], cells[players[1] - 1]))
     return tables, text
 
 
