@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 
 from referee_app.core import pairing as pairing_mod
-from referee_app.core.knockout import Undecided, field_of, loser_of, placings, undecided, winner_of
+from referee_app.core.knockout import (
+    Undecided,
+    decided_how,
+    field_of,
+    loser_of,
+    placings,
+    prize_overflow,
+    undecided,
+    winner_of,
+)
 from referee_app.core.pairing import (
     Pairing,
     PairingError,
@@ -1099,3 +1108,41 @@ def test_a_knockout_round_refused_with_the_round_before_it() -> None:
         None,
         {"round": 1, "pair": "1"},
     )
+
+
+def test_a_tied_match_says_how_the_chief_referee_decided_it() -> None:
+    m = tie(1, "1", "2")
+    by_lot = EventRecord(numbers(3), results=(m,), deciders=(Decider(1, "2", "1", "lots", "抽签"),))
+    assert decided_how(by_lot, m) == "lots"
+    by_decision = EventRecord(
+        numbers(3), results=(m,), deciders=(Decider(1, "1", "2", "decision", "裁判长"),)
+    )
+    assert decided_how(by_decision, m) == "decision"
+    # a match with its own winner, a decider of another round or of other pairs: not decided
+    assert decided_how(by_lot, win(1, "1", "2")) is None
+    assert decided_how(EventRecord(numbers(3), results=(m,)), m) is None
+    other_round = EventRecord(numbers(3), results=(m,), deciders=(Decider(2, "2", "1", "lots", "r"),))
+    assert decided_how(other_round, m) is None
+    other_pairs = EventRecord(numbers(3), results=(m,), deciders=(Decider(1, "2", "3", "lots", "r"),))
+    assert decided_how(other_pairs, m) is None
+    # the first matching decider of several
+    two = EventRecord(
+        numbers(3),
+        results=(m,),
+        deciders=(Decider(1, "3", "1", "lots", "r"), Decider(1, "1", "2", "decision", "r")),
+    )
+    assert decided_how(two, m) == "decision"
+
+
+def test_prizes_more_pairs_earn_than_the_rulebook_gives_are_named() -> None:
+    rule = {"prizes": [{"count": 1}, {"count": 2}, {"count": 3}]}
+    rows = [{"prize": 0}, {"prize": 1}, {"prize": 1}, {"prize": 1}, {"prize": 2}, {"prize": None}, {}]
+    assert prize_overflow(rows, rule) == [{"prize": 1, "count": 2, "pairs": 3}]
+    # exactly the count is no overflow; several prizes over; no rule or no prizes: none
+    assert prize_overflow([{"prize": 0}], rule) == []
+    over = prize_overflow([{"prize": 0}, {"prize": 0}, *[{"prize": 2}] * 4], rule)
+    assert over == [{"prize": 0, "count": 1, "pairs": 2}, {"prize": 2, "count": 3, "pairs": 4}]
+    assert prize_overflow(rows, None) == [] and prize_overflow(rows, {}) == []
+    assert prize_overflow([{"prize": 0}, {"prize": 0}], {"prizes": [{"count": "1"}]}) == [
+        {"prize": 0, "count": 1, "pairs": 2}
+    ]
