@@ -735,6 +735,7 @@ class EventLife(RuleBasedStateMachine):
                     correction_reason="记录有误，更正", replace_decisions=True,
                 ),
                 "case.*",
+                "match.correction_unchanged",  # the same override again changes nothing
             )  # fmt: skip
         except Refused:
             return
@@ -811,7 +812,9 @@ class EventLife(RuleBasedStateMachine):
         must_refuse = False
         # judged with what the earlier version carries (the dealers as played), a case file
         # can be refused as a case: a round that now ends before its last hand …
-        allowed: tuple[str, ...] = ("case.*",)
+        # … and a correction that changes nothing (the same points, the same dealer) is
+        # refused, the signatures standing
+        allowed: tuple[str, ...] = ("case.*", "match.correction_unchanged")
         if how == "points":
             if hands[i].get("in_progress"):
                 self.note("correct: that hand is being played")
