@@ -1098,8 +1098,10 @@ class EventLife(RuleBasedStateMachine):
         assert sheet.record is not None and sheet.record.version == m["version"]
         assert sheet.case == case and sheet.stored_decision == decision
         assert sheet.decision == word(decision, "zh", self.session.rulebook)
+        # the digest names the event by the identity the sheet printed (issue 26)
+        assert sheet.record.identity
         assert sheet.digest == stored_digest(
-            self.store, self.session.event.id, t.round, t.table, m["version"]
+            self.store, self.session.event.id, t.round, t.table, m["version"], sheet.record.identity
         )
         voided = [r for r in all_rulings(decision) if r.get("voided")]
         assert [v.reason for v in sheet.voidings[: len(voided)]] == [
