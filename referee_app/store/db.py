@@ -829,14 +829,7 @@ def migrate(
     with engine.begin() as conn:
         _lock_for_migration(conn, where, target)
         current = schema_version(conn)  # another process may have done it meanwhile
-        if current > SCHEMA_VERSION:
-            raise SchemaTooNewError(
-                _too_new(where, current),
-                code="db.too_new",
-                where=where,
-                version=current,
-                supported=SCHEMA_VERSION,
-            )
+        _refuse_too_new(where, current)
         if current >= target:
             return current
         if current > 0:
