@@ -64,24 +64,25 @@ def unusual_facts(case: Case, rules: Mapping[str, Any]) -> list[UnusualFact]:
                     {"got": hand.redeclarations, "allowed": limit[0], "n": number},
                 )
             )
-        found.extend(_repeated_offences(hand))
+        found.extend(_repeated_offences(hand, number))
     return found
 
 
-def _repeated_offences(hand: Hand) -> list[UnusualFact]:
+def _repeated_offences(hand: Hand, number: int) -> list[UnusualFact]:
     """A second infraction with the same facts as an earlier one of the hand, both placed at
     a trick: the same player did the same thing in the same trick twice."""
-    seen: dict[tuple[Any, ...], Infraction] = {}
+    seen: dict[tuple[Any, ...], tuple[int, Infraction]] = {}
     out: list[UnusualFact] = []
-    for inf in hand.infractions:
+    for k, inf in enumerate(hand.infractions, start=1):
         if inf.trick is None or inf.void_reason is not None:
             continue
         key = _facts_of(inf)
         first = seen.get(key)
         if first is None:
-            seen[key] = inf
+            seen[key] = (k, inf)
             continue
-        out.append(UnusualFact("same_offence_twice", inf.path, {"first": first.path, "trick": inf.trick}))
+        values = {"first": first[1].path, "trick": inf.trick, "n": number, "k": k, "first_k": first[0]}
+        out.append(UnusualFact("same_offence_twice", inf.path, values))
     return out
 
 

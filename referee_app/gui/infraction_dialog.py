@@ -416,6 +416,10 @@ class InfractionDialog(QDialog):
         self.proposed = ruling
         self.confirm_button.setEnabled(True)
         self.preview_label.setText(ruling_html(self.language, ruling))
+        # a word-wrapped label in the scroll area keeps its first height: grow it to the text
+        # (a long preview, with what else saving decides, was cut off at the bottom)
+        wanted = self.preview_label.heightForWidth(max(self.preview_label.width(), 300))
+        self.preview_label.setMinimumHeight(max(90, wanted))
 
     def missing_facts(self, infraction: dict[str, Any]) -> list[str]:
         return [name for name in self.required if name in self.inputs and name not in infraction]

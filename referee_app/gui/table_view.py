@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..app.drafts import Drafts
 from ..app.errors import ConflictError, RoleError, StoreError
+from ..app.messages import describe
 from ..app.session import Session, TableRecord
 from ..core import editing, unusual
 from ..core.catalogue import facts_required, fields_for
@@ -594,7 +595,9 @@ class TableView(QWidget):
                 answer = QMessageBox.question(
                     self,
                     self.language.tr("unusual_title"),
-                    self.language.tr("unusual_question", text=refusal(exc, self.language)),
+                    self.language.tr(
+                        "unusual_question", text=describe(exc, self.language.lang, with_field=False)
+                    ),
                     QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                     QMessageBox.StandardButton.No,
                 )
@@ -618,7 +621,7 @@ class TableView(QWidget):
                 fact = exc.values.get("fact")
                 if not isinstance(fact, str) or not isinstance(exc.field, str):
                     break
-                notes.append(refusal(exc, self.language))
+                notes.append(describe(exc, self.language.lang, with_field=False))  # says where itself
                 case = editing.confirm_fact(case, fact, exc.field)
         return decision, notes
 
