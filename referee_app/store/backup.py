@@ -171,23 +171,25 @@ def take_backup(engine: Engine, out: str, *, force: bool = False) -> Copied:
         finally:
             checked.dispose()
         os.replace(part, dest)
-    except OSError as err:
-        raise BackupError(
-            f"--out {dest}: cannot write the backup ({err.strerror or err}); nothing was kept",
-            code="backup.cannot_write",
-            out=str(dest),
-            detail=str(err.strerror or err),
-        ) from None
-    except sqlite3.Error as err:
-        raise BackupError(
-            f"--out {dest}: cannot write the backup ({err}); nothing was kept",
-            code="backup.cannot_write",
-            out=str(dest),
-            detail=str(err),
-        ) from None
+    except (OSError, sqlite3.Error) as err:
+        raise _cannot_write("--out", dest, err, "cannot write the backup", "nothing was kept") from None
     finally:
         _remove(part)
     return copied
+
+
+def _cannot_write(
+    flag: str, dest: Path | str, err: OSError | sqlite3.Error, what: str, kept: str
+) -> BackupError:
+    """The one line for a copy that could not be written (``backup.cannot_write``): the
+    option and path, the system's reason, and what was (not) kept."""
+    detail = str((err.strerror if isinstance(err, OSError) else None) or err)
+    return BackupError(
+        f"{flag} {dest}: {what} ({detail}); {kept}",
+        code="backup.cannot_write",
+        out=str(dest),
+        detail=detail,
+    )
 
 
 def _same_file(a: Path, b: str) -> bool:
@@ -332,12 +334,7 @@ def restore_new(source: str, target: str, checked: Copied) -> Copied:
             _sqlite_copy(source, part)
             os.replace(part, dest)
         except (OSError, sqlite3.Error) as err:
-            raise BackupError(
-                f"--store {dest}: cannot write ({err}); nothing was changed",
-                code="backup.cannot_write",
-                out=str(dest),
-                detail=str(err),
-            ) from None
+            raise _cannot_write("--store", dest, err, "cannot write", "nothing was changed") from None
         finally:
             _remove(part)
         return checked
@@ -360,12 +357,7 @@ def restore_over(shared: Shared, source: str, checked: Copied) -> Copied:
         try:
             dst = sqlite3.connect(path, isolation_level=None, timeout=0)
         except sqlite3.Error as err:
-            raise BackupError(
-                f"--store {path}: cannot be opened ({err}); nothing was changed",
-                code="backup.cannot_write",
-                out=path,
-                detail=str(err),
-            ) from None
+            raise _cannot_write("--store", path, err, "cannot be opened", "nothing was changed") from None
         try:
             try:
                 # SQLite leaves WAL mode only when no other connection has the file open:
