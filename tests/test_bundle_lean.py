@@ -86,3 +86,28 @@ def test_what_the_bundle_excludes_is_never_imported_by_a_whole_event(tmp_path: P
     wrong = sorted(m for m in loaded if m.split(".")[0] in never_imported())
     assert wrong == [], f"imported although packaging/referee-app.spec excludes it: {wrong}"
     assert os.path.getsize(tmp_path / "round.pdf") > 1000
+
+
+def test_the_bundles_qt_hook_points_qt_at_its_plugins_without_importing_qt(tmp_path: Path) -> None:
+    """packaging/pyi_rth_qt_paths.py, which the spec runs instead of PyInstaller's Qt hook
+    (that one imports QtCore at every start, ~100 ms before `judge` does anything)."""
+    text = SPEC.read_text(encoding="utf-8")
+    assert 'REPLACED_HOOKS = ["pyi_rth_pyside6"]' in text
+    assert 'runtime_hooks=[str(ROOT / "packaging" / "pyi_rth_qt_paths.py")]' in text
+    hook = ROOT / "packaging" / "pyi_rth_qt_paths.py"
+    script = (
+        "import os, runpy, sys\n"
+        "sys._MEIPASS = sys.argv[1]\n"
+        "sys.frozen = True\n"
+        "runpy.run_path(sys.argv[2])\n"
+        "print(os.environ['QT_PLUGIN_PATH'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(hook)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    plugins, qt_modules = done.stdout.splitlines()
+    folder = tmp_path / "PySide6" if sys.platform == "win32" else tmp_path / "PySide6" / "Qt"
+    assert Path(plugins) == folder / "plugins"
+    assert qt_modules == "[]"
