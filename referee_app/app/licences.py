@@ -142,6 +142,8 @@ def write_licences(
         ),
     ]
     dists = bundled_distributions(exclude) + [metadata.distribution(n) for n in also]
+    if not any(_canonical(d.metadata["Name"]) in QT for d in dists):  # the app is not installed
+        raise RuntimeError(f"{ROOT_DISTRIBUTION} is not installed here: its dependencies cannot be found")
     qt_texts = [(name, resources_dir() / "licences" / name) for name in QT_TEXTS]
     for dist in dists:
         name = _canonical(dist.metadata["Name"])
