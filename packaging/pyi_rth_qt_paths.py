@@ -6,7 +6,9 @@ so it always does): that loads Qt's core library and ICU's 32 MB of data before 
 ``--version`` has done anything, some 100 ms a start on Linux. This hook keeps what the other
 one does that the app needs (where Qt finds its plugins; on Windows, the bundle's folder on
 PATH for OpenSSL; outside a macOS .app, the folder on DYLD_LIBRARY_PATH) and leaves QtCore
-to be imported when the window opens. The app uses no QML. ``packaging/referee-app.spec``
+to be imported when the window opens. The app uses no QML. (Checked in a Linux bundle built
+with this hook alone: QtCore's own qt.conf is registered, QLibraryInfo finds the bundle's
+plugins and translations, and Qt's Chinese strings load.) ``packaging/referee-app.spec``
 swaps the hooks; ``tests/test_bundle_lean.py`` runs this one."""
 
 import os
