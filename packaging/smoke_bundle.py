@@ -4,9 +4,10 @@ and the install test's, tests/test_install.py).
     python packaging/smoke_bundle.py dist/referee-app
 
 Runs, from a new empty folder and as a new user (own home, no REFEREE_APP_* settings), what a
-referee does first: ``--version``, ``rules list``, ``judge`` on an example case (compared with
-its expected decision), ``print scoresheet`` of that case, ``demo`` into a new store and
-``verify`` on it, and the window offscreen until it has painted. One line per check; exit 1
+referee does first: ``--version`` (and the licences' listing is there), ``rules list``,
+``judge`` on an example case (compared with its expected decision), ``print scoresheet`` of
+that case, ``demo`` into a new store and ``verify`` on it, and the window offscreen until it
+has painted. One line per check; exit 1
 at the first that fails. Standard library only: it runs beside the bundle, not inside it.
 """
 
@@ -94,6 +95,11 @@ def main(argv: list[str]) -> int:
 
     done = run("--version")
     check("--version names the licence", done.returncode == 0 and "MIT" in done.stdout, done)
+    # the third-party licences (inside a macOS .app they sit beside MacOS/, under Contents/)
+    root = bundle.parent if bundle.name == "MacOS" else bundle
+    listing = next(root.rglob("referee_app/licences/LICENCES.txt"), None)
+    listed = listing.read_text(encoding="utf-8") if listing else ""
+    check("the third-party licences ship", "PySide6" in listed and "LGPL-3.0" in listed, done)
     done = run("rules", "list")
     check("rules list", [ln.split("\t")[0] for ln in done.stdout.splitlines()] == BUNDLED, done)
     done = run("judge", "case.json")

@@ -42,7 +42,8 @@ def test_the_workflow_builds_smoke_tests_and_attaches_every_systems_bundle() -> 
     for archive in (
         "referee-app-linux.tar.gz",
         "make_archive('out/referee-app-windows', 'zip'",
-        "referee-app-${{ matrix.platform }}.zip",
+        "out\\referee-app-windows-setup.exe",
+        "out/referee-app-${{ matrix.platform }}.dmg",
     ):
         assert archive in text
     assert ".sha256" in text and "SHA256SUMS" in text and "gh release" in text

@@ -3,6 +3,10 @@
 Run once when the design changes; the PNG (window icon, Linux .desktop, in the wheel) and
 the ICO (the Windows bundle's icon, ``packaging/``) are committed. Drawn with Qt and the
 bundled font, so it looks the same on every machine: ``QT_QPA_PLATFORM=offscreen python tools/make_icon.py``.
+
+The ICO holds every size Windows asks for (Explorer's lists and tiles, the taskbar, the
+title bar at 100-200 % scaling), each scaled down from the PNG by Pillow:
+``python tools/make_icon.py --ico`` writes it alone from the committed PNG.
 """
 
 from __future__ import annotations
@@ -15,6 +19,18 @@ from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QImage,
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "icons"
+PNG = OUT / "referee-app.png"
+ICO = ROOT / "packaging" / "referee-app.ico"
+#: the sizes Windows picks from an .ico (16 and 24: lists, title bars; 256: large tiles)
+ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
+
+
+def write_ico(png: Path = PNG, ico: Path = ICO) -> None:
+    """The multi-size Windows icon from the 256-pixel PNG (Pillow resamples each size)."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        image.convert("RGBA").save(ico, format="ICO", sizes=[(s, s) for s in ICO_SIZES])
 
 
 def draw(size: int, family: str) -> QImage:
@@ -41,16 +57,17 @@ def draw(size: int, family: str) -> QImage:
 
 
 def main() -> int:
+    if sys.argv[1:] == ["--ico"]:
+        write_ico()
+        return 0
     app = QGuiApplication(sys.argv[:1])  # noqa: F841 - fonts need an application
     font_id = QFontDatabase.addApplicationFont(str(ROOT / "resources" / "fonts" / "wqy-microhei.ttc"))
     family = QFontDatabase.applicationFontFamilies(font_id)[0]
     OUT.mkdir(parents=True, exist_ok=True)
-    if not draw(256, family).save(str(OUT / "referee-app.png")):
+    if not draw(256, family).save(str(PNG)):
         print("cannot write the PNG", file=sys.stderr)
         return 1
-    if not draw(256, family).save(str(ROOT / "packaging" / "referee-app.ico")):
-        print("cannot write the ICO (Qt's ico image plugin is missing)", file=sys.stderr)
-        return 1
+    write_ico()
     return 0
 
 

@@ -258,6 +258,9 @@ class MainWindow(QMainWindow):
         self.act_manual = self._action(QKeySequence("F1"), self.show_manual)
         self.menu_help = self.menuBar().addMenu("")
         self.menu_help.addAction(self.act_manual)
+        self.act_about = QAction(self)  # 关于: the version, the licence, the third-party list
+        self.act_about.triggered.connect(lambda: self.show_about())
+        self.menu_help.addAction(self.act_about)
         self.manual: Any = None
         for act in (
             self.act_new,
@@ -385,6 +388,14 @@ class MainWindow(QMainWindow):
         self.manual.raise_()
         self.manual.activateWindow()
         return self.manual
+
+    def show_about(self) -> Any:
+        """帮助 → 关于: the version, the licence and every third-party component's."""
+        from .about import AboutDialog
+
+        dialog = AboutDialog(self.language, self)
+        dialog.open()
+        return dialog
 
     def open_selected(self) -> None:
         item = self.welcome.events.currentItem()
@@ -1073,6 +1084,7 @@ class MainWindow(QMainWindow):
         self.act_demo.setText(tr("open_demo"))
         self.menu_help.setTitle(tr("menu_help"))
         self.act_manual.setText(tr("manual"))
+        self.act_about.setText(tr("about"))
         self.menu_desk.setTitle(tr("menu_desk"))
         self.act_standings.setText(tr("standings"))
         self.act_pairing.setText(tr("pairing"))
