@@ -367,13 +367,12 @@ class Draft:
         for field in fields(model):
             if field.optional:
                 continue
-            part[field.name] = self._first_value(field, as_inline)
+            part[field.name] = self.first_value(field, as_inline)
         if as_inline:
             return inline_table(part.unwrap())
-        part.add(tomlkit.nl())
         return part
 
-    def _first_value(self, field: Field, inline: bool) -> Any:
+    def first_value(self, field: Field, inline: bool) -> Any:
         if field.kind == "int":
             return 0
         if field.kind == "bool":

@@ -225,6 +225,12 @@ class RulebookEditor(QDialog):
             box.addWidget(self.part_form(section.model, section.path, section.shows, top=True))
         box.addStretch(1)
         self.remove_entry_button.setEnabled(section.key.startswith(("kind:", "counter:")))
+        # the old page goes once its signals are done (the check or button that rebuilt it
+        # is on it): deleted now, Qt would return into a widget that is gone
+        old = self.page_area.takeWidget()
+        if old is not None:
+            old.hide()
+            old.deleteLater()
         self.page_area.setWidget(page)
         QTimer.singleShot(0, lambda: self.page_area.verticalScrollBar().setValue(kept))
         self.mark_problems()
@@ -267,13 +273,18 @@ class RulebookEditor(QDialog):
                 clauses.addWidget(self.clause_box(field, where))
                 continue
             self.field_row(values, field, where, removable=model in SPARSE)
-        if addable:
+        if addable:  # a condition or a sanction's part to add: chosen, then 添加一项
+            line = QHBoxLayout()
             add = QComboBox()
-            add.addItem(self.language.tr("editor_add_key"), None)
+            add.setObjectName(f"add-key:{place(path)}")
             for field in addable:
                 add.addItem(field.label(self.lang), field.name)
-            add.activated.connect(lambda i, c=add: self._add_key(path, model, c.itemData(i)))
-            values.addRow("", add)
+            line.addWidget(add, 1)
+            button = QPushButton(self.language.tr("editor_add_item"))
+            button.setObjectName(f"add-key-button:{place(path)}")
+            button.clicked.connect(lambda _c=False, c=add: self._add_key(path, model, c.currentData()))
+            line.addWidget(button)
+            values.addRow(self.language.tr("editor_add_key"), line)
         if top and clauses.count():  # a page with the event's clauses: they go on the right
             row = QHBoxLayout(holder)
             row.setContentsMargins(0, 0, 0, 0)
@@ -295,7 +306,9 @@ class RulebookEditor(QDialog):
         if name is None:
             return
         field = next(f for f in fields(model) if f.name == name)
-        self.draft.set((*path, name), self.draft._first_value(field, inline=True))
+        # a check added is one that holds (true): false is what leaving it out says
+        first = True if field.kind == "bool" else self.draft.first_value(field, inline=True)
+        self.draft.set((*path, name), first)
         self.rebuild()
 
     def help_label(self, field: Field, where: Place) -> QLabel:
@@ -320,6 +333,9 @@ class RulebookEditor(QDialog):
         column = QVBoxLayout(cell)
         column.setContentsMargins(0, 0, 0, 4)
         widget = self.field_widget(field, where)
+        boxed = field.kind in ("part", "parts", "named", "bool_or_part")
+        if boxed:  # what a part is for, above its box (its box may be long)
+            column.addWidget(self.help_label(field, where))
         if removable:
             line = QHBoxLayout()
             line.addWidget(widget, 1)
@@ -329,8 +345,9 @@ class RulebookEditor(QDialog):
             column.addLayout(line)
         else:
             column.addWidget(widget)
-        column.addWidget(self.help_label(field, where))
-        if field.kind in ("part", "parts", "named", "bool_or_part"):
+        if not boxed:
+            column.addWidget(self.help_label(field, where))
+        if boxed:
             form.addRow(cell)
             cell.layout().setContentsMargins(0, 6, 0, 6)  # type: ignore[union-attr]
         else:
@@ -454,6 +471,7 @@ class RulebookEditor(QDialog):
         """A part of its own (the J rule, an award): a box, which an optional part's check
         adds to the file or takes out of it."""
         box = QGroupBox(field.label(self.lang))
+        box.setObjectName(f"part:{place(where)}")
         inner = QVBoxLayout(box)
         if field.optional:
             box.setCheckable(True)

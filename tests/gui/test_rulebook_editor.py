@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
 from referee_app.core.rulebook import check_files
 from referee_app.gui.new_event import NewEventDialog
@@ -162,3 +162,123 @@ def test_a_club_rulebook_is_made_from_a_bundled_one_in_the_editor_and_judges_at_
     _case, decision = stored_decision(window)
     [ruling] = decision["hands"][-1]["rulings"]
     assert ruling["points"] == 20, ruling
+
+
+def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill_and_fits_the_screen(
+    make_window, qtbot, tmp_path: Path
+) -> None:
+    """规则 → 编辑规则文件…: a kind of the event's own added (悔牌) with its rule, a kind taken
+    out and put back, a band added and removed; each time what is left to fill is listed by
+    its Chinese label, and the saved file says event_kind = true and checks clean."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QDialogButtonBox, QGroupBox
+
+    from referee_app.app.rulebooks import new_rulebook_text, write_new_file
+    from referee_app.gui.rulebook_editor import AddKindDialog
+
+    path = write_new_file(tmp_path / "club.toml", new_rulebook_text("club-2026", "hbue-2018"))
+    window = make_window()
+    assert [a.text() for a in window.menu_rules.actions()] == ["新建规则…", "编辑规则文件…"]
+
+    opened: list[RulebookEditor] = []
+
+    def add_kind(own: bool, kind: str = "", zh: str = "", en: str = "") -> None:
+        def fill_in(dialog: QWidget) -> None:
+            assert isinstance(dialog, AddKindDialog)
+            if own:
+                qtbot.mouseClick(
+                    dialog.own, Qt.MouseButton.LeftButton, pos=QPoint(8, dialog.own.height() // 2)
+                )
+                qtbot.keyClicks(dialog.kind_id, kind)
+                dialog.label_zh.setText(zh)
+                qtbot.keyClicks(dialog.label_en, en)
+            else:
+                dialog.kinds.setCurrentIndex(dialog.kinds.findData(kind))
+            ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+            qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+
+        when_shown(AddKindDialog, fill_in)
+        qtbot.mouseClick(opened[0].add_kind_button, Qt.MouseButton.LeftButton)
+
+    def fill_clause(where: str, ref: str, title: str, zh: str, en: str) -> None:
+        editor = opened[0]
+        editor.at[f"{where}.ref"].setText(ref)
+        editor.at[f"{where}.title"].setText(title)
+        editor.at[f"{where}.zh"].setPlainText(zh)
+        editor.at[f"{where}.en"].setPlainText(en)
+
+    def edit(widget: QWidget) -> None:
+        assert isinstance(widget, RulebookEditor)
+        opened.append(widget)
+        editor = widget
+        # the 1024×700 laptop: the editor fits, Save in view
+        assert editor.width() <= 1024 and editor.height() <= 700 - 30, editor.size()
+        corner = editor.save_button.mapTo(editor, editor.save_button.rect().topLeft())
+        assert editor.rect().contains(QRect(corner, editor.save_button.size()))
+
+        add_kind(True, "take_back", "悔牌", "Taking back a card")
+        assert editor.current_key() == "kind:take_back"
+        assert editor.sections.currentItem().text() == "违规：悔牌"
+        rule = "infractions.take_back.rules[0]"
+        problems = checked(qtbot, editor)
+        # what is left to fill of the new rule's clause, each by its label
+        place = "club.toml：违规及处罚 › “take_back” › 处罚规则第 1 项 › 条款 › "
+        assert [p.removeprefix(place).split("：")[0] for p in problems] == [
+            "条款编号",
+            "条款标题",
+            "条款原文",
+            "英文译文",
+        ], problems
+        assert all(p.startswith(place) and "：不能为空（第 " in p for p in problems), problems
+        fill_clause(
+            f"{rule}.clause",
+            "四、13",
+            "悔牌",
+            "出牌后收回重出者，每次罚10分。",
+            "A card played and taken back: 10 points each time.",
+        )
+        sanction = editor.page_area.widget().findChild(QGroupBox, f"part:{rule}.sanction")
+        sanction.setChecked(True)  # 处罚: given
+        add = editor.page_area.widget().findChild(QComboBox, f"add-key:{rule}.sanction")
+        add.setFocus()
+        while add.currentText() != "罚分":
+            qtbot.keyClick(add, Qt.Key.Key_Down)
+        button = editor.page_area.widget().findChild(QPushButton, f"add-key-button:{rule}.sanction")
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        retype(qtbot, editor.at[f"{rule}.sanction.points"], "10")
+        assert checked(qtbot, editor) == []
+
+        # a kind taken out is missed by name; put back, its rule's clause is what is left
+        editor.select("kind:delay")
+        qtbot.mouseClick(editor.remove_entry_button, Qt.MouseButton.LeftButton)
+        [missing] = checked(qtbot, editor)
+        assert "违规及处罚：每种违规都要有处罚规则，缺少“拖延比赛时间”" in missing
+        add_kind(False, "delay")
+        assert editor.current_key() == "kind:delay" and len(checked(qtbot, editor)) == 4
+        fill_clause(
+            "infractions.delay.rules[0].clause", "四、10", "拖延比赛时间", "（未载明）", "A delay: a warning."
+        )
+        assert checked(qtbot, editor) == []
+
+        # a band added at the end is below the others: named; removed, gone
+        editor.select("scoring")
+        bands = editor.page_area.widget().findChild(QPushButton, "add:scoring.dealer_bands")
+        qtbot.mouseClick(bands, Qt.MouseButton.LeftButton)
+        [band] = checked(qtbot, editor)
+        assert "计分与升级：庄家升级分档应逐档上升，第 4 档止于 0" in band, band
+        drop = editor.page_area.widget().findChild(QPushButton, "remove:scoring.dealer_bands[3]")
+        qtbot.mouseClick(drop, Qt.MouseButton.LeftButton)
+        assert checked(qtbot, editor) == []
+        assert editor.save()
+        qtbot.mouseClick(editor.close_button, Qt.MouseButton.LeftButton)
+
+    when_shown(RulebookEditor, edit)
+    assert window.edit_rulebook(str(path)) is not None
+    text = path.read_text(encoding="utf-8")
+    assert check_files([str(path)]) == []
+    assert (
+        '[infractions.take_back]\nlabel = { zh = "悔牌", en = "Taking back a card" }\nevent_kind = true\n'
+        in text
+    )
+    assert "sanction = { points = 10 }" in text[text.index("[infractions.take_back]") :]
+    assert '[infractions.delay]\nlabel = { zh = "拖延比赛时间", en = "' in text
