@@ -404,6 +404,17 @@ class Draft:
         found, _ = validate_text(self.text(), self.path.name)
         return found
 
+    def own_kinds(self, lang: str) -> dict[str, str]:
+        """The labels of the kinds this draft defines beyond the 14 (悔牌 for take_back)."""
+        from ..core.rulebook_kinds import KINDS
+
+        out = {}
+        for kind in self.names(("infractions",)):
+            words = self.value(("infractions", kind, "label", lang))
+            if kind not in KINDS and isinstance(words, str) and words.strip():
+                out[kind] = words.strip()
+        return out
+
     def rulebook(self) -> Rulebook:
         """The draft as a rulebook, to judge with (the trial bench); its problems if any."""
         return rulebook_from_text(self.text(), str(self.path))
@@ -477,10 +488,19 @@ _KEY_OF = {
 }
 
 
-def problem_lines(problems: list[RulebookError], lang: str) -> list[tuple[str, str]]:
-    """Each problem in words with the place it is about (for the form to mark the field)."""
+def problem_lines(
+    problems: list[RulebookError], lang: str, own_kinds: dict[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Each problem in words with the place it is about (for the form to mark the field);
+    a kind of the event's own named by its label in ``own_kinds`` (the catalogue has no
+    words for it: otherwise its id, quoted)."""
+    from .messages import message
+
     out = []
     for problem in problems:
+        text = describe(problem, lang)
+        for kind, words in (own_kinds or {}).items():
+            text = text.replace(message("rulebook_place.quoted", lang, name=kind), words)
         values = problem.values
         where = str(values.get("path") or "")
         if "where" in values:
@@ -489,7 +509,7 @@ def problem_lines(problems: list[RulebookError], lang: str) -> list[tuple[str, s
             where = f"{where}.{values['key']}"
         elif problem.code in _KEY_OF:  # a part's own check on one of its keys (the bands)
             where = f"{where}.{_KEY_OF[problem.code]}"
-        out.append((describe(problem, lang), "" if where == "(top)" else where))
+        out.append((text, "" if where == "(top)" else where))
     return out
 
 

@@ -173,7 +173,8 @@ class RulebookEditor(QDialog):
             return tr("editor_kind", label=own or rulebook_word(self.lang, "kind", kind) or kind)
         if section.title is not None:
             return section.title[0 if self.lang == "zh" else 1]
-        return section_title(section.model, self.lang)
+        words = section_title(section.model, self.lang)
+        return words[:1].upper() + words[1:]  # a heading (the words are written for inside a line)
 
     def fill_sections(self, select: str | None = None) -> None:
         current = select or self.current_key()
@@ -669,7 +670,7 @@ class RulebookEditor(QDialog):
     def check(self) -> list[str]:
         """Every problem of the draft as it is now, listed, the fields marked; those fixed gone."""
         self.timer.stop()
-        found = problem_lines(self.draft.problems(), self.lang)
+        found = problem_lines(self.draft.problems(), self.lang, self.draft.own_kinds(self.lang))
         self.problem_list.clear()
         self.problems_by_place = {}
         for text, where in found:

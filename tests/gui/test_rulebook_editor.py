@@ -222,7 +222,7 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
         rule = "infractions.take_back.rules[0]"
         problems = checked(qtbot, editor)
         # what is left to fill of the new rule's clause, each by its label
-        place = "club.toml：违规及处罚 › “take_back” › 处罚规则第 1 项 › 条款 › "
+        place = "club.toml：违规及处罚 › 悔牌 › 处罚规则第 1 项 › 条款 › "
         assert [p.removeprefix(place).split("：")[0] for p in problems] == [
             "条款编号",
             "条款标题",
