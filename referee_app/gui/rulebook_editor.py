@@ -63,6 +63,8 @@ from .i18n import Language
 
 #: how long after the last key the draft is checked (ms): typing is not held up by checks
 CHECK_DELAY = 300
+#: the lists of options whose order is their meaning (the first tie-break decides first)
+_ORDERED = {"tie_breaks", "split_by"}
 #: the lists whose items are shown on one line each (and the bundled lists as examples)
 _ROWS = {"Band", "RedeclarationLimit"}
 _MARK = "border: 2px solid #c62828;"
@@ -290,7 +292,10 @@ class RulebookEditor(QDialog):
             row = QHBoxLayout(holder)
             row.setContentsMargins(0, 0, 0, 0)
             left = QWidget()
-            left.setLayout(values)
+            column = QVBoxLayout(left)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.addLayout(values)
+            column.addStretch(1)  # the rows keep their height beside a taller clause column
             row.addWidget(left, 3)
             right = QWidget()
             right.setLayout(clauses)
@@ -317,8 +322,8 @@ class RulebookEditor(QDialog):
         text = field.effect(self.lang)
         plain = field.kind not in ("clause", "named", "part", "bool_or_part", "parts")
         shown = examples(where, field, self.lang) if plain or field.model in _ROWS else []
-        if shown:
-            said = "；".join(f"{rid} {value}" for rid, value in shown[:3] if value)
+        said = "；".join(f"{rid} {value}" for rid, value in shown[:3] if value)
+        if said:
             text += ("\n" if text else "") + self.language.tr("editor_example", examples=said)
         label = QLabel(text)
         label.setWordWrap(True)
@@ -334,7 +339,7 @@ class RulebookEditor(QDialog):
         column = QVBoxLayout(cell)
         column.setContentsMargins(0, 0, 0, 4)
         widget = self.field_widget(field, where)
-        boxed = field.kind in ("part", "parts", "named", "bool_or_part")
+        boxed = field.kind in ("part", "parts", "named")
         if boxed:  # what a part is for, above its box (its box may be long)
             column.addWidget(self.help_label(field, where))
         if removable:
@@ -359,7 +364,17 @@ class RulebookEditor(QDialog):
         tr = self.language.tr
         kind = field.kind
         widget: QWidget
-        if kind == "int" or kind == "str":
+        if kind == "str" and field.name in ("counter", "rest_counter"):
+            # a rule's counter: one of the counters the draft defines (a new name is typed)
+            combo = QComboBox()
+            combo.setEditable(True)
+            combo.addItem("", None)
+            for name in self.draft.names(("counters",)):
+                combo.addItem(name, name)
+            combo.setCurrentText("" if value is None else str(value))
+            combo.currentTextChanged.connect(lambda text: self.put(where, _typed(text, "str")))
+            widget = combo
+        elif kind == "int" or kind == "str":
             edit = QLineEdit("" if value is None else str(value))
             edit.setCursorPosition(0)  # a long text shown from its start
             if kind == "int" and field.key.default is not None:
@@ -440,8 +455,11 @@ class RulebookEditor(QDialog):
         return widget
 
     def choices_widget(self, field: Field, where: Place, value: Any) -> QWidget:
-        """Several of the options, in order (tie-breaks): checked ones given, dragged to order."""
+        """Several of the options: where their order is the meaning (tie-breaks) a list, the
+        checked ones given in the order dragged; else a check for each, in the options' order."""
         chosen = [v for v in (value or []) if v in (field.options or ())]
+        if field.name not in _ORDERED:
+            return self.checks_widget(field, where, chosen)
         box = QListWidget()
         box.setDragDropMode(QListWidget.DragDropMode.InternalMove)
         ordered = chosen + [o for o in field.options or () if o not in chosen]
@@ -467,6 +485,32 @@ class RulebookEditor(QDialog):
         box.itemChanged.connect(lambda _item: write())
         box.model().rowsMoved.connect(lambda *_a: write())
         return box
+
+    def checks_widget(self, field: Field, where: Place, chosen: list[Any]) -> QWidget:
+        from PySide6.QtWidgets import QGridLayout
+
+        widget = QWidget()
+        grid = QGridLayout(widget)
+        grid.setContentsMargins(0, 0, 0, 0)
+        options = list(field.options or ())
+        # levels seven a row; words (the 14 kinds) two a row, so the page never outgrows the
+        # window (the clauses beside it stay in view at 1024 wide)
+        columns = 7 if all(len(str(o)) <= 2 for o in options) else 2
+        checks: list[tuple[Any, QCheckBox]] = []
+        for i, option in enumerate(options):
+            check = QCheckBox(field.option_label(option, self.lang))
+            check.setToolTip(str(option))
+            check.setChecked(option in chosen)
+            checks.append((option, check))
+            grid.addWidget(check, i // columns, i % columns)
+
+        def write() -> None:
+            picked = [o for o, c in checks if c.isChecked()]
+            self.put(where, picked if picked or not field.optional else None)
+
+        for _option, check in checks:
+            check.toggled.connect(lambda _on: write())
+        return widget
 
     def optional_part(self, field: Field, where: Place, *, top: bool = False) -> QWidget:
         """A part of its own (the J rule, an award): a box, which an optional part's check
