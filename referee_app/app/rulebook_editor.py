@@ -560,8 +560,9 @@ def shown_value(field: Field, value: Any, lang: str) -> str:
     if field.kind == "choices" and isinstance(value, list):
         return "、".join(field.option_label(v, lang) for v in value)
     if field.kind == "parts" and isinstance(value, list) and value and isinstance(value[0], dict):
-        items = ["{" + ", ".join(f"{k} = {v}" for k, v in item.items()) + "}" for item in value[:4]]
-        return "; ".join(items) + (" …" if len(value) > 4 else "")
+        # a band per item, its values in the keys' order (止于/升级数: 0/3、35/2、75/1)
+        items = ["/".join(str(v) for v in item.values() if v is not None) for item in value[:6]]
+        return "、".join(items) + (" …" if len(value) > 6 else "")
     if isinstance(value, dict) and set(value) >= {"zh", "en"}:
         return str(value[lang if lang in value else "zh"])
     if isinstance(value, dict):

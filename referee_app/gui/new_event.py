@@ -145,6 +145,9 @@ class NewEventDialog(QDialog):
         self.error.setText("")
         self.problems.clear()
         self.problems.setVisible(False)
+        for index in reversed(range(self.rules.count())):  # the file loaded before (edited since)
+            if getattr(self.rules.itemData(index), "origin", None) == rb.origin:
+                self.rules.removeItem(index)
         self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
         self.rules.setCurrentIndex(self.rules.count() - 1)
         return True

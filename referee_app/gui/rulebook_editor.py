@@ -126,7 +126,6 @@ class RulebookEditor(QDialog):
         self.summary.setWordWrap(True)
         self.problem_list = QListWidget()
         self.problem_list.setStyleSheet("color: #c62828;")
-        self.problem_list.setMaximumHeight(110)
         self.problem_list.setWordWrap(True)
         self.problem_list.itemClicked.connect(self.go_to_problem)
         self.status = QLabel()
@@ -726,6 +725,11 @@ class RulebookEditor(QDialog):
         self.summary.setText(tr("editor_problems", n=len(found)) if found else tr("editor_ok"))
         self.summary.setStyleSheet("color: #c62828; font-weight: bold;" if found else "color: #2e7d32;")
         self.problem_list.setVisible(bool(found))
+        if found:  # as tall as its lines, four at most (the page above keeps the room)
+            row = self.problem_list.sizeHintForRow(0)
+            self.problem_list.setFixedHeight(
+                row * min(len(found), 4) + 2 * self.problem_list.frameWidth() + 4
+            )
         self.mark_problems()
         return [text for text, _ in found]
 
@@ -742,7 +746,13 @@ class RulebookEditor(QDialog):
             if not found.property("marked"):
                 found.setProperty("own_style", found.styleSheet())
             found.setProperty("marked", True)
-            found.setStyleSheet(f"{found.property('own_style') or ''} {_MARK}")
+            # the frame on this widget only: a property selector, which its children (a part's
+            # fields and buttons) do not match
+            kind = type(found).__name__
+            room = " margin-top: 14px;" if isinstance(found, QGroupBox) else ""  # its title's place
+            found.setStyleSheet(
+                f'{found.property("own_style") or ""} {kind}[marked="true"] {{ {_MARK}{room} }}'
+            )
             found.setToolTip(text)
 
     def _widget_for(self, where: str) -> QWidget | None:
