@@ -480,14 +480,6 @@ def save_draft(draft: Draft) -> Saved:
     return Saved(path, None if problems else rulebook_from_text(text, str(path)), problems)
 
 
-#: The part's own checks that are about one of its keys: the key, for the form to mark it.
-_KEY_OF = {
-    "rulebook.problem.bands_rise": "dealer_bands",
-    "rulebook.problem.bands_past_threshold": "dealer_bands",
-    "rulebook.problem.assumed_not_mandatory": "assumed_mandatory",
-}
-
-
 def problem_lines(
     problems: list[RulebookError], lang: str, own_kinds: dict[str, str] | None = None
 ) -> list[tuple[str, str]]:
@@ -507,8 +499,6 @@ def problem_lines(
             where = str(values["where"]) + (f".{values['key']}" if "key" in values else "")
         elif "key" in values:  # a part's own check naming its key (a hand loss's shift)
             where = f"{where}.{values['key']}"
-        elif problem.code in _KEY_OF:  # a part's own check on one of its keys (the bands)
-            where = f"{where}.{_KEY_OF[problem.code]}"
         out.append((text, "" if where == "(top)" else where))
     return out
 

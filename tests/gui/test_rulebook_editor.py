@@ -49,7 +49,7 @@ def edit_club_rules(qtbot, editor: RulebookEditor, seen: dict) -> None:
     problems = checked(qtbot, editor)
     assert len(problems) == 2, problems
     assert any(
-        "计分与升级：庄家升级分档的最后一档止于 90，已达到或超过换庄分数线（80）" in p for p in problems
+        "计分与升级 › 庄家升级分档：最后一档止于 90，已达到或超过换庄分数线（80）" in p for p in problems
     )
     assert any("申诉 › 申诉费（元）：应不小于 0" in p for p in problems), problems
     assert editor.summary.text() == "2 处问题（点一条转到该项）："
@@ -265,7 +265,7 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
         bands = editor.page_area.widget().findChild(QPushButton, "add:scoring.dealer_bands")
         qtbot.mouseClick(bands, Qt.MouseButton.LeftButton)
         [band] = checked(qtbot, editor)
-        assert "计分与升级：庄家升级分档应逐档上升，第 4 档止于 0" in band, band
+        assert "计分与升级 › 庄家升级分档：应逐档上升，第 4 档止于 0" in band, band
         drop = editor.page_area.widget().findChild(QPushButton, "remove:scoring.dealer_bands[3]")
         qtbot.mouseClick(drop, Qt.MouseButton.LeftButton)
         assert checked(qtbot, editor) == []
