@@ -167,16 +167,15 @@ def test_a_club_rulebook_is_made_from_a_bundled_one_in_the_editor_and_judges_at_
 def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill_and_fits_the_screen(
     make_window, qtbot, tmp_path: Path
 ) -> None:
-    """规则 → 编辑规则文件…: a kind of the event's own added (悔牌) with its rule, a kind taken
+    """规则 → 新建规则… and the editor: a kind of the event's own added (悔牌) with its rule, a kind taken
     out and put back, a band added and removed; each time what is left to fill is listed by
     its Chinese label, and the saved file says event_kind = true and checks clean."""
     from PySide6.QtCore import QRect
     from PySide6.QtWidgets import QDialogButtonBox, QGroupBox
 
-    from referee_app.app.rulebooks import new_rulebook_text, write_new_file
     from referee_app.gui.rulebook_editor import AddKindDialog
 
-    path = write_new_file(tmp_path / "club.toml", new_rulebook_text("club-2026", "hbue-2018"))
+    path = tmp_path / "club.toml"
     window = make_window()
     assert [a.text() for a in window.menu_rules.actions()] == ["新建规则…", "编辑规则文件…"]
 
@@ -272,8 +271,18 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
         assert editor.save()
         qtbot.mouseClick(editor.close_button, Qt.MouseButton.LeftButton)
 
-    when_shown(RulebookEditor, edit)
-    assert window.edit_rulebook(str(path)) is not None
+    def copy(dialog: QWidget) -> None:  # 规则 → 新建规则…: HBUE's copied, then the editor
+        assert isinstance(dialog, NewRulebookDialog)
+        dialog.base.setCurrentIndex(dialog.base.findData("hbue-2018"))
+        qtbot.keyClicks(dialog.rule_id, "club-2026")
+        dialog.path.clear()
+        qtbot.keyClicks(dialog.path, str(path))
+        when_shown(RulebookEditor, edit)
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    when_shown(NewRulebookDialog, copy)
+    window.act_rules_new.trigger()
+    assert opened and opened[0].saved is not None
     text = path.read_text(encoding="utf-8")
     assert check_files([str(path)]) == []
     assert (
