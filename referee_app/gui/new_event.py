@@ -178,7 +178,13 @@ class NewEventDialog(QDialog):
                 self.error.setText(self.language.tr("rulebook_edit_bundled"))
                 return False
             path = origin
-        editor = RulebookEditor(self.language, path, self)
+        from ..core.errors import Reported
+
+        try:
+            editor = RulebookEditor(self.language, path, self)
+        except Reported as exc:  # a file no longer TOML (edited elsewhere): said beside the list
+            self.error.setText(describe(exc, self.language.lang))
+            return False
         open_editor(editor, self.window())
         editor.exec()
         if editor.saved is not None:

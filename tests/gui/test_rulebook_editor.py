@@ -171,7 +171,7 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
     out and put back, a band added and removed; each time what is left to fill is listed by
     its Chinese label, and the saved file says event_kind = true and checks clean."""
     from PySide6.QtCore import QRect
-    from PySide6.QtWidgets import QDialogButtonBox, QGroupBox
+    from PySide6.QtWidgets import QDialogButtonBox, QGroupBox, QMessageBox
 
     from referee_app.gui.rulebook_editor import AddKindDialog
 
@@ -269,7 +269,11 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
         qtbot.mouseClick(drop, Qt.MouseButton.LeftButton)
         assert checked(qtbot, editor) == []
         assert editor.save()
+        # a change not saved: closing asks; 不保存 leaves the file as saved
+        retype(qtbot, editor.at["scoring.step"], "50")
+        when_shown(QMessageBox, lambda box: box.button(QMessageBox.StandardButton.Discard).click())
         qtbot.mouseClick(editor.close_button, Qt.MouseButton.LeftButton)
+        assert not editor.isVisible()
 
     def copy(dialog: QWidget) -> None:  # 规则 → 新建规则…: HBUE's copied, then the editor
         assert isinstance(dialog, NewRulebookDialog)
@@ -284,7 +288,7 @@ def test_the_editor_adds_an_event_kind_and_list_items_names_what_is_left_to_fill
     window.act_rules_new.trigger()
     assert opened and opened[0].saved is not None
     text = path.read_text(encoding="utf-8")
-    assert check_files([str(path)]) == []
+    assert check_files([str(path)]) == [] and "step = 40\n" in text
     assert (
         '[infractions.take_back]\nlabel = { zh = "悔牌", en = "Taking back a card" }\nevent_kind = true\n'
         in text
