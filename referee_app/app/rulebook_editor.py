@@ -546,7 +546,8 @@ def shown_value(field: Field, value: Any, lang: str) -> str:
     if isinstance(value, bool):
         return {"zh": "是" if value else "否"}.get(lang, "yes" if value else "no")
     if field.kind == "choice":
-        return f"{field.option_label(value, lang)}（{value}）" if lang == "zh" else f"{value}"
+        words = field.option_label(value, lang)
+        return f"{words}（{value}）" if lang == "zh" and words != str(value) else str(value)
     if field.kind == "choices" and isinstance(value, list):
         return "、".join(field.option_label(v, lang) for v in value)
     if field.kind == "parts" and isinstance(value, list) and value and isinstance(value[0], dict):
