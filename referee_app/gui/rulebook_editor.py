@@ -725,6 +725,7 @@ class RulebookEditor(QDialog):
         self.summary.setText(tr("editor_problems", n=len(found)) if found else tr("editor_ok"))
         self.summary.setStyleSheet("color: #c62828; font-weight: bold;" if found else "color: #2e7d32;")
         self.problem_list.setVisible(bool(found))
+        self.mark_sections([where for _text, where in found])
         if found:  # as tall as its lines, four at most (the page above keeps the room)
             row = self.problem_list.sizeHintForRow(0)
             self.problem_list.setFixedHeight(
@@ -732,6 +733,24 @@ class RulebookEditor(QDialog):
             )
         self.mark_problems()
         return [text for text, _ in found]
+
+    def mark_sections(self, places: list[str]) -> None:
+        """Each page with problems in red in the list, with how many: found without paging."""
+        from PySide6.QtGui import QBrush, QColor
+
+        counts: dict[str, int] = {}
+        for where in places:
+            section = self.section_of(where)
+            if section is not None:
+                counts[section.key] = counts.get(section.key, 0) + 1
+        for row, section in enumerate(self.section_list):
+            item = self.sections.item(row)
+            if item is None:
+                continue
+            n = counts.get(section.key, 0)
+            name = self.section_name(section)
+            item.setText(f"{name}（{n}）" if n else name)
+            item.setForeground(QBrush(QColor("#c62828")) if n else QBrush())
 
     def mark_problems(self) -> None:
         """A red frame on each field shown that a problem names (or on the nearest part of it)."""

@@ -53,6 +53,9 @@ def edit_club_rules(qtbot, editor: RulebookEditor, seen: dict) -> None:
     )
     assert any("申诉 › 申诉费（元）：应不小于 0" in p for p in problems), problems
     assert editor.summary.text() == "2 处问题（点一条转到该项）："
+    items = [editor.sections.item(i) for i in range(editor.sections.count())]
+    red = [i.text() for i in items if i.foreground().color().name() == "#c62828"]
+    assert red == ["计分与升级（1）", "申诉（1）"]  # the pages with problems, found without paging
     assert "#c62828" in editor.at["appeal.fee_yuan"].styleSheet()  # the field marked
     # a click on the band's problem goes to its page; fixed, both problems go
     [band] = [
@@ -67,6 +70,7 @@ def edit_club_rules(qtbot, editor: RulebookEditor, seen: dict) -> None:
     retype(qtbot, editor.at["appeal.fee_yuan"], "100")
     assert checked(qtbot, editor) == [] and not editor.problem_list.isVisible()
     assert "#c62828" not in editor.at["appeal.fee_yuan"].styleSheet()  # the stale mark gone
+    assert all(i.foreground().color().name() != "#c62828" for i in items) and items[1].text() == "计分与升级"
 
     # 违规：暴露张: 20 points a card, not 10
     editor.select("kind:exposed_card")
