@@ -704,6 +704,8 @@ class RulebookEditor(QDialog):
     def put(self, where: Place, value: Any) -> None:
         """A value typed or chosen: into the draft, checked a moment later."""
         self.draft.set(where, value)
+        if len(where) == 4 and where[0] == "infractions" and where[2:] == ("label", self.lang):
+            self.mark_sections(list(self.problems_by_place))  # the kind's page named anew
         self.changed()
 
     def changed(self) -> None:
