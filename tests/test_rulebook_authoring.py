@@ -165,6 +165,38 @@ def test_checks_across_the_rulebook_are_all_listed_a_missing_kind_with_its_line(
     assert english[0] == f"{path}: infractions: every kind needs rules; missing delay (line {first_kind})"
 
 
+def test_checks_across_parts_are_listed_beside_a_wrong_value_elsewhere_an_empty_text_in_words(
+    tmp_path: Path,
+) -> None:
+    """pydantic skips the checks across the rulebook while any key is wrong; they run on the
+    parts they read (the infractions, the counters) when those are sound, so the editor and
+    ``rules check`` list every problem at once (issue 25 item 2)."""
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    draft = text.replace("fee_yuan = 200", "fee_yuan = -5").replace(
+        'counter = "exposed_card"', 'counter = "exposed"', 1
+    )
+    draft = draft.replace('title = "升级", zh = "庄家与防家', 'title = "", zh = "庄家与防家', 1)
+    path = tmp_path / "draft.toml"
+    path.write_text(draft, encoding="utf-8")
+    run = referee_app("--lang", "zh", "rules", "check", str(path))
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 3, run.stderr
+    emptied = next(
+        line for line in draft.splitlines() if line.startswith('clause = { ref = "一、(十二)", title = ""')
+    )
+    assert lines[0] == f"{path}：计分与升级 › 条款 › 条款标题：不能为空（第 {_line(path, emptied)} 行）。"
+    assert lines[1].startswith(f"{path}：申诉 › 申诉费（元）：应不小于 0，收到 -5")
+    assert lines[2].startswith(
+        f"{path}：违规及处罚 › 暴露张 › 处罚规则第 1 项 › 计数器：没有名为“exposed”的计数器"
+    )
+    # an infraction itself wrong: the checks that read the infractions wait for it (no guesses)
+    wrong = draft.replace("sanction = { points_per_card = 10 }", "sanction = { points_per_card = -1 }", 1)
+    path.write_text(wrong, encoding="utf-8")
+    lines = referee_app("--lang", "zh", "rules", "check", str(path)).stderr.strip().splitlines()
+    assert len(lines) == 3 and not any("计数器：没有名为" in line for line in lines), lines
+    assert any("每张罚分：应不小于 0，收到 -1" in line for line in lines), lines
+
+
 def test_a_toml_syntax_error_keeps_the_parsers_detail_in_chinese(tmp_path: Path) -> None:
     path = tmp_path / "quotes.toml"
     path.write_text('schema_version = 1\nid = "x"\ntitle = "逢"J"必打"\n', encoding="utf-8")

@@ -83,6 +83,7 @@ MANUAL_SHOTS = {
     "06d-decide.png": "decide.png",
     "09-pairing.png": "pairing.png",
     "08-standings.png": "standings.png",
+    "12-rulebook-editor.png": "rulebook-editor.png",
 }
 MANUAL_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "manual" / "img"
 #: Pixels wide at most: the pictures fit the manual's window (gui/manual.py) without scrolling.
@@ -309,6 +310,23 @@ def main() -> int:
     again.resume()
     again.close()
     window.table_view.clear_hand_form()
+
+    # 规则 → 编辑规则文件…: a copy of the event's rulebook in the editor, a band mistyped
+    from referee_app.app.rulebooks import new_rulebook_text, write_new_file
+    from referee_app.gui.new_event import open_editor
+    from referee_app.gui.rulebook_editor import RulebookEditor
+
+    copy = write_new_file(folder / "club-2026.toml", new_rulebook_text("club-2026", args.rules))
+    editor = RulebookEditor(language, copy, window)
+    open_editor(editor, window)
+    editor.show()
+    editor.select("scoring")
+    last = editor.draft.length(("scoring", "dealer_bands")) - 1
+    editor.at[f"scoring.dealer_bands[{last}].upto"].setText("90")
+    editor.check()
+    settle(app)
+    shoot(editor, out / "12-rulebook-editor.png")
+    editor.done(0)
     window.close()
     settle(app)
     store.close()

@@ -23,7 +23,7 @@ from .messages import rulebook_word
 
 LANGS = ("zh", "en")
 #: The rulebook's levels (2 … A): a value that names itself, with no words of its own.
-_LEVELS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+LEVELS = _LEVELS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
 
 
 @dataclass

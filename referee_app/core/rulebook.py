@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -159,6 +160,7 @@ _PYDANTIC_KINDS = {
     "too_short": "too_few",
     "too_long": "too_many",
     "string_pattern_mismatch": "pattern",
+    "string_too_short": "empty",
 }
 #: The pydantic context value that is the limit of a kind.
 _LIMIT = {
@@ -214,19 +216,62 @@ def validate_text(text: str, origin: str) -> tuple[list[RulebookError], dict[str
     except RecursionError:
         return [problem(f"{origin}: the rulebook is nested too deeply to be one", "nested", origin)], None
     except ValidationError as exc:
-        return [_validation_problem(text, origin, error) for error in exc.errors(include_url=False)], None
+        found = [_validation_problem(text, origin, error) for error in exc.errors(include_url=False)]
+        # the checks across parts pydantic skips while any key is wrong: run on the parts
+        # they read where those are sound, so a chief referee sees these too, at once
+        return found + _across_problems(text, origin, _references_of_parts(raw)), None
     if across:
-        errors = [
-            {
-                "type": e.type,
-                "loc": ("infractions",) if e.type == "rulebook_kinds_missing" else (),
-                "msg": e.message().removeprefix("infractions: "),
-                "ctx": e.context or {},
-            }
-            for e in across
-        ]
-        return [_validation_problem(text, origin, cast("ErrorDetails", e)) for e in errors], None
+        return _across_problems(text, origin, across), None
     return [], model.model_dump(mode="json")
+
+
+def _across_problems(text: str, origin: str, across: list[Any]) -> list[RulebookError]:
+    errors = [
+        {
+            "type": e.type,
+            "loc": ("infractions",) if e.type == "rulebook_kinds_missing" else (),
+            "msg": e.message().removeprefix("infractions: "),
+            "ctx": e.context or {},
+        }
+        for e in across
+    ]
+    return [_validation_problem(text, origin, cast("ErrorDetails", e)) for e in errors]
+
+
+def _references_of_parts(raw: Any) -> list[Any]:
+    """The checks across a rulebook's parts (a rule's counter defined, a kind's rules there,
+    …) on the parts they read, when those parts are sound and another part is not; none when
+    a part they read has problems of its own (those are listed already)."""
+    from pydantic import ValidationError
+
+    from .rulebook_schema import HandLoss, RulebookModel, reference_problems
+
+    if not isinstance(raw, dict):
+        return []
+    parts: dict[str, Any] = {}
+    for name in ("infractions", "counters", "hand_loss"):
+        if name not in raw:
+            if name == "infractions":
+                return []
+            continue
+        try:
+            parts[name] = _part_adapter(name).validate_python(raw[name])
+        except ValidationError:
+            if name != "hand_loss":
+                return []
+    parts.setdefault("counters", {})
+    # a hand loss with problems of its own: its award is not looked at (said already)
+    parts.setdefault("hand_loss", HandLoss.model_construct(mode="shift", award=None))
+    return reference_problems(RulebookModel.model_construct(**parts))
+
+
+@cache
+def _part_adapter(name: str) -> Any:
+    from pydantic import TypeAdapter
+
+    from .rulebook_schema import RulebookModel
+
+    return TypeAdapter(cast(Any, RulebookModel.model_fields[name].annotation))
 
 
 def _validation_problem(text: str, origin: str, error: ErrorDetails) -> RulebookError:

@@ -108,24 +108,29 @@ class Scoring(Strict):
     negative_total: Literal["zero"] = "zero"
     negative_clause: Clause | None = None
 
-    @model_validator(mode="after")
-    def _bands_cover_below_threshold(self) -> Scoring:
+    # A check of the bands' own key (not of the whole part): pydantic runs it while another
+    # key of the part is wrong (a step mistyped), so every problem is listed at once; the
+    # deal-change line is read where it is sound (it comes before the bands).
+    @field_validator("dealer_bands")
+    @classmethod
+    def _bands_cover_below_threshold(cls, bands: list[Band], info: ValidationInfo) -> list[Band]:
         previous = -1
-        for i, band in enumerate(self.dealer_bands):
+        for i, band in enumerate(bands):
             if band.upto <= previous:
                 raise PydanticCustomError(
                     "rulebook_bands_rise",
-                    "dealer_bands[{i}].upto: bands must rise, {upto} <= {previous}",
+                    "band {n}: bands must rise, {upto} <= {previous}",
                     {"i": i, "n": i + 1, "upto": band.upto, "previous": previous},
                 )
             previous = band.upto
-        if previous >= self.deal_changes_at:
+        threshold = info.data.get("deal_changes_at")
+        if isinstance(threshold, int) and previous >= threshold:
             raise PydanticCustomError(
                 "rulebook_bands_past_threshold",
-                "dealer_bands: the last band ends at {upto}, at or past deal_changes_at {threshold}",
-                {"upto": previous, "threshold": self.deal_changes_at},
+                "the last band ends at {upto}, at or past deal_changes_at {threshold}",
+                {"upto": previous, "threshold": threshold},
             )
-        return self
+        return bands
 
 
 class Bottom(Strict):
@@ -156,16 +161,20 @@ class Levels(Strict):
     #: event does not print it states the reading here, marked assumed.
     pass_a_clause: Clause | None = None
 
-    @model_validator(mode="after")
-    def _assumed_are_mandatory(self) -> Levels:
-        extra = [level for level in self.assumed_mandatory if level not in self.mandatory]
+    # the key's own check (run while the clause has a problem of its own), against the
+    # mandatory levels where those are sound
+    @field_validator("assumed_mandatory")
+    @classmethod
+    def _assumed_are_mandatory(cls, assumed: list[str], info: ValidationInfo) -> list[str]:
+        mandatory = info.data.get("mandatory")
+        extra = [level for level in assumed if isinstance(mandatory, list) and level not in mandatory]
         if extra:
             raise PydanticCustomError(
                 "rulebook_assumed_not_mandatory",
-                "assumed_mandatory: {shown} not among the mandatory levels",
+                "{shown} not among the mandatory levels",
                 {"shown": ", ".join(extra), "levels": extra},
             )
-        return self
+        return assumed
 
 
 class NextDealer(Strict):

@@ -254,6 +254,14 @@ class MainWindow(QMainWindow):
         self.act_audit = self._action(QKeySequence("F8"), self.show_audit_log)
         for act in (self.act_end_round, self.act_publish_scores, self.act_set_pin, self.act_audit):
             self.menu_desk.addAction(act)
+        # 规则: a new event's rulebook, copied from a bundled one and edited here (issue 25)
+        self.menu_rules = self.menuBar().addMenu("")
+        self.act_rules_new = QAction(self)
+        self.act_rules_new.triggered.connect(lambda: self.new_rulebook())
+        self.act_rules_edit = QAction(self)
+        self.act_rules_edit.triggered.connect(lambda: self.edit_rulebook())
+        self.menu_rules.addAction(self.act_rules_new)
+        self.menu_rules.addAction(self.act_rules_edit)
         # 帮助: the manual shipped with the app, read offline (F1)
         self.act_manual = self._action(QKeySequence("F1"), self.show_manual)
         self.menu_help = self.menuBar().addMenu("")
@@ -319,6 +327,40 @@ class MainWindow(QMainWindow):
         self.remember_place(None, None)
         self.fill_events()
         self.stack.setCurrentWidget(self.welcome)
+
+    def new_rulebook(self) -> Any:
+        """规则 → 新建规则…: a bundled rulebook copied to a file, then opened in the editor."""
+        from .rulebook_dialogs import NewRulebookDialog
+
+        dialog = NewRulebookDialog(self.language, None, self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted or dialog.written is None:
+            return None
+        return self.edit_rulebook(str(dialog.written))
+
+    def edit_rulebook(self, path: str | None = None) -> Any:
+        """规则 → 编辑规则文件…: a rulebook file opened in the editor (a file chosen if none
+        is given); the editor once closed."""
+        from ..core.errors import Reported
+        from .new_event import open_editor
+        from .rulebook_editor import RulebookEditor
+        from .widgets import FILE_DIALOG
+
+        if path is None:
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self, self.language.tr("rulebook_edit_file"), "", "TOML (*.toml)", options=FILE_DIALOG
+            )
+            if not path:
+                return None
+        try:
+            editor = RulebookEditor(self.language, path, self)
+        except Reported as exc:  # not UTF-8, not TOML: said, nothing opened
+            QtWidgets.QMessageBox.warning(
+                self, self.language.tr("rulebook_edit_file"), describe(exc, self.language.lang)
+            )
+            return None
+        open_editor(editor, self)
+        editor.exec()
+        return editor
 
     def new_event(self) -> Any:
         from ..app import errors  # not at module level: the window paints first
@@ -1083,6 +1125,9 @@ class MainWindow(QMainWindow):
         self.act_quit.setText(tr("quit"))
         self.act_demo.setText(tr("open_demo"))
         self.menu_help.setTitle(tr("menu_help"))
+        self.menu_rules.setTitle(tr("menu_rules"))
+        self.act_rules_new.setText(tr("rulebook_new"))
+        self.act_rules_edit.setText(tr("rulebook_edit_file"))
         self.act_manual.setText(tr("manual"))
         self.act_about.setText(tr("about"))
         self.menu_desk.setTitle(tr("menu_desk"))

@@ -28,6 +28,16 @@ if TYPE_CHECKING:
     from ..core.rulebook import Rulebook
 
 
+def open_editor(editor: QWidget, over: QWidget | None) -> None:
+    """The editor at the size of the screen it opens on (its pages are wide: values and the
+    event's clauses side by side), never larger."""
+    from PySide6.QtWidgets import QApplication
+
+    screen = (over.screen() if over is not None else None) or QApplication.primaryScreen()
+    area = screen.availableGeometry()
+    editor.resize(min(1340, area.width() - 20), min(860, area.height() - 40))
+
+
 class NewEventDialog(QDialog):
     """Create an event: name, date, and the rulebook it runs under (bundled or a file)."""
 
@@ -60,10 +70,14 @@ class NewEventDialog(QDialog):
         self.new_rules.clicked.connect(self.new_rulebook)
         self.try_rules = QPushButton(tr("rulebook_try"))
         self.try_rules.clicked.connect(self.try_rulebook)
+        # the chosen rulebook file changed in the window's editor, page by page
+        self.edit_rules = QPushButton(tr("rulebook_edit"))
+        self.edit_rules.clicked.connect(lambda: self.edit_rulebook())
         rules_row = QHBoxLayout()
         rules_row.addWidget(self.rules, 1)
         rules_row.addWidget(self.from_file)
         rules_row.addWidget(self.new_rules)
+        rules_row.addWidget(self.edit_rules)
         rules_row.addWidget(self.try_rules)
         self.rule_info = QLabel()
         self.rule_info.setWordWrap(True)
@@ -131,13 +145,16 @@ class NewEventDialog(QDialog):
         self.error.setText("")
         self.problems.clear()
         self.problems.setVisible(False)
+        for index in reversed(range(self.rules.count())):  # the file loaded before (edited since)
+            if getattr(self.rules.itemData(index), "origin", None) == rb.origin:
+                self.rules.removeItem(index)
         self.rules.addItem(f"{rb.name(self.language.lang)} ({path})", rb)
         self.rules.setCurrentIndex(self.rules.count() - 1)
         return True
 
     def new_rulebook(self) -> Path | None:
         """新建规则…: a bundled rulebook (the one chosen, if bundled) copied to a file the
-        user picks, then loaded here as the event's rulebook."""
+        user picks, opened in the rulebook editor, then loaded here as the event's rulebook."""
         from .rulebook_dialogs import NewRulebookDialog
 
         current = self.rules.currentData()
@@ -145,7 +162,34 @@ class NewEventDialog(QDialog):
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.written is None:
             return None
         self.load_file(str(dialog.written))
+        self.edit_rulebook(dialog.written)
         return dialog.written
+
+    def edit_rulebook(self, path: Path | None = None) -> bool:
+        """编辑规则…: the chosen rulebook's file in the editor (a bundled one is copied first:
+        新建规则…), loaded again here once the editor closes, with what it now says."""
+        from ..locations import rules_dir
+        from .rulebook_editor import RulebookEditor
+
+        if path is None:
+            current = self.rules.currentData()
+            origin = Path(current.origin) if current is not None else None
+            if origin is None or origin.parent == rules_dir():
+                self.error.setText(self.language.tr("rulebook_edit_bundled"))
+                return False
+            path = origin
+        from ..core.errors import Reported
+
+        try:
+            editor = RulebookEditor(self.language, path, self)
+        except Reported as exc:  # a file no longer TOML (edited elsewhere): said beside the list
+            self.error.setText(describe(exc, self.language.lang))
+            return False
+        open_editor(editor, self.window())
+        editor.exec()
+        if editor.saved is not None:
+            self.load_file(str(path))
+        return editor.saved is not None
 
     def try_rulebook(self) -> None:
         """试判…: the chosen rulebook judged on the sample hands beside its bundled one."""

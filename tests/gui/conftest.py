@@ -112,6 +112,26 @@ def when_modal(action: Callable[[QWidget], None]) -> None:
     QTimer.singleShot(0, attempt)
 
 
+def when_shown(kind: type, action: Callable[[QWidget], None]) -> None:
+    """Run ``action`` on the next modal dialog of ``kind`` once it is shown (one dialog
+    opening another: :func:`when_modal` would take the first); closed if the action fails."""
+
+    def attempt(tries: int = 0) -> None:
+        widget = QApplication.activeModalWidget()
+        if not isinstance(widget, kind) or not widget.isVisible():
+            if tries > 500:
+                raise AssertionError(f"no {kind.__name__} appeared")
+            QTimer.singleShot(10, lambda: attempt(tries + 1))
+            return
+        try:
+            action(widget)
+        except BaseException:
+            widget.done(0)  # not close(): a dialog asking about unsaved changes would block
+            raise
+
+    QTimer.singleShot(0, attempt)
+
+
 def table_with_one_ruling_selected(window: MainWindow, pairs_csv: Path) -> None:
     """A BHG table with West's exposed card logged and its ruling selected (to void, appeal …)."""
     from .test_table_referee import fill

@@ -49,6 +49,9 @@ def test_new_rulebook_copies_a_bundled_one_to_the_file_typed_and_loads_it(qtbot,
     from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
     from referee_app.gui.rulebook_dialogs import NewRulebookDialog
+    from referee_app.gui.rulebook_editor import RulebookEditor
+
+    from .conftest import when_shown
 
     dialog = NewEventDialog(Language("zh"))
     qtbot.addWidget(dialog)
@@ -64,11 +67,13 @@ def test_new_rulebook_copies_a_bundled_one_to_the_file_typed_and_loads_it(qtbot,
         qtbot.keyClicks(new.rule_id, "club-2026")
         new.path.clear()
         qtbot.keyClicks(new.path, str(target))
+        # OK opens the copy in the rulebook editor (tests/gui/test_rulebook_editor.py): closed here
+        when_shown(RulebookEditor, lambda editor: (seen.append(editor.draft.path.name), editor.reject()))
         qtbot.mouseClick(new.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, fill)
     assert dialog.new_rulebook() == target
-    assert seen == ["gansu-2018"]
+    assert seen == ["gansu-2018", "club.toml"]
     assert 'id = "club-2026"' in target.read_text(encoding="utf-8")
     assert dialog.rulebook is not None and dialog.rulebook.id == "club-2026"
     assert dialog.rules.currentText().endswith(f"({target})") and dialog.error.text() == ""
