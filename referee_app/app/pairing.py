@@ -342,9 +342,10 @@ def refuse_unfinished(loaded: Loaded, round_no: int) -> None:
         )
 
 
-def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
+def pairing_sheet(rp: RoundPairing, web_url: str | None = None, store: Any = None) -> Any:
     """The printed pairing list (对阵表) of ``rp``: published, seated (as seated), or the
-    proposal marked 编排建议，未公布."""
+    proposal marked 编排建议，未公布. With ``store``, a published pairing carries its QR and
+    digest naming the event by its stable identity (``verify-paper`` checks it)."""
     from ..core.standings import compute_standings
     from .printouts import PairingSheet
 
@@ -366,6 +367,25 @@ def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
         units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
         scores={str(r["pair"]): int(r["match_points"]) for r in before.rows},
         withdrawn=[n for n in numbers if loaded.record.withdrawn(n, rp.round)],
+        paper=_pairing_paper(store, rp) if store is not None else None,
+    )
+
+
+def _pairing_paper(store: Any, rp: RoundPairing) -> Any:
+    """A published pairing's QR stamp (``printing.build.paper_stamp``); None otherwise."""
+    if rp.status != "published" or rp.version is None:
+        return None
+    from ..printing.build import paper_stamp
+    from ..printing.data import pairing_digest
+
+    tables, bye, version = rp.tables(), rp.pairing.bye, rp.version
+    return paper_stamp(
+        store,
+        rp.loaded.ev.id,
+        "P",
+        lambda identity: pairing_digest(rp.round, version, tables, bye, identity),
+        rp.round,
+        version=version,
     )
 
 

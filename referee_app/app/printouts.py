@@ -75,6 +75,7 @@ __all__ = [
     "sign_pdf",
     "store_scoresheets",
     "stored_digest",
+    "stamp_standings",
     "stored_ruling_slip",
     "verify_pdf",
 ]
@@ -92,6 +93,24 @@ def published_blank_sheets(
     pairing, _record = published_pairing(store, ev.id, round_no)
     tables = [(t.table, t.ns, t.ew) for t in pairing.tables if table_no is None or t.table == table_no]
     return blank_table_sheets(store, ev.id, round_no, tables, hands, lang)
+
+
+def stamp_standings(store: Any, event_id: int, sheet: StandingsSheet) -> StandingsSheet:
+    """``sheet`` with its QR and digest (名次表的二维码与摘要): the standings after its round,
+    each pair's rank and match points, the seed of its lots, naming the event by its stable
+    identity as a scoresheet does (``verify-paper`` recomputes and compares them)."""
+    from ..printing.build import paper_stamp
+    from ..printing.data import standings_digest
+
+    sheet.paper = paper_stamp(
+        store,
+        event_id,
+        "L",
+        lambda identity: standings_digest(sheet.round, sheet.seed, sheet.rows, identity),
+        sheet.round,
+        number=sheet.seed,
+    )
+    return sheet
 
 
 def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:

@@ -353,10 +353,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     for note in loaded.worded_notes(args.lang):
         print(note, file=sys.stderr)
     if args.pdf:
-        from referee_app.app.printouts import StandingsSheet, render_standings
+        from referee_app.app.printouts import StandingsSheet, render_standings, stamp_standings
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
+        with Store.open(args.db, read_only=True) as store:
+            stamp_standings(store, loaded.ev.id, sheet)
         render_standings(sheet, args.pdf)
     lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell
@@ -621,13 +623,16 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     with Store.open(args.db, read_only=True) as store:
         ev = store.pick_event(args.event)
         rp = published_round(store, ev.id, args.round, args.version)
+        if args.pdf:
+            from referee_app.app.pairing import pairing_sheet
+
+            sheet = pairing_sheet(rp, store=store)
     rec = rp.record
     assert rec is not None
     if args.pdf:
-        from referee_app.app.pairing import pairing_sheet
         from referee_app.app.printouts import render_pairing
 
-        render_pairing(pairing_sheet(rp), args.pdf)
+        render_pairing(sheet, args.pdf)
     if args.json:
         out = {"round": rp.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
         out.update(rec["body"])

@@ -10,6 +10,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .data import PaperStamp
+
 Target = str | Path | IO[bytes]
 
 
@@ -37,6 +39,8 @@ class StandingsSheet:
     stamp: Any = None  # a SignatureStamp when the PDF is to be signed
     #: Pairs withdrawn (退赛) and the round they left from: marked beside their names.
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: The sheet's QR and digest (``app.printouts.stamp_standings``); None: none printed.
+    paper: PaperStamp | None = None
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
@@ -82,6 +86,8 @@ class PairingSheet:
     scores: Mapping[str, int] = field(default_factory=dict)
     #: Pairs withdrawn (退赛) by this round: listed by name as such, never seated.
     withdrawn: Sequence[str] = ()
+    #: A published pairing's QR and digest; None: a proposal or a seated round (no record).
+    paper: PaperStamp | None = None
 
     def seat_of(self) -> dict[str, tuple[int | None, str, str | None]]:
         """Each pair's (table, side, opponent): ``NS``/``EW`` at a table, ``bye`` (轮空)."""

@@ -235,6 +235,10 @@ def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, togethe
     )
     box = [("裁判长签字确认", f"Chief referee: {status[1].lower()}", sheet.chief_referee, None, "")]
     block: list[Any] = [Spacer(1, 6), SignatureGrid(box, width / 2, columns=1, box_height=40)]
+    if sheet.paper is not None:
+        from .render import paper_block
+
+        block += [Spacer(1, 4), paper_block(sheet.paper, width)]
     if sheet.stamp is not None:
         from .render import stamp_block
 
@@ -336,6 +340,10 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         story += [Spacer(1, 4), _p(f"退赛 Withdrawn：{'、'.join(sheet.withdrawn)}", st.small)]
     if sheet.web_url and sheet.published:  # a proposal sends no one to the page
         story += [Spacer(1, 8), hall_web_block(sheet.web_url, width)]
+    if sheet.paper is not None and sheet.published:
+        from .render import paper_block
+
+        story += [Spacer(1, 6), paper_block(sheet.paper, width)]
     if sheet.stamp is not None:
         from .render import stamp_block
 

@@ -493,3 +493,86 @@ def test_a_blank_appeal_form_is_the_events_with_everything_else_to_fill_in(
     assert "不处罚" not in text and "赛前" not in text and "Beforeplay" not in text  # nothing of a ruling
     proc = run_cli("--db", str(office), "--lang", "en", "print", "appeal", "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 2 and "--blank" in proc.stderr
+
+
+# -- every form's QR names its event (issue 26): ruling slip, appeal form, pairing, standings --
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
+def test_every_forms_qr_names_the_event_and_verify_paper_checks_it(
+    office: Path, lists_db: Path, tmp_path: Path
+) -> None:
+    """The slip, the appeal form, the pairing list and the standings each carry a QR read
+    back from a 150 dpi image; verify-paper confirms each against the store, tells another
+    event's form, and an altered one."""
+    from referee_app.app.printouts import event_identities
+    from referee_app.store.service import Store
+
+    db = tmp_path / "event.db"
+    shutil.copy(office, db)
+    proc = run_cli(
+        "--db", str(db), "appeal", "file", "--ruling", "1", "--by", "NS", "--grounds", "牌是掉出来的"
+    )
+    assert proc.returncode == 0, proc.stderr
+    with Store.open(str(db), read_only=True) as s:
+        identity = event_identities(s, 1)[0][:16].upper()
+    forms = {
+        "S": (
+            ["ruling", "--ruling", "1"],
+            "判罚单 E1 R1 T1 v1 #1：赛事记录中确有此版本，内容一致，为现行版本",
+        ),
+        "A": (["appeal", "--appeal", "1"], "申诉表 E1 R1 T1 #1：赛事记录现有内容与打印一致"),
+        "P": (["pairing", "--round", "2"], "对阵表 E1 R2 v1：赛事记录中确有此版本，内容一致，为现行版本"),
+        "L": (["standings"], "名次表 E1 R1：赛事记录现有内容与打印一致"),
+    }
+    codes = {}
+    for kind, (args, said) in forms.items():
+        pdf = tmp_path / f"{kind}.pdf"
+        text = _print(db, pdf, *args)
+        (tmp_path / kind).mkdir()
+        code = _qr_text(pdf, tmp_path / kind)
+        assert code.startswith(f"RA1:K{kind}:E1:I{identity}:"), code
+        assert code.rsplit(":D", 1)[1].lower() in text.replace("\n", "")  # the digest in print too
+        proc = run_cli("--db", str(db), "--lang", "zh", "verify-paper", code)
+        assert proc.returncode == 0 and said in proc.stdout, proc.stdout + proc.stderr
+        codes[kind] = code
+    assert (
+        "该版已由双方队员及临场裁判签字"
+        in run_cli("--db", str(db), "--lang", "zh", "verify-paper", codes["S"]).stdout
+    )
+    # another store whose event is number 1 too: not this event's form
+    proc = run_cli("--db", str(lists_db), "--lang", "zh", "verify-paper", codes["P"])
+    assert proc.returncode == 1 and "不是本赛事的单据" in proc.stdout
+    # a digit of the digest changed: a versioned record altered; the standings differ from now
+    for kind, said in (("S", "打印后被改动"), ("P", "打印后被改动"), ("L", "打印后已有更改")):
+        digest = codes[kind].rsplit(":D", 1)[1]
+        altered = codes[kind][: -len(digest)] + ("0" if digest[0] != "0" else "1") + digest[1:]
+        proc = run_cli("--db", str(db), "--lang", "zh", "verify-paper", altered)
+        assert proc.returncode == 1 and said in proc.stdout and "不是本赛事" not in proc.stdout, proc.stdout
+    # an appeal form naming an appeal the store does not hold
+    proc = run_cli("--db", str(db), "--lang", "en", "verify-paper", codes["A"].replace(":N1:", ":N9:"))
+    assert proc.returncode == 1 and "the store holds no record the form names" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("RA1:KP:E1:R2:T3:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'T3' in the code$"),
+        ("RA1:KX:E1:R2:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'KX' in the code$"),
+        (
+            "RA1:KS:E1:R2:T3:V1:H1-ab:D" + "0" * 64,
+            r"^the code lacks its N part \(event, round, table, version",
+        ),
+        (
+            "RA1:KL:E1:R2:H1-ab:D" + "0" * 64,
+            r"^the code lacks its N part \(event, round, number, head, digest\)$",
+        ),
+    ],
+)
+def test_a_forms_code_carries_the_parts_of_its_kind(text: str, message: str) -> None:
+    from referee_app.printing.data import parse_paper_code
+    from referee_app.printing.errors import PaperCodeError
+
+    with pytest.raises(PaperCodeError, match=message):
+        parse_paper_code(text)
+    ok = parse_paper_code("RA1:KA:E1:I00AA:R2:T3:N7:H1-ab:D" + "0" * 64)
+    assert (ok.kind, ok.table, ok.version, ok.number, ok.identity) == ("A", 3, None, 7, "00aa")
