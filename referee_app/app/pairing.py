@@ -368,7 +368,18 @@ def pairing_sheet(rp: RoundPairing, web_url: str | None = None, store: Any = Non
         scores={str(r["pair"]): int(r["match_points"]) for r in before.rows},
         withdrawn=[n for n in numbers if loaded.record.withdrawn(n, rp.round)],
         paper=_pairing_paper(store, rp) if store is not None else None,
+        pair_urls=_pair_urls(rp, web_url),
     )
+
+
+def _pair_urls(rp: RoundPairing, web_url: str | None) -> dict[str, str]:
+    """Each seated pair's own hall web page (for the QR on its table card), when the hall web
+    page has an address and the pairing is what the players read; else none."""
+    if not web_url or not rp.published:
+        return {}
+    from .hall_address import pair_page_url
+
+    return {pair: pair_page_url(web_url, pair) for _t, ns, ew in rp.tables() for pair in (ns, ew)}
 
 
 def _pairing_paper(store: Any, rp: RoundPairing) -> Any:

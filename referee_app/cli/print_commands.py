@@ -186,6 +186,12 @@ def register(subparsers: Any) -> None:
     tc.add_argument("--round", type=int, required=True)
     tc.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     tc.add_argument("-o", "--output", required=True, help="the PDF to write")
+    tc.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the hall web page's address (referee-app hall-web): each pair's own page as a QR on its card",
+    )
     _common(tc)
     tc.set_defaults(func=_guard(cmd_print_table_cards))
 

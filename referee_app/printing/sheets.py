@@ -88,6 +88,8 @@ class PairingSheet:
     withdrawn: Sequence[str] = ()
     #: A published pairing's QR and digest; None: a proposal or a seated round (no record).
     paper: PaperStamp | None = None
+    #: Each seated pair's own hall web page (/pair/N), printed as its QR on its table card.
+    pair_urls: Mapping[str, str] = field(default_factory=dict)
 
     def seat_of(self) -> dict[str, tuple[int | None, str, str | None]]:
         """Each pair's (table, side, opponent): ``NS``/``EW`` at a table, ``bye`` (轮空)."""

@@ -465,11 +465,37 @@ def render_table_cards(sheet: PairingSheet, target: Target) -> None:
                 canvas.setFillColor(GREY)
                 canvas.drawCentredString(width / 2, y - 6 * mm, unit)
                 canvas.setFillColor(black)
+            url = sheet.pair_urls.get(pair)
+            if url:
+                _pair_qr(canvas, url, side, pair, j, width, top - half)
         if i % 2 or i == len(sheet.tables) - 1:
             canvas.showPage()
     if not sheet.tables:
         canvas.showPage()
     canvas.save()
+
+
+def _pair_qr(canvas: Canvas, url: str, side: str, pair: str, j: int, width: float, bottom: float) -> None:
+    """A pair's own QR (its hall web page) in the card's lower corner on its side of the
+    table: North-South left, East-West right, each captioned with the pair it is for."""
+    from reportlab.lib.colors import black
+
+    from .render import QR_MODULE, QRFlowable
+
+    code = QRFlowable(url, quiet=2, module=QR_MODULE * 1.2)
+    x = 18 * mm if j == 0 else width - 18 * mm - code.width
+    y = bottom + 17 * mm  # above the page's footer on the lower card
+    code.drawOn(canvas, x, y)
+    canvas.setFont(FONT, 9)
+    canvas.setFillColor(black)
+    caption_x = x + code.width + 3 * mm if j == 0 else x - 3 * mm
+    draw = canvas.drawString if j == 0 else canvas.drawRightString
+    draw(caption_x, y + code.height - 8 * mm, f"{SIDE_NAMES[side][0]} {pair} 号专用")
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(GREY)
+    draw(caption_x, y + code.height - 12 * mm, f"Pair {pair}: scan for your table,")
+    draw(caption_x, y + code.height - 15 * mm, "results and standings")
+    canvas.setFillColor(black)
 
 
 OUTCOMES = {

@@ -576,3 +576,36 @@ def test_a_forms_code_carries_the_parts_of_its_kind(text: str, message: str) -> 
         parse_paper_code(text)
     ok = parse_paper_code("RA1:KA:E1:I00AA:R2:T3:N7:H1-ab:D" + "0" * 64)
     assert (ok.kind, ok.table, ok.version, ok.number, ok.identity) == ("A", 3, None, 7, "00aa")
+
+
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
+def test_a_table_card_carries_each_pairs_own_page_when_the_hall_page_has_an_address(
+    office: Path, tmp_path: Path
+) -> None:
+    """issue 29: a pair's own QR (its hall web page /pair/N) on its table card."""
+    cards = tmp_path / "cards.pdf"
+    url = "http://192.168.10.20:8080/"
+    _print(office, cards, "table-cards", "--round", "2", "--web-url", url)
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(cards), str(tmp_path / "c")], check=True)
+    [png] = sorted(tmp_path.glob("c*.png"))
+    scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    assert sorted(scan.stdout.split()) == [f"{url}pair/{n}" for n in "1234"]  # round 2: 1–3, 2–4
+    text = pdftotext(cards).replace(" ", "")
+    assert "南北1号专用" in text and "东西4号专用" in text
+    plain = tmp_path / "plain.pdf"
+    _print(office, plain, "table-cards", "--round", "2")
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(plain), str(tmp_path / "p")], check=True)
+    [png] = sorted(tmp_path.glob("p*.png"))
+    scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    assert scan.stdout == ""  # no address: no code sends a player nowhere
+    proc = run_cli("--db", str(office), "print", "table-cards", "--round", "2", "--web-url", "ftp://x", "-o",
+                   str(tmp_path / "bad.pdf"))  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "ftp://x" in proc.stderr
+
+
+def test_a_pairs_page_address_is_under_the_hall_pages_address() -> None:
+    from referee_app.app.hall_address import pair_page_url
+
+    assert pair_page_url("http://192.168.1.5:8080", "12") == "http://192.168.1.5:8080/pair/12"
+    assert pair_page_url("https://hall.example/live/?lang=en", "3") == "https://hall.example/live/pair/3"
