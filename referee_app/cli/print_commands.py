@@ -159,6 +159,18 @@ def register(subparsers: Any) -> None:
     _common(sd)
     sd.set_defaults(func=_guard(cmd_print_standings))
 
+    pz = pr_sub.add_parser(
+        "prizes", help="the prize list (获奖名单) from the rulebook's prize counts, with its warnings"
+    )
+    pz.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
+    pz.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pz.add_argument("--final", action="store_true", help="print as the final list (default: provisional)")
+    pz.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    pz.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(pz)
+    _common(pz)
+    pz.set_defaults(func=_guard(cmd_print_prizes))
+
     pg = pr_sub.add_parser(
         "pairing",
         help="a round's pairing list (对阵表): the published pairing, else the round's proposal, marked",
@@ -1080,6 +1092,32 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     kind = "final" if args.final else "provisional"
     reason = text(f"print_out.reason_standings_{kind}", args, round=table.round)
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
+
+
+def cmd_print_prizes(args: argparse.Namespace) -> int:
+    """The prize list (获奖名单, ``app.printouts.prize_list``); its warnings on standard error too."""
+    from ..app.printouts import prize_list, render_prize_list
+    from .desk_commands import load_event
+
+    if args.round is not None:
+        _check_round(args.round)
+
+    def read(store: Any) -> tuple[Any, str]:
+        from ..app.printouts import chief_referee_name
+
+        loaded = load_event(store, args.event)
+        return loaded, chief_referee_name(store.log(loaded.ev.id))
+
+    loaded, chief = _store_call(args, read, read_only=True)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    sheet = prize_list(loaded, args.round, args.seed)
+    sheet.final = bool(args.final)
+    sheet.chief_referee = chief
+    for line in prize_list(loaded, args.round, args.seed, lang=_lang(args)).warnings:
+        print(line, file=sys.stderr)  # the sheet's are in Chinese; these in the command's language
+    reason = text("print_out.reason_prizes", args, round=sheet.round)
+    return _write_pdf(args, lambda handle: render_prize_list(sheet, handle), [sheet], reason)
 
 
 def cmd_print_results(args: argparse.Namespace) -> int:

@@ -1481,6 +1481,7 @@ def paper_block(stamp: PaperStamp, width: float) -> Any:
     block = Table([[code, paper_lines(stamp)]], colWidths=[code.width + 6, width - code.width - 6])
     block.setStyle(
         [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),  # else the table's own Helvetica is embedded
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LEFTPADDING", (0, 0), (0, 0), 0),
             ("TOPPADDING", (0, 0), (-1, -1), 0),
@@ -1967,7 +1968,10 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         )
         if code is not None:  # the QR beside the decision: the form stays on one page
             beside = Table([[decided, code]], colWidths=[inner, width - inner])
-            beside.setStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *[(k, (0, 0), (-1, -1), 0) for k in PADS]])
+            beside.setStyle(
+                [("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "TOP")]
+                + [(k, (0, 0), (-1, -1), 0) for k in PADS]
+            )
             block.append(beside)
         else:
             block.append(decided)

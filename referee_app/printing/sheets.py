@@ -137,3 +137,33 @@ class BracketSheet:
     prizes: Sequence[str] = ()
     warnings: Sequence[str] = ()
     withdrawn: Sequence[str] = ()
+
+
+@dataclass
+class PrizeList:
+    """The prize list (获奖名单): each prize's pairs down the places (``rows``: ``{"rank",
+    "pair", "prize"}`` in place order, the prize's index in ``prizes``), and what the
+    chief referee must settle (``warnings``, worded): shared places past a prize's count, or
+    a prize's last place decided by the lots alone."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    seed: int
+    prizes: Sequence[str]
+    rows: Sequence[Mapping[str, Any]]
+    warnings: Sequence[str] = ()
+    #: The prizes' English names, printed under the Chinese.
+    prizes_en: Sequence[str] = ()
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    #: The clause the prizes come from (ref, Chinese text), and its note where assumed.
+    clause_ref: str = ""
+    clause_zh: str = ""
+    assumed_note: str = ""
+    final: bool = False
+    chief_referee: str = ""
+    printed_at: datetime | None = None
+    stamp: Any = None
+    #: Pairs in a tied group at a prize's last place (marked on the list).
+    by_lots: Sequence[str] = ()

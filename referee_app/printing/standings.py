@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
 from .fonts import FONT, escape, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
-from .sheets import BracketSheet, PairingSheet, ResultsGrid, StandingsSheet, Target
+from .sheets import BracketSheet, PairingSheet, PrizeList, ResultsGrid, StandingsSheet, Target
 
 TITLE = ("名次表", "Standings")
 COLUMNS = {
@@ -203,12 +203,9 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
 def tied_pairs(sheet: StandingsSheet) -> set[str]:
     """Pairs equal to another pair on every criterion before the lots: their order is the
     lots' (or they share a rank)."""
-    keys = [k for k in sheet.tie_breaks if k not in ("match_points", "lots")]
-    groups: dict[tuple[Any, ...], list[str]] = {}
-    for row in sheet.rows:
-        key = (row["match_points"], *(repr(row["tiebreaks"].get(k)) for k in keys))
-        groups.setdefault(key, []).append(row["pair"])
-    return {p for members in groups.values() if len(members) > 1 for p in members}
+    from ..core.prizes import tied_groups
+
+    return {p for members in tied_groups(sheet.rows, sheet.tie_breaks) for p in members}
 
 
 def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, together: bool = True) -> list[Any]:
@@ -274,7 +271,13 @@ def hall_web_block(url: str, width: float) -> Any:
         styles().cell,
     )
     block = Table([[code, caption]], colWidths=[code.width + 6, width - code.width - 6])
-    block.setStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 0)])
+    block.setStyle(
+        [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),  # else the table's own Helvetica is embedded
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+        ]
+    )
     return block
 
 
@@ -627,4 +630,73 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
     for line in sheet.warnings:
         story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+
+
+def render_prize_list(sheet: PrizeList, target: Target) -> None:
+    """The prize list (获奖名单): each prize with its pairs, their players and units, down the
+    places; the warnings the chief referee must settle in red above it; the clause the
+    prizes come from (按假定 where the event's text is read); the chief referee's sign-off."""
+    from .render import SignatureGrid
+
+    st = styles()
+    doc = _sheet_doc(target, A4, f"{sheet.event_name} 获奖名单")
+    width = A4[0] - 2 * MARGIN
+    status = ("最终", "FINAL") if sheet.final else ("临时", "PROVISIONAL")
+    story: list[Any] = [
+        Paragraph(markup(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape("获 奖 名 单"), st.title),
+        Paragraph(
+            f"PRIZE LIST · 第 {sheet.round} 轮后 after round {sheet.round} · "
+            f'<font color="{"#111111" if sheet.final else "#8a1c1c"}">{status[0]} {status[1]}</font>',
+            st.title_en,
+        ),
+        Spacer(1, 6),
+    ]
+    for line in sheet.warnings:
+        story += [Paragraph(f'<font color="#8a1c1c">{markup(line)}</font>', st.cell)]
+    if sheet.warnings:
+        story.append(Spacer(1, 4))
+    rows: list[list[Any]] = [
+        [_head("奖项", "Prize"), _head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"),
+         _head("单位", "Unit")],
+    ]  # fmt: skip
+    spans: list[tuple[Any, ...]] = []
+    start = 1
+    for n, name in enumerate(sheet.prizes):
+        mine = [r for r in sheet.rows if r["prize"] == n]
+        for j, r in enumerate(mine):
+            pair = str(r["pair"])
+            lots = "（抽签 by lots）" if pair in sheet.by_lots else ""
+            rows.append(
+                [
+                    _order(name, sheet.prizes_en[n] if n < len(sheet.prizes_en) else "") if j == 0 else "",
+                    _pc("" if r["rank"] is None else r["rank"]),
+                    _pc(pair),
+                    _p("、".join(sheet.players.get(pair, [])) + lots),
+                    _p(sheet.units.get(pair, ""), st.small),
+                ]
+            )
+        if len(mine) > 1:
+            spans.append(("SPAN", (0, start), (0, start + len(mine) - 1)))
+        start += len(mine)
+    cols = [30 * mm, 14 * mm, 14 * mm, 0.0, 50 * mm]
+    cols[3] = width - sum(cols)
+    story.append(
+        _grid(rows, cols, header=True, repeat=1, extra=[*spans, ("VALIGN", (0, 1), (0, -1), "MIDDLE")])
+    )
+    if sheet.clause_zh:
+        story += [Spacer(1, 3), _p(f"{sheet.clause_ref}：{sheet.clause_zh}", st.tiny)]
+    if sheet.assumed_note:
+        story += [Spacer(1, 2), _p(f"* 按假定 Assumed: {sheet.assumed_note}", st.tiny)]
+    box = [("裁判长签字确认", "Chief referee", sheet.chief_referee, None, "")]
+    block: list[Any] = [Spacer(1, 8), SignatureGrid(box, width / 2, columns=1, box_height=40)]
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        block += [Spacer(1, 4), stamp_block(sheet.stamp, width)]
+    from reportlab.platypus import KeepTogether
+
+    story.append(KeepTogether(block))
     _build(doc, story, sheet.rulebook_id, sheet.printed_at)

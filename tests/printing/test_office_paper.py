@@ -532,6 +532,8 @@ def test_every_forms_qr_names_the_event_and_verify_paper_checks_it(
         code = _qr_text(pdf, tmp_path / kind)
         assert code.startswith(f"RA1:K{kind}:E1:I{identity}:"), code
         assert code.rsplit(":D", 1)[1].lower() in text.replace("\n", "")  # the digest in print too
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+        assert "Helvetica" not in fonts, kind  # the QR block's table embeds the form's font only
         proc = run_cli("--db", str(db), "--lang", "zh", "verify-paper", code)
         assert proc.returncode == 0 and said in proc.stdout, proc.stdout + proc.stderr
         codes[kind] = code
