@@ -249,7 +249,7 @@ def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:
 
 
 def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
-    """A knockout's bracket sheet: its rounds' matches in pair-number order (a tie says how
+    """A knockout's bracket sheet: its rounds' matches by table (a tie says how
     it was decided: lots or the chief referee), its byes, and its one official ranking
     (``app.event.KnockoutRanking``) with prizes and the prize-count warnings (in Chinese,
     the sheet's language)."""
@@ -260,11 +260,20 @@ def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
     rec = loaded.record
     ranking = KnockoutRanking(loaded, seed)
     rounds: dict[int, list[dict[str, Any]]] = {}
-    for m in sorted(rec.results, key=lambda m: (m.round, natural_key(m.ns))):
-        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)}
+
+    def by_table(m: Any) -> tuple[Any, ...]:  # by table as the hall seats them; else by pair
+        return (m.round, m.table is None, m.table or 0, natural_key(m.ns))
+
+    for m in sorted(rec.results, key=by_table):
+        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m), "table": m.table}
         how = decided_how(rec, m)
         if how is not None:
             match["decided"] = how
+            match["corrected"] = any(
+                d.corrected
+                for d in rec.deciders
+                if d.round == m.round and {d.winner, d.loser} == {m.ns, m.ew}
+            )
         rounds.setdefault(m.round, []).append(match)
     for b in rec.byes:
         rounds.setdefault(b.round, []).append({"bye": b.pair})

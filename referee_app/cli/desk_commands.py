@@ -177,6 +177,11 @@ def register(subparsers: Any) -> None:
     de.add_argument("--winner", required=True, help="the pair that goes on")
     de.add_argument("--how", choices=("lots", "decision"), required=True, help="by lots (抽签) or a decision")
     de.add_argument("--reason", required=True)
+    de.add_argument(
+        "--correct",
+        action="store_true",
+        help="correct the round's decision already taken (the bracket and standings follow)",
+    )
     _writer(de)
     de.set_defaults(func=_guard(cmd_decide))
 
@@ -832,32 +837,34 @@ def cmd_readmit(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    """``referee-app decide --round R --winner N --how lots|decision --reason TEXT``: the
-    chief referee's deciding result of a tied knockout match."""
-    from referee_app.app.errors import InputError
+    """``referee-app decide --round R --winner N --how lots|decision --reason TEXT [--correct]``:
+    the chief referee's deciding result of a tied knockout match, or its correction
+    (``app.pairing.decide_tie``)."""
+    from referee_app.app.pairing import decide_tie
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.core.knockout import undecided
 
     with Store.open(args.db) as store:
-        loaded = load_event(store, args.event)
-        ties = [u for u in undecided(loaded.record, args.round) if args.winner in (u.ns, u.ew)]
-        if not ties:
-            raise InputError(
-                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}",
-                code="desk.no_tie",
-                field="winner",
-                pair=args.winner,
-                round=args.round,
-            )
-        t = ties[0]
-        loser = t.ew if args.winner == t.ns else t.ns
-        actor = acting_as(args, store, loaded.ev.id)
-        body = {"winner": args.winner, "loser": loser, "how": args.how, "reason": args.reason}
-        store.add_desk_record(loaded.ev.id, "decider", args.round, body, actor=actor)
+        ev = store.pick_event(args.event)
+        actor = acting_as(args, store, ev.id)
+        rec = decide_tie(
+            store, ev.id, args.round, args.winner, args.how, args.reason, actor=actor, correct=args.correct
+        )
+    body = rec["body"]
     how = text(f"desk_out.by_{args.how}", args)
-    values = {"round": args.round, "winner": args.winner, "loser": loser, "how": how, "reason": args.reason}
-    print(text("desk_out.decided", args, **values))
+    values = {
+        "round": args.round,
+        "winner": body["winner"],
+        "loser": body["loser"],
+        "how": how,
+        "reason": args.reason,
+    }
+    if args.correct:
+        was = body["corrects"]
+        values.update(was=was["winner"], was_how=text(f"desk_out.by_{was['how']}", args))
+        print(text("desk_out.decided_corrected", args, **values))
+    else:
+        print(text("desk_out.decided", args, **values))
     return 0
 
 
@@ -889,7 +896,12 @@ def cmd_bracket(args: argparse.Namespace) -> int:
             else:
                 w = m["winner"] or text("desk_out.undecided", lang)
                 how = f" ({text('desk_out.decided_' + m['decided'], lang)})" if m.get("decided") else ""
-                print(f"  {m['NS']} – {m['EW']}  → {w}{how}")
+                if m.get("corrected"):
+                    how += f" ({text('desk_out.corrected_mark', lang)})"
+                where = (
+                    "" if m.get("table") is None else text("desk_out.table_no", lang, table=m["table"]) + "  "
+                )
+                print(f"  {where}{m['NS']} – {m['EW']}  → {w}{how}")
     _print_placings(ranking, lang)
     return 0
 

@@ -591,6 +591,7 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     rows: list[list[Any]] = [
         [
             _head("轮次", "Round"),
+            _head("桌号", "Table"),
             _head("南北", "North-South"),
             _head("东西", "East-West"),
             _head("胜者", "Winner"),
@@ -599,22 +600,27 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     for rnd, ms in sorted(sheet.rounds.items()):
         for m in ms:
             if "bye" in m:
-                rows.append([_pc(rnd), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])])
+                rows.append(
+                    [_pc(rnd), _pc("—"), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])]
+                )
             else:
                 w = m.get("winner")
                 how = {"lots": "（抽签 lots）", "decision": "（裁判长决定 chief referee）"}.get(
                     m.get("decided", ""), ""
                 )
+                if m.get("corrected"):
+                    how += "（已更正 corrected）"
                 rows.append(
                     [
                         _pc(rnd),
+                        _pc("" if m.get("table") is None else m["table"]),
                         _p(f"{m['NS']} {names(m['NS'])}"),
                         _p(f"{m['EW']} {names(m['EW'])}"),
                         _p(f"{w}{how}" if w else "未决 undecided", st.small),
                     ]
                 )
-    col = (width - 14 * mm - 34 * mm) / 2
-    story += [_grid(rows, [14 * mm, col, col, 34 * mm], header=True, repeat=1), Spacer(1, 8)]
+    col = (width - 14 * mm - 12 * mm - 40 * mm) / 2
+    story += [_grid(rows, [14 * mm, 12 * mm, col, col, 40 * mm], header=True, repeat=1), Spacer(1, 8)]
     prow: list[list[Any]] = [
         [_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"), _head("奖项", "Prize")]
     ]
