@@ -235,6 +235,10 @@ class Forfeit(Strict):
     offender_level: Level
     opponent_level: Level
     clause: Clause
+    #: Where the event speaks of a pair leaving during a round (中途退出); the forfeit's
+    #: scores and levels apply after the hands recorded, which stand (``assumed`` where the
+    #: text is silent on the scoring).
+    withdrawal_clause: Clause | None = None
 
 
 class MatchPoints(Strict):
