@@ -78,3 +78,23 @@ def test_the_prize_list_prints_each_prize_with_its_pairs_and_warns_where_lots_de
     assert rc == 0, err
     flat = subprocess.run(["pdftotext", str(tmp_path / "b.pdf"), "-"], capture_output=True, text=True).stdout
     assert "按假定" in flat.replace(" ", "")
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils not installed")
+def test_a_continuation_page_of_the_standings_repeats_the_sheets_header(tmp_path: Path) -> None:
+    """Page 2 of a 60-pair standings, read alone, still names the event, the sheet and its
+    round (the table's own column headings repeat as well)."""
+    db, store, eid = make_event(tmp_path, 60)
+    for t in range(1, 31):
+        record(store, eid, case(1, t, str(2 * t - 1), str(2 * t), "NS"))
+    store.close()
+    pdf = tmp_path / "standings.pdf"
+    rc, _, err = cli(db, "print", "standings", "-o", str(pdf))
+    assert rc == 0, err
+    page = subprocess.run(
+        ["pdftotext", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True, text=True
+    ).stdout.replace(" ", "")
+    assert "测试赛·名次表Standings·临时名次PROVISIONAL·第1轮后afterround1（续continued）" in page
+    assert "名次" in page and "积分" in page  # the column headings
+    first = subprocess.run(["pdftotext", "-l", "1", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "续" not in first

@@ -679,7 +679,8 @@ def _print_why(args: argparse.Namespace, why: Any) -> None:
 
 def cmd_pair_check(args: argparse.Namespace) -> int:
     """``referee-app pair check``: every published round re-derived from the stored results
-    (``app.pairing.check_published``); one line per round, exit 2 when one is wrong."""
+    (``app.pairing.check_published``); one line per round, exit 1 when one is wrong (as
+    ``verify``: a check found a problem; 2 is bad input)."""
     from referee_app.app.pairing import check_published
     from referee_app.app.store import Store
 
@@ -693,14 +694,14 @@ def cmd_pair_check(args: argparse.Namespace) -> int:
             print(text(code, args, **values))
         wrong += not c.ok
     print(text("desk_out.check_summary", args, n=len(checks), wrong=wrong), file=sys.stderr)
-    return 2 if wrong else 0
+    return 1 if wrong else 0  # a check found a problem: 1, as verify (2: bad input)
 
 
 def cmd_pair_simulate(args: argparse.Namespace) -> int:
     """``referee-app pair simulate [--pairs N] [--rounds R] [--rules ID] [--events K]
     [--seed S]``: random events (``core.simulation``) paired round by round; each round is
     checked as ``pair check`` checks a published one (re-derived, no rematch, each pair once).
-    One line per event; exit 2 when a round is wrong. Nothing is stored."""
+    One line per event; exit 1 when a round is wrong (2: bad input). Nothing is stored."""
     from collections import Counter
 
     from referee_app.app.errors import InputError
@@ -758,7 +759,7 @@ def cmd_pair_simulate(args: argparse.Namespace) -> int:
         for line in problems:
             print(f"  {line}")
         wrong += bool(problems) or rematches > 0
-    return 2 if wrong else 0
+    return 1 if wrong else 0  # a check found a problem: 1, as verify (2: bad input)
 
 
 # -- entries, withdrawals, knockout deciders ---------------------------------------------------

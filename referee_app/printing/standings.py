@@ -95,15 +95,42 @@ def _sheet_doc(target: Target, pagesize: tuple[float, float], title: str) -> Sim
     )
 
 
-def _build(doc: SimpleDocTemplate, story: list[Any], rulebook_id: str, printed_at: datetime | None) -> None:
-    """Lay out ``story`` with the footer (rulebook, time printed) and "第 x 页 共 y 页"."""
+def _running(event: str, what: str, after_round: int | None = None) -> str:
+    """A continuation page's header (:func:`_build`): the event, the sheet, its round."""
+    after = "" if after_round is None else f" · 第 {after_round} 轮后 after round {after_round}"
+    return f"{event} · {what}{after}"
+
+
+def _build(
+    doc: SimpleDocTemplate,
+    story: list[Any],
+    rulebook_id: str,
+    printed_at: datetime | None,
+    running: str = "",
+) -> None:
+    """Lay out ``story`` with the footer (rulebook, time printed) and "第 x 页 共 y 页";
+    ``running``: the sheet's header repeated at the top of every continuation page (the
+    event, the sheet, its round: a page 2 read alone still says what it is)."""
     printed = (printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
     footer = f"referee-app · {rulebook_id} · 打印时间 printed {printed}"
 
     def on_page(canvas: Canvas, _doc: Any) -> None:
         canvas._footer = footer  # type: ignore[attr-defined]
 
-    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+    def on_later(canvas: Canvas, doc_: Any) -> None:
+        on_page(canvas, doc_)
+        if running:
+            width, height = doc_.pagesize
+            canvas.saveState()
+            canvas.setFont(FONT, 8.5)
+            canvas.setFillColor(INK)
+            canvas.drawString(MARGIN, height - 9 * mm, f"{running}（续 continued）")
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(0.5)
+            canvas.line(MARGIN, height - 10.5 * mm, width - MARGIN, height - 10.5 * mm)
+            canvas.restoreState()
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_later, canvasmaker=_PageCanvas)
 
 
 def render_standings(sheet: StandingsSheet, target: Target) -> None:
@@ -197,7 +224,8 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
         last = _grid(rows[cut:], widths, extra=last_marks)
         # one block (a KeepTogether inside another measures as a page): the tail unwrapped
         story.append(KeepTogether([last, *_standings_tail(sheet, tied, width, together=False)]))
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    what = f"{TITLE[0]} {TITLE[1]} · {status[0]} {status[1]}"
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at, _running(sheet.event_name, what, sheet.round))
 
 
 def tied_pairs(sheet: StandingsSheet) -> set[str]:
@@ -351,7 +379,13 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, f"第 {sheet.round} 轮对阵表 round {sheet.round} pairing"),
+    )
 
 
 SIDE_NAMES = {"NS": ("南北", "N-S"), "EW": ("东西", "E-W"), "bye": ("轮空", "bye")}
@@ -421,7 +455,13 @@ def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, f"第 {sheet.round} 轮按姓名 round {sheet.round} by name"),
+    )
 
 
 def render_table_cards(sheet: PairingSheet, target: Target) -> None:
@@ -569,7 +609,13 @@ def render_results_grid(sheet: ResultsGrid, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "成绩册 results grid", sheet.rounds),
+    )
 
 
 def render_bracket(sheet: BracketSheet, target: Target) -> None:
@@ -636,7 +682,13 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
     for line in sheet.warnings:
         story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "淘汰赛对阵 knockout bracket"),
+    )
 
 
 def render_prize_list(sheet: PrizeList, target: Target) -> None:
@@ -705,4 +757,10 @@ def render_prize_list(sheet: PrizeList, target: Target) -> None:
     from reportlab.platypus import KeepTogether
 
     story.append(KeepTogether(block))
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "获奖名单 prize list", sheet.round),
+    )
