@@ -555,31 +555,6 @@ def test_every_forms_qr_names_the_event_and_verify_paper_checks_it(
     assert proc.returncode == 1 and "the store holds no record the form names" in proc.stdout
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("RA1:KP:E1:R2:T3:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'T3' in the code$"),
-        ("RA1:KX:E1:R2:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'KX' in the code$"),
-        (
-            "RA1:KS:E1:R2:T3:V1:H1-ab:D" + "0" * 64,
-            r"^the code lacks its N part \(event, round, table, version",
-        ),
-        (
-            "RA1:KL:E1:R2:H1-ab:D" + "0" * 64,
-            r"^the code lacks its N part \(event, round, number, head, digest\)$",
-        ),
-    ],
-)
-def test_a_forms_code_carries_the_parts_of_its_kind(text: str, message: str) -> None:
-    from referee_app.printing.data import parse_paper_code
-    from referee_app.printing.errors import PaperCodeError
-
-    with pytest.raises(PaperCodeError, match=message):
-        parse_paper_code(text)
-    ok = parse_paper_code("RA1:KA:E1:I00AA:R2:T3:N7:H1-ab:D" + "0" * 64)
-    assert (ok.kind, ok.table, ok.version, ok.number, ok.identity) == ("A", 3, None, 7, "00aa")
-
-
 @requires_poppler
 @pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
 def test_a_table_card_carries_each_pairs_own_page_when_the_hall_page_has_an_address(
@@ -611,3 +586,32 @@ def test_a_pairs_page_address_is_under_the_hall_pages_address() -> None:
 
     assert pair_page_url("http://192.168.1.5:8080", "12") == "http://192.168.1.5:8080/pair/12"
     assert pair_page_url("https://hall.example/live/?lang=en", "3") == "https://hall.example/live/pair/3"
+
+
+@requires_poppler
+def test_a_stored_withdrawal_is_ranked_and_printed_with_its_hands(tmp_path: Path) -> None:
+    """A pair leaving mid-round (中途退出): the record keeps its hands, the standings score the
+    forfeit, and the sheet says so with the clause and 按假定 (see tests/test_withdrawal.py)."""
+    from ..test_desk_cli import cli, make_event
+    from ..test_withdrawal import _left
+
+    db, store, eid = make_event(tmp_path, 4)
+    case = {**_left([0, 0, 45]), "round": 1, "table": 1, "pairs": {"NS": "1", "EW": "2"}}
+    store.close()
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    rc, _, err = cli(db, "record", str(path))
+    assert rc == 0, err
+    rc, out, err = cli(db, "standings", "--json")
+    assert rc == 0, err
+    rows = {r["pair"]: r for r in json.loads(out)}
+    assert rows["2"]["match_points"] == 2 and rows["1"]["match_points"] == 0
+    pdf = tmp_path / "sheet.pdf"
+    rc, _, err = cli(db, "print", "scoresheet", "--round", "1", "--table", "1", "-o", str(pdf), lang="zh")
+    assert rc == 0, err
+    flat = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout.replace(
+        " ", ""
+    )
+    assert "南北方中途退出，本轮判负（已打各副有效）：队员身体不适" in flat.replace("\n", "")
+    assert "参赛须知8退出比赛" in flat and "按假定" in flat
+    assert "45" in flat  # the third hand, played, is on the sheet
