@@ -121,6 +121,11 @@ def _record(
     seed = int(code.number or 0)
     if code.round > loaded.record.last_round():
         return None, None, None
+    if loaded.knockout:  # its standings are the bracket's one ranking, after the last round
+        from .event import KnockoutRanking
+
+        rows = KnockoutRanking(loaded, seed).rows
+        return standings_digest(loaded.record.last_round(), seed, rows, identity), None, None
     try:
         table = compute_standings(loaded.rulebook, loaded.record, through_round=code.round, seed=seed)
     except StandingsError:

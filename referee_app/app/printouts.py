@@ -78,6 +78,7 @@ __all__ = [
     "sign_pdf",
     "store_scoresheets",
     "stored_digest",
+    "stamp_bracket",
     "stamp_standings",
     "stored_ruling_slip",
     "verify_pdf",
@@ -112,6 +113,27 @@ def stamp_standings(store: Any, event_id: int, sheet: StandingsSheet) -> Standin
         lambda identity: standings_digest(sheet.round, sheet.seed, sheet.rows, identity),
         sheet.round,
         number=sheet.seed,
+    )
+    return sheet
+
+
+def stamp_bracket(store: Any, loaded: Any, sheet: BracketSheet, seed: int | None = None) -> BracketSheet:
+    """A knockout's printed ranking (its standings: the bracket) with its QR and digest,
+    the standings' kind (``L``): the places after the last round, the seed of the lots,
+    naming the event by its stable identity (``verify-paper`` ranks again and compares)."""
+    from ..printing.build import paper_stamp
+    from ..printing.data import standings_digest
+
+    seed = loaded.ev.id if seed is None else seed
+    last = loaded.record.last_round()
+    rows = list(sheet.placings)
+    sheet.paper = paper_stamp(
+        store,
+        loaded.ev.id,
+        "L",
+        lambda identity: standings_digest(last, seed, rows, identity),
+        last,
+        number=seed,
     )
     return sheet
 

@@ -1074,9 +1074,10 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed
     if loaded.knockout:  # one official ranking: the bracket's places, not match points
-        from ..app.printouts import bracket_sheet, render_bracket
+        from ..app.printouts import bracket_sheet, render_bracket, stamp_bracket
 
         bracket = bracket_sheet(loaded, seed)
+        _store_call(args, lambda store: stamp_bracket(store, loaded, bracket, seed), read_only=True)
         reason = text(
             "print_out.reason_standings_final" if args.final else "print_out.reason_standings_provisional",
             args,

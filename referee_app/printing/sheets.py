@@ -137,6 +137,8 @@ class BracketSheet:
     prizes: Sequence[str] = ()
     warnings: Sequence[str] = ()
     withdrawn: Sequence[str] = ()
+    #: The ranking's QR and digest, as the standings' (``app.printouts.stamp_bracket``).
+    paper: PaperStamp | None = None
 
 
 @dataclass

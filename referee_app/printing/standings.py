@@ -682,6 +682,10 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
     for line in sheet.warnings:
         story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
+    if sheet.paper is not None:
+        from .render import paper_block
+
+        story += [Spacer(1, 8), paper_block(sheet.paper, width)]
     _build(
         doc,
         story,

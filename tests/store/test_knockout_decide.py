@@ -6,6 +6,8 @@ each round's matches by table. SQLite and PostgreSQL (the store suite's ``db``).
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -51,16 +53,31 @@ def knockout(db: str, tmp_path: Path) -> str:
     return db
 
 
+def _standings_code(db: str, tmp_path: Path) -> str:
+    pdf = tmp_path / "standings.pdf"
+    rc, _, err = cli(db, "print", "standings", "-o", str(pdf))
+    assert rc == 0, err
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(tmp_path / "s")], check=True)
+    [png] = sorted(tmp_path.glob("s*.png"))
+    scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    return scan.stdout.strip()
+
+
 def _bracket(db: str) -> list[dict[str, Any]]:
     with Store.open(db, read_only=True) as s:
         return list(bracket_sheet(load_event(s, 1, knockout=True)).rounds[1])
 
 
-def test_a_decision_is_corrected_with_its_reason_and_the_bracket_and_standings_follow(knockout: str) -> None:
+@pytest.mark.skipif(not (shutil.which("zbarimg") and shutil.which("pdftoppm")), reason="zbar-tools, poppler")
+def test_a_decision_is_corrected_with_its_reason_and_the_bracket_and_standings_follow(
+    knockout: str, tmp_path: Path
+) -> None:
     rc, out, err = cli(
         knockout, "decide", "--round", "1", "--winner", "1", "--how", "lots", "--reason", "抽签"
     )
     assert rc == 0, err
+    code = _standings_code(knockout, tmp_path)  # a knockout's standings: the bracket, with its QR
+    assert code.startswith("RA1:KL:E1:") and cli(knockout, "verify-paper", code)[0] == 0
     before = _bracket(knockout)
     # listed by table, as the hall seats them (not by pair number): table 1 is pairs 4–3
     assert [(m["table"], m["NS"], m["EW"]) for m in before] == [(1, "4", "3"), (2, "1", "2")]
@@ -80,6 +97,8 @@ def test_a_decision_is_corrected_with_its_reason_and_the_bracket_and_standings_f
     assert ranking["1"] > ranking["2"]  # the standings read the correction too
     assert entry["action"] == "desk.decider_correction"
     assert "抽签记录错了对号" in json.dumps(entry, ensure_ascii=False)
+    rc, out, _ = cli(knockout, "verify-paper", code, lang="zh")
+    assert rc == 1 and "打印后已有更改" in out  # the ranking printed before the correction
     rc, out, _ = cli(knockout, "bracket", lang="en")
     assert rc == 0 and "table 2  1 – 2  → 2 (tied: decided by the chief referee) (corrected)" in out
 
