@@ -508,7 +508,9 @@ def test_the_printed_pairing_carries_the_pages_qr_code(served: tuple[HallWeb, st
     subprocess.run(
         ["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")], check=True
     )
-    assert _qr_text(tmp_path / "p-1.png") == url
+    codes = _qr_text(tmp_path / "p-1.png").split()
+    # the page's code, and the published pairing's own record code (verify-paper)
+    assert [c for c in codes if not c.startswith("RA1:KP:")] == [url] and len(codes) == 2
     text_ = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "扫码查看本对桌号、对阵、排名和计时" in text_ and url in text_
     # a proposal sends no one to the page

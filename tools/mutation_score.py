@@ -109,6 +109,7 @@ MODULES: dict[str, Module] = {
             "tests/test_assumed_values.py",
             "tests/test_event_kinds.py",
             "tests/wording/test_words.py",
+            "tests/test_withdrawal.py",  # a pair leaving mid-round (issue 26), judged only
         ),
         # 85 for now (was 90): the refusals, readings and words of issues 23, 25 and 26 left
         # some 150 surviving mutants on the merged tree, most in error texts and word variants

@@ -100,7 +100,7 @@ def load_event(
             notes.append(("desk.no_result_yet", {"round": rnd, "table": m["table_no"], "ns": ns, "ew": ew}))
             pending.setdefault(rnd, []).append(int(m["table_no"]))
             continue
-        results.append(MatchResult.from_result(rnd, ns, ew, result))
+        results.append(MatchResult.from_result(rnd, ns, ew, result, int(m["table_no"])))
 
     entries = tuple(Entry(p, r) for p, r in sorted(store.pair_entry_rounds(ev.id).items()))
     withdrawals: list[Withdrawal] = []
@@ -117,10 +117,15 @@ def load_event(
                 if w.pair == pair and w.back_from is None:
                     withdrawals[i] = Withdrawal(pair, w.first_round, int(rnd))
                     break
-        elif kind == "decider":
+        elif kind in ("decider", "decider_correction"):  # a correction replaces the decision
             key = (int(rnd), frozenset((str(body["winner"]), str(body["loser"]))))
             deciders[key] = Decider(
-                int(rnd), str(body["winner"]), str(body["loser"]), body["how"], body["reason"]
+                int(rnd),
+                str(body["winner"]),
+                str(body["loser"]),
+                body["how"],
+                body["reason"],
+                kind == "decider_correction",
             )
         elif kind == "pairing" and (before_round is None or int(rnd) < before_round):
             published[int(rnd)] = d

@@ -342,9 +342,10 @@ def refuse_unfinished(loaded: Loaded, round_no: int) -> None:
         )
 
 
-def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
+def pairing_sheet(rp: RoundPairing, web_url: str | None = None, store: Any = None) -> Any:
     """The printed pairing list (对阵表) of ``rp``: published, seated (as seated), or the
-    proposal marked 编排建议，未公布."""
+    proposal marked 编排建议，未公布. With ``store``, a published pairing carries its QR and
+    digest naming the event by its stable identity (``verify-paper`` checks it)."""
     from ..core.standings import compute_standings
     from .printouts import PairingSheet
 
@@ -366,6 +367,36 @@ def pairing_sheet(rp: RoundPairing, web_url: str | None = None) -> Any:
         units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
         scores={str(r["pair"]): int(r["match_points"]) for r in before.rows},
         withdrawn=[n for n in numbers if loaded.record.withdrawn(n, rp.round)],
+        paper=_pairing_paper(store, rp) if store is not None else None,
+        pair_urls=_pair_urls(rp, web_url),
+    )
+
+
+def _pair_urls(rp: RoundPairing, web_url: str | None) -> dict[str, str]:
+    """Each seated pair's own hall web page (for the QR on its table card), when the hall web
+    page has an address and the pairing is what the players read; else none."""
+    if not web_url or not rp.published:
+        return {}
+    from .hall_address import pair_page_url
+
+    return {pair: pair_page_url(web_url, pair) for _t, ns, ew in rp.tables() for pair in (ns, ew)}
+
+
+def _pairing_paper(store: Any, rp: RoundPairing) -> Any:
+    """A published pairing's QR stamp (``printing.build.paper_stamp``); None otherwise."""
+    if rp.status != "published" or rp.version is None:
+        return None
+    from ..printing.build import paper_stamp
+    from ..printing.data import pairing_digest
+
+    tables, bye, version = rp.tables(), rp.pairing.bye, rp.version
+    return paper_stamp(
+        store,
+        rp.loaded.ev.id,
+        "P",
+        lambda identity: pairing_digest(rp.round, version, tables, bye, identity),
+        rp.round,
+        version=version,
     )
 
 
@@ -403,6 +434,102 @@ def unpublish_round(
     version = int(recs[-1]["version"])
     body = {"version": version, "reason": reason.strip()}
     return store.add_desk_record(ev.id, "unpublish", round_no, body, actor=actor)
+
+
+def decide_tie(
+    store: Any,
+    event_id: int | None,
+    round_no: int,
+    winner: str,
+    how: str,
+    reason: str,
+    *,
+    actor: Any,
+    correct: bool = False,
+) -> dict[str, Any]:
+    """The chief referee's deciding result of a tied knockout match (判定平局胜方): ``winner``
+    goes on, by lots (``how`` ``lots``) or a decision, for ``reason`` (a ``decider`` desk
+    record). With ``correct``, a decision already taken is corrected (更正): a
+    ``decider_correction`` desk record naming the decision it replaces, with its reason in
+    the audit log; the bracket and the standings then read the correction. Refused in one
+    line when the match is not tied (or not decided, to correct), when the correction
+    changes nothing, or when a later round is published or played (its pairing was drawn
+    from the old winner: withdraw it first). Only the chief referee, on an event with PINs
+    (the store's ``desk.run``, checked in the write's transaction)."""
+    from ..core.knockout import undecided
+
+    loaded = load_event(store, event_id)
+    ev_id = loaded.ev.id
+    if how not in ("lots", "decision"):
+        raise InputError(
+            f"--how: expected lots or decision, got {how!r}", code="desk.how", field="how", got=how
+        )
+    if not reason.strip():
+        raise InputError(
+            "--reason: a deciding result needs the chief referee's reason",
+            code="desk.reason_missing",
+            field="reason",
+        )
+    if not correct:
+        ties = [u for u in undecided(loaded.record, round_no) if winner in (u.ns, u.ew)]
+        if not ties:
+            raise InputError(
+                f"--winner: pair {winner} has no undecided tied match in round {round_no}",
+                code="desk.no_tie",
+                field="winner",
+                pair=winner,
+                round=round_no,
+            )
+        t = ties[0]
+        loser = t.ew if winner == t.ns else t.ns
+        body = {"winner": winner, "loser": loser, "how": how, "reason": reason.strip()}
+        return store.add_desk_record(ev_id, "decider", round_no, body, actor=actor)
+    old = next(
+        (d for d in loaded.record.deciders if d.round == round_no and winner in (d.winner, d.loser)), None
+    )
+    tied = [
+        m
+        for m in loaded.record.results
+        if m.round == round_no and winner in (m.ns, m.ew) and m.winner is None
+    ]
+    if old is None or not tied:
+        raise InputError(
+            f"--winner: pair {winner} has no decided tied match in round {round_no} to correct",
+            code="desk.no_decider",
+            field="winner",
+            pair=winner,
+            round=round_no,
+        )
+    if (old.winner, old.how) == (winner, how):
+        raise InputError(
+            f"--winner: round {round_no}'s tie was decided for pair {winner} that way already: "
+            "nothing to correct",
+            code="desk.decider_same",
+            field="winner",
+            pair=winner,
+            round=round_no,
+        )
+    later = sorted(
+        {m.round for m in loaded.record.results if m.round > round_no}
+        | {r for r in loaded.published if r > round_no}
+    )
+    if later:
+        raise InputError(
+            f"round {later[0]} is published or played already, drawn from pair {old.winner} going on: "
+            f"withdraw its pairing first (pairing unpublish), then correct the decision",
+            code="desk.decider_later_round",
+            round=later[0],
+            pair=old.winner,
+        )
+    loser = old.loser if winner == old.winner else old.winner
+    fixed: dict[str, Any] = {
+        "winner": winner,
+        "loser": loser,
+        "how": how,
+        "reason": reason.strip(),
+        "corrects": {"winner": old.winner, "how": old.how, "reason": old.reason},
+    }
+    return store.add_desk_record(ev_id, "decider_correction", round_no, fixed, actor=actor)
 
 
 @dataclass(frozen=True)
@@ -578,6 +705,7 @@ __all__ = [
     "RoundPairing",
     "Withdrawal",
     "check_published",
+    "decide_tie",
     "unpublish_round",
     "withdraw_pair",
     "change_proposal",

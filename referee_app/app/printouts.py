@@ -35,13 +35,14 @@ from ..printing.data import (
 )
 from ..printing.forms import FormTemplate
 from ..printing.qr import qr_modules
-from ..printing.sheets import BracketSheet, PairingSheet, ResultsGrid, StandingsSheet, Target
+from ..printing.sheets import BracketSheet, PairingSheet, PrizeList, ResultsGrid, StandingsSheet, Target
 from ..printing.signing import make_event_identity, sign_pdf, verify_pdf
 
 __all__ = [
     "AppealFormData",
     "BracketSheet",
     "PairingSheet",
+    "PrizeList",
     "ResultsGrid",
     "RulingSlipData",
     "ScoresheetData",
@@ -67,6 +68,8 @@ __all__ = [
     "render_table_cards",
     "results_grid",
     "render_pairing",
+    "render_prize_list",
+    "prize_list",
     "render_round",
     "render_ruling",
     "render_scoresheet",
@@ -75,6 +78,8 @@ __all__ = [
     "sign_pdf",
     "store_scoresheets",
     "stored_digest",
+    "stamp_bracket",
+    "stamp_standings",
     "stored_ruling_slip",
     "verify_pdf",
 ]
@@ -92,6 +97,125 @@ def published_blank_sheets(
     pairing, _record = published_pairing(store, ev.id, round_no)
     tables = [(t.table, t.ns, t.ew) for t in pairing.tables if table_no is None or t.table == table_no]
     return blank_table_sheets(store, ev.id, round_no, tables, hands, lang)
+
+
+def stamp_standings(store: Any, event_id: int, sheet: StandingsSheet) -> StandingsSheet:
+    """``sheet`` with its QR and digest (名次表的二维码与摘要): the standings after its round,
+    each pair's rank and match points, the seed of its lots, naming the event by its stable
+    identity as a scoresheet does (``verify-paper`` recomputes and compares them)."""
+    from ..printing.build import paper_stamp
+    from ..printing.data import standings_digest
+
+    sheet.paper = paper_stamp(
+        store,
+        event_id,
+        "L",
+        lambda identity: standings_digest(sheet.round, sheet.seed, sheet.rows, identity),
+        sheet.round,
+        number=sheet.seed,
+    )
+    return sheet
+
+
+def stamp_bracket(store: Any, loaded: Any, sheet: BracketSheet, seed: int | None = None) -> BracketSheet:
+    """A knockout's printed ranking (its standings: the bracket) with its QR and digest,
+    the standings' kind (``L``): the places after the last round, the seed of the lots,
+    naming the event by its stable identity (``verify-paper`` ranks again and compares)."""
+    from ..printing.build import paper_stamp
+    from ..printing.data import standings_digest
+
+    seed = loaded.ev.id if seed is None else seed
+    last = loaded.record.last_round()
+    rows = list(sheet.placings)
+    sheet.paper = paper_stamp(
+        store,
+        loaded.ev.id,
+        "L",
+        lambda identity: standings_digest(last, seed, rows, identity),
+        last,
+        number=seed,
+    )
+    return sheet
+
+
+def prize_list(
+    loaded: Any, through_round: int | None = None, seed: int | None = None, lang: str = "zh"
+) -> PrizeList:
+    """The prize list (获奖名单) of an event as ``app.event.load_event`` read it, from its
+    rulebook's prize counts: a Swiss event's ``standings.prizes`` down the standings after
+    ``through_round`` (default: the last), a knockout's ``standings.placings.prizes`` down its
+    one official ranking; with a warning (in ``lang``; the sheet's is Chinese) wherever shared
+    places exceed a prize's count or the lots alone decided a prize's last place.
+    InputError (``desk.no_prizes``) when the rulebook states no prizes."""
+    from ..core.prizes import decided_by_lots, overflow, prize_of, tied_groups
+    from ..core.standings import compute_standings
+    from .errors import InputError
+    from .event import KnockoutRanking
+    from .messages import message
+
+    standings = loaded.rulebook.data["standings"]
+    rule = standings.get("placings") if loaded.knockout else None
+    prizes = (
+        list((rule or {}).get("prizes") or []) if loaded.knockout else list(standings.get("prizes") or [])
+    )
+    clause = ((rule or {}).get("clause") if loaded.knockout else standings.get("prizes_clause")) or {}
+    if not prizes:
+        raise InputError(
+            f"rulebook {loaded.rulebook.id}: it states no prizes (standings.prizes)",
+            code="desk.no_prizes",
+            rulebook=loaded.rulebook.id,
+        )
+    names = [str(p["name"].get(lang) or p["name"].get("zh", "")) for p in prizes]
+    seed = loaded.ev.id if seed is None else seed
+    lots: list[dict[str, Any]] = []
+    if loaded.knockout:
+        ranking = KnockoutRanking(loaded, seed)
+        rows = [{"rank": r["rank"], "pair": r["pair"], "prize": r["prize"]} for r in ranking.rows]
+        warnings = ranking.warnings(lang)
+        last = loaded.record.last_round()
+    else:
+        table = compute_standings(loaded.rulebook, loaded.record, through_round=through_round, seed=seed)
+        rows = [
+            {"rank": r.get("rank"), "pair": str(r["pair"]), "prize": prize_of(r.get("rank"), prizes)}
+            for r in table.rows
+        ]
+        lots = decided_by_lots(table.rows, tied_groups(table.rows, table.tie_breaks), prizes)
+        warnings = [
+            message("desk.prize_overflow", lang, prize=names[o["prize"]], count=o["count"], pairs=o["pairs"])
+            for o in overflow(rows, prizes)
+        ]
+        sep = "、" if lang == "zh" else ", "
+        warnings += [
+            message(
+                "desk.prize_by_lots", lang, prize=names[g["prize"]], pairs=sep.join(g["pairs"]),
+                first=g["first"], last=g["last"], seed=seed,
+            )
+            for g in lots
+        ]  # fmt: skip
+        last = table.round
+    return PrizeList(
+        event_name=loaded.ev.name,
+        rulebook_id=loaded.rulebook.id,
+        round=last,
+        seed=seed,
+        prizes=names,
+        prizes_en=[str(p["name"].get("en", "")) for p in prizes],
+        rows=[r for r in rows if r["prize"] is not None],
+        warnings=warnings,
+        players={str(p["number"]): list(p["players"]) for p in loaded.pairs},
+        units={str(p["number"]): p["unit"] for p in loaded.pairs if p.get("unit")},
+        clause_ref=" ".join(x for x in (clause.get("ref", ""), clause.get("title", "")) if x),
+        clause_zh=str(clause.get("zh", "")),
+        assumed_note=str(clause.get("note", "")) if clause.get("assumed") else "",
+        by_lots=[p for g in lots for p in g["pairs"]],
+    )
+
+
+def render_prize_list(sheet: PrizeList, target: Target) -> None:
+    """The prize list (获奖名单)."""
+    from ..printing.standings import render_prize_list as render
+
+    render(sheet, target)
 
 
 def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:
@@ -147,7 +271,7 @@ def results_grid(loaded: Any, through_round: int | None = None) -> ResultsGrid:
 
 
 def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
-    """A knockout's bracket sheet: its rounds' matches in pair-number order (a tie says how
+    """A knockout's bracket sheet: its rounds' matches by table (a tie says how
     it was decided: lots or the chief referee), its byes, and its one official ranking
     (``app.event.KnockoutRanking``) with prizes and the prize-count warnings (in Chinese,
     the sheet's language)."""
@@ -158,11 +282,20 @@ def bracket_sheet(loaded: Any, seed: int | None = None) -> BracketSheet:
     rec = loaded.record
     ranking = KnockoutRanking(loaded, seed)
     rounds: dict[int, list[dict[str, Any]]] = {}
-    for m in sorted(rec.results, key=lambda m: (m.round, natural_key(m.ns))):
-        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m)}
+
+    def by_table(m: Any) -> tuple[Any, ...]:  # by table as the hall seats them; else by pair
+        return (m.round, m.table is None, m.table or 0, natural_key(m.ns))
+
+    for m in sorted(rec.results, key=by_table):
+        match: dict[str, Any] = {"NS": m.ns, "EW": m.ew, "winner": winner_of(rec, m), "table": m.table}
         how = decided_how(rec, m)
         if how is not None:
             match["decided"] = how
+            match["corrected"] = any(
+                d.corrected
+                for d in rec.deciders
+                if d.round == m.round and {d.winner, d.loser} == {m.ns, m.ew}
+            )
         rounds.setdefault(m.round, []).append(match)
     for b in rec.byes:
         rounds.setdefault(b.round, []).append({"bye": b.pair})

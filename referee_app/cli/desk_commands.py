@@ -177,6 +177,11 @@ def register(subparsers: Any) -> None:
     de.add_argument("--winner", required=True, help="the pair that goes on")
     de.add_argument("--how", choices=("lots", "decision"), required=True, help="by lots (抽签) or a decision")
     de.add_argument("--reason", required=True)
+    de.add_argument(
+        "--correct",
+        action="store_true",
+        help="correct the round's decision already taken (the bracket and standings follow)",
+    )
     _writer(de)
     de.set_defaults(func=_guard(cmd_decide))
 
@@ -353,10 +358,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     for note in loaded.worded_notes(args.lang):
         print(note, file=sys.stderr)
     if args.pdf:
-        from referee_app.app.printouts import StandingsSheet, render_standings
+        from referee_app.app.printouts import StandingsSheet, render_standings, stamp_standings
 
         sheet = StandingsSheet.build(loaded.ev, loaded.rulebook, loaded.pairs, table)
         sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
+        with Store.open(args.db, read_only=True) as store:
+            stamp_standings(store, loaded.ev.id, sheet)
         render_standings(sheet, args.pdf)
     lang = lang_of(args)
     from referee_app.app.store import spreadsheet_cell
@@ -621,13 +628,16 @@ def cmd_pairing_show(args: argparse.Namespace) -> int:
     with Store.open(args.db, read_only=True) as store:
         ev = store.pick_event(args.event)
         rp = published_round(store, ev.id, args.round, args.version)
+        if args.pdf:
+            from referee_app.app.pairing import pairing_sheet
+
+            sheet = pairing_sheet(rp, store=store)
     rec = rp.record
     assert rec is not None
     if args.pdf:
-        from referee_app.app.pairing import pairing_sheet
         from referee_app.app.printouts import render_pairing
 
-        render_pairing(pairing_sheet(rp), args.pdf)
+        render_pairing(sheet, args.pdf)
     if args.json:
         out = {"round": rp.round, "version": rec["version"], "at": rec["at"], "by": rec["user_name"]}
         out.update(rec["body"])
@@ -669,7 +679,8 @@ def _print_why(args: argparse.Namespace, why: Any) -> None:
 
 def cmd_pair_check(args: argparse.Namespace) -> int:
     """``referee-app pair check``: every published round re-derived from the stored results
-    (``app.pairing.check_published``); one line per round, exit 2 when one is wrong."""
+    (``app.pairing.check_published``); one line per round, exit 1 when one is wrong (as
+    ``verify``: a check found a problem; 2 is bad input)."""
     from referee_app.app.pairing import check_published
     from referee_app.app.store import Store
 
@@ -683,14 +694,14 @@ def cmd_pair_check(args: argparse.Namespace) -> int:
             print(text(code, args, **values))
         wrong += not c.ok
     print(text("desk_out.check_summary", args, n=len(checks), wrong=wrong), file=sys.stderr)
-    return 2 if wrong else 0
+    return 1 if wrong else 0  # a check found a problem: 1, as verify (2: bad input)
 
 
 def cmd_pair_simulate(args: argparse.Namespace) -> int:
     """``referee-app pair simulate [--pairs N] [--rounds R] [--rules ID] [--events K]
     [--seed S]``: random events (``core.simulation``) paired round by round; each round is
     checked as ``pair check`` checks a published one (re-derived, no rematch, each pair once).
-    One line per event; exit 2 when a round is wrong. Nothing is stored."""
+    One line per event; exit 1 when a round is wrong (2: bad input). Nothing is stored."""
     from collections import Counter
 
     from referee_app.app.errors import InputError
@@ -748,7 +759,7 @@ def cmd_pair_simulate(args: argparse.Namespace) -> int:
         for line in problems:
             print(f"  {line}")
         wrong += bool(problems) or rematches > 0
-    return 2 if wrong else 0
+    return 1 if wrong else 0  # a check found a problem: 1, as verify (2: bad input)
 
 
 # -- entries, withdrawals, knockout deciders ---------------------------------------------------
@@ -827,32 +838,34 @@ def cmd_readmit(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    """``referee-app decide --round R --winner N --how lots|decision --reason TEXT``: the
-    chief referee's deciding result of a tied knockout match."""
-    from referee_app.app.errors import InputError
+    """``referee-app decide --round R --winner N --how lots|decision --reason TEXT [--correct]``:
+    the chief referee's deciding result of a tied knockout match, or its correction
+    (``app.pairing.decide_tie``)."""
+    from referee_app.app.pairing import decide_tie
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.core.knockout import undecided
 
     with Store.open(args.db) as store:
-        loaded = load_event(store, args.event)
-        ties = [u for u in undecided(loaded.record, args.round) if args.winner in (u.ns, u.ew)]
-        if not ties:
-            raise InputError(
-                f"--winner: pair {args.winner} has no undecided tied match in round {args.round}",
-                code="desk.no_tie",
-                field="winner",
-                pair=args.winner,
-                round=args.round,
-            )
-        t = ties[0]
-        loser = t.ew if args.winner == t.ns else t.ns
-        actor = acting_as(args, store, loaded.ev.id)
-        body = {"winner": args.winner, "loser": loser, "how": args.how, "reason": args.reason}
-        store.add_desk_record(loaded.ev.id, "decider", args.round, body, actor=actor)
+        ev = store.pick_event(args.event)
+        actor = acting_as(args, store, ev.id)
+        rec = decide_tie(
+            store, ev.id, args.round, args.winner, args.how, args.reason, actor=actor, correct=args.correct
+        )
+    body = rec["body"]
     how = text(f"desk_out.by_{args.how}", args)
-    values = {"round": args.round, "winner": args.winner, "loser": loser, "how": how, "reason": args.reason}
-    print(text("desk_out.decided", args, **values))
+    values = {
+        "round": args.round,
+        "winner": body["winner"],
+        "loser": body["loser"],
+        "how": how,
+        "reason": args.reason,
+    }
+    if args.correct:
+        was = body["corrects"]
+        values.update(was=was["winner"], was_how=text(f"desk_out.by_{was['how']}", args))
+        print(text("desk_out.decided_corrected", args, **values))
+    else:
+        print(text("desk_out.decided", args, **values))
     return 0
 
 
@@ -884,7 +897,12 @@ def cmd_bracket(args: argparse.Namespace) -> int:
             else:
                 w = m["winner"] or text("desk_out.undecided", lang)
                 how = f" ({text('desk_out.decided_' + m['decided'], lang)})" if m.get("decided") else ""
-                print(f"  {m['NS']} – {m['EW']}  → {w}{how}")
+                if m.get("corrected"):
+                    how += f" ({text('desk_out.corrected_mark', lang)})"
+                where = (
+                    "" if m.get("table") is None else text("desk_out.table_no", lang, table=m["table"]) + "  "
+                )
+                print(f"  {where}{m['NS']} – {m['EW']}  → {w}{how}")
     _print_placings(ranking, lang)
     return 0
 

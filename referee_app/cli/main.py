@@ -32,7 +32,8 @@ from .windows import Windows, open_window
 #: The exit codes (docs/exit-codes.md, and the epilog of ``--help``).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_REFUSED, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_CODES_HELP = (
-    "exit codes: 0 done; 1 a check found a problem (verify, verify-pdf, verify-paper), or a "
+    "exit codes: 0 done; 1 a check found a problem (verify, verify-pdf, verify-paper, pair check, "
+    "pair simulate), or a "
     "question was answered no; 2 bad input or a refused action (one line on standard error, "
     "nothing changed); 3 an internal error (one line, details in the log); 130 interrupted. "
     "See docs/exit-codes.md."

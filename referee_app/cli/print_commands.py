@@ -159,6 +159,18 @@ def register(subparsers: Any) -> None:
     _common(sd)
     sd.set_defaults(func=_guard(cmd_print_standings))
 
+    pz = pr_sub.add_parser(
+        "prizes", help="the prize list (获奖名单) from the rulebook's prize counts, with its warnings"
+    )
+    pz.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
+    pz.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pz.add_argument("--final", action="store_true", help="print as the final list (default: provisional)")
+    pz.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    pz.add_argument("-o", "--output", required=True, help="the PDF to write")
+    _sign_opts(pz)
+    _common(pz)
+    pz.set_defaults(func=_guard(cmd_print_prizes))
+
     pg = pr_sub.add_parser(
         "pairing",
         help="a round's pairing list (对阵表): the published pairing, else the round's proposal, marked",
@@ -186,6 +198,12 @@ def register(subparsers: Any) -> None:
     tc.add_argument("--round", type=int, required=True)
     tc.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
     tc.add_argument("-o", "--output", required=True, help="the PDF to write")
+    tc.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the hall web page's address (referee-app hall-web): each pair's own page as a QR on its card",
+    )
     _common(tc)
     tc.set_defaults(func=_guard(cmd_print_table_cards))
 
@@ -944,65 +962,63 @@ def cmd_verify_pdf(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_paper(args: argparse.Namespace) -> int:
-    """Check a printed scoresheet's QR text against the event store: the sheet names this
+    """Check a printed form's QR text against the event store (``app.paper_check``): a
+    scoresheet, ruling slip, appeal form, pairing list or standings. The form names this
     event (its stable identity, not only its local number: else 不是本赛事的单据), the store
-    holds that round, table and version, its record still gives the printed digest, it is
-    the current version, and the audit chain still holds the entry printed as its head; and
-    say whether that version was signed by the players and the table referee.
-    Exit 0: confirmed; 1: another event, not held, altered, or superseded; 2: not a code."""
-    from ..app.errors import NotFoundError, PaperCodeError
-    from ..app.printouts import chain_entry_hash, event_identities, parse_paper_code, stored_digest
+    holds what it names and still gives the printed digest, the audit chain still holds the
+    entry printed as its head; a versioned record is the current version, and a scoresheet or
+    slip says whether that version was signed by the players and the table referee.
+    Exit 0: confirmed; 1: another event, not held, altered, changed, or superseded; 2: not a code."""
+    from ..app.errors import PaperCodeError
+    from ..app.paper_check import check_paper
+    from ..app.printouts import parse_paper_code
 
     try:
         code = parse_paper_code(args.code)
     except PaperCodeError as exc:
         raise CommandError(f"verify-paper: {exc}", 2, code=exc.code, **exc.values) from None
-    where = f"E{code.event_id} R{code.round} T{code.table} v{code.version}"
-
-    def read(store: Any) -> tuple[Any, str | None, int, str | None, bool | None]:
-        try:
-            ev = store.pick_event(code.event_id)
-        except NotFoundError:
-            return None, None, 0, None, None
-        identity = None
-        if code.identity:
-            identity = next((i for i in event_identities(store, ev.id) if i.startswith(code.identity)), None)
-            if identity is None:
-                return None, None, 0, None, None
-        digest = stored_digest(store, ev.id, code.round, code.table, code.version, identity)
-        history = store.history(ev.id, code.round, code.table)
-        live = [int(h["version"]) for h in history if not h.get("void_reason")]
-        current = max(live) if live else 0
-        row = next((h for h in history if int(h["version"]) == code.version), None)
-        signed = None if row is None else store.signing_of(int(row["id"])) is not None
-        return ev, digest, current, chain_entry_hash(store, code.chain_seq), signed
-
-    ev, digest, current, head, signed = _store_call(args, read, read_only=True)
-    if ev is None:  # another event's sheet (or another store's): nothing of it to compare
+    parts = [text(f"print_out.paper_kind_{code.kind}", args)] if code.kind else []
+    parts.append(f"E{code.event_id} R{code.round}")
+    if code.table is not None:
+        parts.append(f"T{code.table}")
+    if code.version is not None:
+        parts.append(f"v{code.version}")
+    if code.number is not None and code.kind in ("S", "A"):
+        parts.append(f"#{code.number}")
+    where = " ".join(parts)
+    check = _store_call(args, lambda store: check_paper(store, code), read_only=True)
+    if check.event_name is None:  # another event's sheet (or another store's): nothing to compare
         print(f"{where}: " + text("print_out.paper_other_event", args))
         return 1
+    sep = text("print_out.separator", args)
     problems: list[str] = []
-    if digest is None:
-        problems.append(text("print_out.paper_no_version", args, version=code.version))
-    elif digest != code.digest:
-        problems.append(text("print_out.paper_altered", args))
-    if head is None or not head.startswith(code.chain_hash_prefix):
+    if not check.found:
+        if code.version is not None:
+            problems.append(text("print_out.paper_no_version", args, version=code.version))
+        else:
+            problems.append(text("print_out.paper_no_record", args))
+    elif not check.intact:
+        altered = "print_out.paper_altered" if check.versioned else "print_out.paper_differs"
+        problems.append(text(altered, args))
+    if not check.chain:
         problems.append(text("print_out.paper_chain", args, seq=code.chain_seq))
     if problems:
-        print(f"{where}: " + text("print_out.separator", args).join(problems))
+        print(f"{where}: " + sep.join(problems))
         return 1
-    signing = text("print_out.paper_signed" if signed else "print_out.paper_unsigned", args)
-    if code.version != current:
+    tail = ""
+    if check.signed is not None:
+        tail = sep + text("print_out.paper_signed" if check.signed else "print_out.paper_unsigned", args)
+    if not check.versioned:
+        print(text("print_out.paper_ok_now", args, where=where, name=check.event_name) + tail)
+        return 0
+    if code.version != check.current:
         line = text(
-            "print_out.paper_replaced", args, where=where, version=code.version, current=current, name=ev.name
-        )
-        print(line + text("print_out.separator", args) + signing)
+            "print_out.paper_replaced", args, where=where, version=code.version, current=check.current,
+            name=check.event_name,
+        )  # fmt: skip
+        print(line + tail)
         return 1
-    print(
-        text("print_out.paper_ok", args, where=where, name=ev.name)
-        + text("print_out.separator", args)
-        + signing
-    )
+    print(text("print_out.paper_ok", args, where=where, name=check.event_name) + tail)
     return 0
 
 
@@ -1037,7 +1053,7 @@ def cmd_key_export(args: argparse.Namespace) -> int:
 
 def cmd_print_standings(args: argparse.Namespace) -> int:
     """The standings sheet from the store: provisional unless ``--final``; tied ranks marked."""
-    from ..app.printouts import StandingsSheet, chief_referee_name, render_standings
+    from ..app.printouts import StandingsSheet, chief_referee_name, render_standings, stamp_standings
     from ..core.standings import compute_standings
     from .desk_commands import load_event
 
@@ -1058,9 +1074,10 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     args._event_name = loaded.ev.name
     seed = loaded.ev.id if args.seed is None else args.seed
     if loaded.knockout:  # one official ranking: the bracket's places, not match points
-        from ..app.printouts import bracket_sheet, render_bracket
+        from ..app.printouts import bracket_sheet, render_bracket, stamp_bracket
 
         bracket = bracket_sheet(loaded, seed)
+        _store_call(args, lambda store: stamp_bracket(store, loaded, bracket, seed), read_only=True)
         reason = text(
             "print_out.reason_standings_final" if args.final else "print_out.reason_standings_provisional",
             args,
@@ -1072,9 +1089,36 @@ def cmd_print_standings(args: argparse.Namespace) -> int:
     sheet.withdrawn = {w.pair: w.first_round for w in loaded.record.withdrawals if w.back_from is None}
     sheet.final = bool(args.final)
     sheet.chief_referee = chief
+    _store_call(args, lambda store: stamp_standings(store, loaded.ev.id, sheet), read_only=True)
     kind = "final" if args.final else "provisional"
     reason = text(f"print_out.reason_standings_{kind}", args, round=table.round)
     return _write_pdf(args, lambda handle: render_standings(sheet, handle), [sheet], reason)
+
+
+def cmd_print_prizes(args: argparse.Namespace) -> int:
+    """The prize list (获奖名单, ``app.printouts.prize_list``); its warnings on standard error too."""
+    from ..app.printouts import prize_list, render_prize_list
+    from .desk_commands import load_event
+
+    if args.round is not None:
+        _check_round(args.round)
+
+    def read(store: Any) -> tuple[Any, str]:
+        from ..app.printouts import chief_referee_name
+
+        loaded = load_event(store, args.event)
+        return loaded, chief_referee_name(store.log(loaded.ev.id))
+
+    loaded, chief = _store_call(args, read, read_only=True)
+    args._event_id = loaded.ev.id
+    args._event_name = loaded.ev.name
+    sheet = prize_list(loaded, args.round, args.seed)
+    sheet.final = bool(args.final)
+    sheet.chief_referee = chief
+    for line in prize_list(loaded, args.round, args.seed, lang=_lang(args)).warnings:
+        print(line, file=sys.stderr)  # the sheet's are in Chinese; these in the command's language
+    reason = text("print_out.reason_prizes", args, round=sheet.round)
+    return _write_pdf(args, lambda handle: render_prize_list(sheet, handle), [sheet], reason)
 
 
 def cmd_print_results(args: argparse.Namespace) -> int:
@@ -1139,7 +1183,7 @@ def _pairing_sheet(args: argparse.Namespace) -> Any:
                 code=getattr(exc, "code", None),
                 **getattr(exc, "values", {}),
             ) from None
-        return rp.loaded, pairing_sheet(rp, web_url=getattr(args, "web_url", None))
+        return rp.loaded, pairing_sheet(rp, web_url=getattr(args, "web_url", None), store=store)
 
     loaded, sheet = _store_call(args, read)
     args._event_id = loaded.ev.id

@@ -119,6 +119,9 @@ class Case:
     time_warning: int | None = None
     #: Odd facts the referee confirmed happened (:mod:`.unusual`): ``{"fact", "field"}``.
     confirmed: list[dict[str, str]] = field(default_factory=list)
+    #: A pair left during the round (中途退出) after the hands given: ``{"side", "reason"}``;
+    #: the rulebook's forfeit applies after them, and they stand.
+    withdrawal: dict[str, str] | None = None
 
 
 #: The odd-but-possible facts a case can confirm (:mod:`.unusual` checks each).
@@ -140,6 +143,7 @@ def parse_case(raw: Any) -> Case:
             "finished",
             "time_warning",
             "confirmed",
+            "withdrawal",
         },
     )
     event = _string(top, "event", "event", required=True)
@@ -190,7 +194,16 @@ def parse_case(raw: Any) -> Case:
         fact = _choice(entry, "fact", f"confirmed[{i}].fact", CONFIRMABLE_FACTS, required=True)
         where = _string(entry, "field", f"confirmed[{i}].field", required=True)
         confirmed.append({"fact": fact, "field": where})
-    return Case(event, first_dealer, levels, history, before, hands, finished, time_warning, confirmed)
+    withdrawal = None
+    if "withdrawal" in top:  # a pair leaving during the round (中途退出), after the hands given
+        left = _object(top["withdrawal"], "withdrawal", {"side", "reason"})
+        withdrawal = {
+            "side": _choice(left, "side", "withdrawal.side", SIDES, required=True),
+            "reason": _string(left, "reason", "withdrawal.reason") or "",
+        }
+    return Case(
+        event, first_dealer, levels, history, before, hands, finished, time_warning, confirmed, withdrawal
+    )
 
 
 def _hand(raw: Any, path: str) -> Hand:

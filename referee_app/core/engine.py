@@ -317,6 +317,16 @@ class RoundJudge:
             elif result["passed_a"]:
                 passed_side = result["passed_a"]
                 ended = "passed A"
+        if self.case.withdrawal is not None:
+            if ended:
+                raise CaseError(
+                    f"withdrawal: the round ended at hand {len(hands_out)} ({ended}); a pair cannot "
+                    "leave it after that",
+                    code="case.withdrawal_after_end",
+                    field="withdrawal",
+                    n=len(hands_out),
+                )
+            forfeit = self.withdrawal_forfeit(self.case.withdrawal["side"], self.case.withdrawal["reason"])
         decision.forfeit = forfeit
         decision.hands = hands_out
         if forfeit is not None:
@@ -1175,6 +1185,21 @@ class RoundJudge:
             "citation": cite(cfg["clause"]),
             "assumed": assumed,
         }
+
+    def withdrawal_forfeit(self, side: str, reason: str = "") -> dict[str, Any]:
+        """A pair leaving during the round (中途退出): the rulebook's forfeit applied after the
+        hands recorded, which stand (its levels: the board's where the opponent leads by
+        more, as for a forfeit during play), citing the event's clause on leaving where it
+        has one (``forfeit.withdrawal_clause``), assumed where that clause is."""
+        out = self.forfeit([side])
+        clause = self.rules["forfeit"].get("withdrawal_clause")
+        if clause:
+            out["citation"] = cite(clause)
+            out["assumed"] = bool(out["assumed"] or clause.get("assumed"))
+        out["cause"] = "withdrawal"
+        if reason:
+            out["reason"] = reason
+        return out
 
     def forfeit_result(self, forfeit: dict[str, Any]) -> dict[str, Any]:
         levels = forfeit["levels"]

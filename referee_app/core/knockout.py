@@ -153,17 +153,11 @@ def placings(
                 {"rank": i + 1, "pair": p, "out_in": gone, "won": won.get(p, 0), "split": None} for p in same
             ]
         i += len(same)
+    from .prizes import prize_of
+
     prizes = list(rule.get("prizes") or []) if rule else []
     for r in rows:
-        r["prize"] = None
-        if r["rank"] is None:
-            continue
-        top = 0
-        for n, prize in enumerate(prizes):
-            top += int(prize["count"])
-            if r["rank"] <= top:
-                r["prize"] = n
-                break
+        r["prize"] = prize_of(r["rank"], prizes)
     return rows
 
 
@@ -181,11 +175,7 @@ def decided_how(record: EventRecord, m: MatchResult) -> str | None:
 def prize_overflow(rows: Sequence[Mapping[str, Any]], rule: Mapping[str, Any] | None) -> list[dict[str, int]]:
     """The prizes more pairs earn than the rulebook gives (shared places reach past a
     prize's count): ``{"prize": index, "count": given, "pairs": earning}`` each; [] when
-    every prize's places are within its count."""
-    prizes = list((rule or {}).get("prizes") or [])
-    earning = [sum(1 for r in rows if r.get("prize") == n) for n in range(len(prizes))]
-    return [
-        {"prize": n, "count": int(prize["count"]), "pairs": earning[n]}
-        for n, prize in enumerate(prizes)
-        if earning[n] > int(prize["count"])
-    ]
+    every prize's places are within its count (:func:`.prizes.overflow`)."""
+    from .prizes import overflow
+
+    return overflow(rows, list((rule or {}).get("prizes") or []))

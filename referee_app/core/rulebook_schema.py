@@ -244,6 +244,10 @@ class Forfeit(Strict):
     offender_level: Level
     opponent_level: Level
     clause: Clause
+    #: Where the event speaks of a pair leaving during a round (中途退出); the forfeit's
+    #: scores and levels apply after the hands recorded, which stand (``assumed`` where the
+    #: text is silent on the scoring).
+    withdrawal_clause: Clause | None = None
 
 
 class MatchPoints(Strict):
@@ -323,6 +327,10 @@ class Standings(Strict):
     rounds: int | None = Field(default=None, gt=0)
     rounds_clause: Clause | None = None
     placings: Placings | None = None  # a knockout's places and prizes
+    #: A Swiss event's prizes down the places in order (Gansu 七 "第1名…第4-12名纪念奖"),
+    #: where the event states them; a knockout's are its ``placings.prizes``.
+    prizes: list[Prize] = Field(default_factory=list)
+    prizes_clause: Clause | None = None
     #: How a tie-break (or a bye, ``bye``) is computed where the event names it without
     #: defining it: each reading with its clause, ``assumed`` where the text is silent.
     readings: dict[Literal[TieBreak, "bye"], Clause] = {}

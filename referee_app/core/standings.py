@@ -130,9 +130,13 @@ class MatchResult:
     ns_level_difference: int = 0
     ew_level_difference: int = 0
     forfeit: str | None = None
+    #: The table it was played at (桌号), where the store says: lists print matches by table.
+    table: int | None = None
 
     @classmethod
-    def from_result(cls, round_no: int, ns: str, ew: str, result: Mapping[str, Any]) -> MatchResult:
+    def from_result(
+        cls, round_no: int, ns: str, ew: str, result: Mapping[str, Any], table: int | None = None
+    ) -> MatchResult:
         """From the engine's ``decision["result"]`` (winner, match_points, level_difference)."""
         mp = result["match_points"]
         ld = result.get("level_difference") or {"NS": 0, "EW": 0}
@@ -150,6 +154,7 @@ class MatchResult:
             int(ld["NS"]),
             int(ld["EW"]),
             forfeit,
+            table,
         )
 
 
@@ -213,6 +218,8 @@ class Decider:
     loser: str
     how: str
     reason: str
+    #: The decision corrected an earlier one (``decide --correct``).
+    corrected: bool = False
 
 
 @dataclass(frozen=True)

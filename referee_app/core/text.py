@@ -315,6 +315,10 @@ def as_played_text(lang: str, dealer: str, by_rotation: str, clause: Mapping[str
 FORFEIT_WORDS = {
     "forfeit": {"zh": "判本轮弃权", "en": "round forfeited"},
     "disqualified": {"zh": "取消资格，本轮判负", "en": "disqualified: the round is lost"},
+    "withdrawal": {
+        "zh": "中途退出，本轮判负（已打各副有效）",
+        "en": "left during the round: the round is lost (the hands played stand)",
+    },
 }
 
 
@@ -324,6 +328,8 @@ def forfeit_cause(decision: Mapping[str, Any]) -> str | None:
     forfeit = decision.get("forfeit")
     if not forfeit:
         return None
+    if forfeit.get("cause") == "withdrawal":
+        return "withdrawal"
     side = forfeit.get("side")
     rulings = list(decision.get("before_play") or [])
     for hand in decision.get("hands") or []:
@@ -344,4 +350,7 @@ def forfeit_text(decision: Mapping[str, Any], lang: str) -> str:
     if side in SIDES:
         name = SIDE_NAMES[lang][side]
     words = FORFEIT_WORDS[cause][lang]
+    reason = (decision.get("forfeit") or {}).get("reason") if cause == "withdrawal" else None
+    if reason:  # the referee's own words of why the pair left (as an override's reason)
+        words += f"：{reason}" if lang == "zh" else f": {reason}"
     return f"{name}{words}" if lang == "zh" else f"{name}: {words}"

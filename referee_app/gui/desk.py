@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..app.errors import StoreError
 from ..app.event import load_event
 from ..app.pairing import pairing_sheet
-from ..app.printouts import StandingsSheet, render_pairing, render_standings
+from ..app.printouts import StandingsSheet, render_pairing, render_standings, stamp_standings
 from ..app.session import Session
 from ..core.pairing import Pairing, PairingError, Table
 from ..core.standings import (
@@ -192,6 +192,7 @@ class StandingsView(QWidget):
             QMessageBox.warning(self, self.language.tr("standings"), refusal(exc, self.language))
             return None
         sheet = StandingsSheet.build(self.session.event, self.session.rulebook, loaded.pairs, standings)
+        stamp_standings(self.session.store, self.session.event.id, sheet)
         out = io.BytesIO()
         render_standings(sheet, out)
         return show_pdf(
@@ -441,7 +442,7 @@ class PairingView(QWidget):
         if self.current is None:
             return None
         out = io.BytesIO()
-        render_pairing(pairing_sheet(self.current, web_url=self.web_url()), out)
+        render_pairing(pairing_sheet(self.current, web_url=self.web_url(), store=self.session.store), out)
         return show_pdf(
             self,
             self.language,

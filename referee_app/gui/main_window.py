@@ -243,6 +243,9 @@ class MainWindow(QMainWindow):
         # Ctrl+Shift+P: a whole round's scoresheets (the preview's module loads when used)
         self.act_print_round = self._action(QKeySequence("Ctrl+Shift+P"), lambda: self.print_round())
         self.menu_desk.addAction(self.act_print_round)
+        self.act_print_prizes = QAction(self)  # 获奖名单: no key of its own (printed once or twice)
+        self.act_print_prizes.triggered.connect(lambda: self.print_prizes())
+        self.menu_desk.addAction(self.act_print_prizes)
         # the hall web page (players' phones): the chief referee turns it on and off here
         self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
         self.menu_desk.addAction(self.act_hall_web)
@@ -295,6 +298,11 @@ class MainWindow(QMainWindow):
         from .preview import print_round
 
         return print_round(self, round_no)
+
+    def print_prizes(self) -> Any:
+        from .preview import print_prizes
+
+        return print_prizes(self)
 
     def fill_events(self) -> None:
         self.welcome.events.clear()
@@ -1136,6 +1144,7 @@ class MainWindow(QMainWindow):
         self.act_appeals.setText(tr("appeals_desk"))
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
+        self.act_print_prizes.setText(tr("print_prizes"))
         self.act_hall_web.setText(tr("hall_web"))
         self.act_end_round.setText(tr("desk_end_round"))
         self.act_publish_scores.setText(tr("publish_scores"))

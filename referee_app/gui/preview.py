@@ -311,3 +311,27 @@ def show_pdf(parent: QWidget, language: Language, pdf: bytes, title: str, sugges
     dialog.exec()
     parent.active_dialog = None  # type: ignore[attr-defined]
     return dialog
+
+
+def print_prizes(window: Any) -> PdfPreview | None:
+    """The window's "print the prize list" (获奖名单, ``app.printouts.prize_list``): after the
+    last recorded round, previewed to print or save; a rulebook stating no prizes, or an
+    event not ready to rank, is said in one line."""
+    session = getattr(window, "session", None)
+    if session is None:
+        return None
+    from ..app.errors import StoreError
+    from ..app.event import load_event
+    from ..app.printouts import prize_list, render_prize_list
+    from ..core.standings import StandingsError
+    from .refusal import refusal
+
+    language = window.language
+    try:
+        sheet = prize_list(load_event(session.store, session.event.id))
+    except (StoreError, StandingsError) as exc:
+        QMessageBox.warning(window, language.tr("print_prizes"), refusal(exc, language))
+        return None
+    out = io.BytesIO()
+    render_prize_list(sheet, out)
+    return show_pdf(window, language, out.getvalue(), language.tr("print_prizes"), "prizes.pdf")

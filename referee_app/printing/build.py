@@ -18,10 +18,12 @@ from .data import (
     AppealFormData,
     EventHeader,
     PairInfo,
+    PaperStamp,
     RecordStamp,
     ScoresheetData,
     Voiding,
     all_rulings,
+    appeal_digest,
     event_header,
     infraction_labels,
     local_text,
@@ -211,6 +213,25 @@ def event_identities(store: Any, event_id: int, log: list[dict[str, Any]] | None
     return out
 
 
+def paper_stamp(
+    store: Any,
+    event_id: int,
+    kind: str,
+    digest_of: Any,
+    round_no: int,
+    table: int | None = None,
+    version: int | None = None,
+    number: int | None = None,
+) -> PaperStamp:
+    """The QR stamp of a form of ``kind`` (:data:`~.data.PAPER_KINDS`) printed now from the
+    store: the event's stable identity (as the scoresheet names it), the audit chain's head,
+    and ``digest_of(identity)``'s digest of what the form prints."""
+    identity = event_identities(store, event_id)[0]
+    seq, head = chain_head(store)
+    digest = digest_of(identity)
+    return PaperStamp(kind, event_id, identity, seq, head, digest, round_no, table, version, number)
+
+
 def stored_digest(
     store: Any, event_id: int, round_no: int, table_no: int, version: int, identity: str | None = None
 ) -> str | None:
@@ -372,6 +393,12 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
         )
     trick = (r.get("infraction") or {}).get("trick")
     proposed = ruling.get("proposed")
+    version = int(r["version"])
+    paper = paper_stamp(
+        store, ev.id, "S",
+        lambda identity: stored_digest(store, ev.id, r["round"], r["table"], version, identity) or "",
+        int(r["round"]), int(r["table"]), version, int(r["id"]),
+    )  # fmt: skip
     data = RulingSlipData(
         event=stored_header(store, ev, rulebook),
         ruling=ruling,
@@ -391,6 +418,7 @@ def stored_ruling_slip(store: Any, event_id: int | None, ruling_id: int, lang: s
         superseded_by=superseded,
         appeal_outcome=outcome,
         decided_on_appeal=decided_on_appeal,
+        paper=paper,
     )
     return ev, data
 
@@ -498,5 +526,14 @@ def appeal_form_data(store: Any, appeal_id: int, lang: str) -> tuple[Any, Any]:
         committee=list(a["committee"]),
         fee_outcome=a["fee"],
         lang=lang,
+        paper=paper_stamp(
+            store,
+            ev.id,
+            "A",
+            lambda identity: appeal_digest(a, identity),
+            int(a["round"]),
+            int(a["table"]),
+            number=int(a["id"]),
+        ),  # fmt: skip
     )
     return ev, data

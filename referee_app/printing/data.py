@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -197,6 +197,8 @@ class AppealFormData:
 
     #: A blank form: lines to fill in by hand, nothing of a stored appeal.
     blank: bool = False
+    #: The stored appeal's QR and digest (None: a blank form, nothing to check).
+    paper: PaperStamp | None = None
 
     def timing(self) -> Timing | None:
         if self.window_start is None or self.filed_at is None:
@@ -245,6 +247,8 @@ class RulingSlipData:
     appeal_outcome: str | None = None
     #: This ruling is the arbitration committee's decision on an appeal (its number).
     decided_on_appeal: str | None = None
+    #: The stored record's QR and digest (None: a slip from a case file).
+    paper: PaperStamp | None = None
 
     def offender_players(self) -> str:
         """The offender's name (or the side's two names) and the pair's number."""
@@ -298,6 +302,14 @@ def language_free(value: Any) -> Any:
 _LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
+def named_digest(body: Mapping[str, Any], identity: str | None = None) -> str:
+    """SHA-256 (hex) of the canonical JSON of a printed record's ``body``, naming the event by
+    its stable identity when given: the one digest every form's QR and record line carry
+    (the same record of another event has another digest)."""
+    named = {"event": identity, **body} if identity else dict(body)
+    return hashlib.sha256(canonical_json(named).encode("utf-8")).hexdigest()
+
+
 def record_digest(
     case: Mapping[str, Any],
     decision: Mapping[str, Any],
@@ -308,22 +320,62 @@ def record_digest(
 ) -> str:
     """SHA-256 (hex) of the canonical JSON of the case, the decision without its wording,
     the pairs with their players (in seat order) and units, round and table, and the event's
-    stable identity when given (the same record of another event has another digest)."""
-    named = {"event": event} if event else {}
-    text = canonical_json(
-        {
-            **named,
-            "case": case,
-            "decision": language_free(decision),
-            "pairs": {
-                side: {"number": p.number, "players": list(p.players), "unit": p.unit}
-                for side, p in sorted((pairs or {}).items())
-            },
+    stable identity when given (:func:`named_digest`)."""
+    body = {
+        "case": case,
+        "decision": language_free(decision),
+        "pairs": {
+            side: {"number": p.number, "players": list(p.players), "unit": p.unit}
+            for side, p in sorted((pairs or {}).items())
+        },
+        "round": round_no,
+        "table": table_no,
+    }
+    return named_digest(body, event)
+
+
+def pairing_digest(
+    round_no: int, version: int, tables: Sequence[Sequence[Any]], bye: str | None, event: str | None
+) -> str:
+    """The digest of a published pairing (对阵表) as printed: its round, version, tables
+    (table, North-South, East-West) and bye."""
+    body = {
+        "pairing": {
             "round": round_no,
-            "table": table_no,
+            "version": version,
+            "tables": [[int(t), str(ns), str(ew)] for t, ns, ew in tables],
+            "bye": bye,
         }
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    }
+    return named_digest(body, event)
+
+
+def standings_digest(round_no: int, seed: int, rows: Sequence[Mapping[str, Any]], event: str | None) -> str:
+    """The digest of the standings (名次表) after ``round_no`` as printed: each pair's rank and
+    match points in order, and the seed of the lots that ordered the ties."""
+    body = {
+        "standings": {
+            "round": round_no,
+            "seed": seed,
+            "rows": [[str(r["pair"]), r.get("rank"), r.get("match_points")] for r in rows],
+        }
+    }
+    return named_digest(body, event)
+
+
+#: What of a stored appeal its form prints and its digest covers.
+APPEAL_DIGEST_KEYS = (
+    "id", "ruling_id", "round", "table", "hand", "kind", "by", "filed_at", "grounds", "evidence",
+    "receipt", "fee_yuan", "late_accepted_by", "decision", "decision_reason", "decided_at",
+    "committee", "fee",
+)  # fmt: skip
+
+
+def appeal_digest(appeal: Mapping[str, Any], event: str | None) -> str:
+    """The digest of a stored appeal (申诉) as its form prints it (:data:`APPEAL_DIGEST_KEYS`):
+    a decision taken after printing gives another digest."""
+    body = {"appeal": {k: appeal.get(k) for k in APPEAL_DIGEST_KEYS}}
+    return named_digest(body, event)
 
 
 QR_PREFIX = "RA1"
@@ -334,29 +386,91 @@ QR_HEAD_HEX = 16
 QR_IDENTITY_HEX = 16
 
 
+#: The kind letter (``K``) of a form's code other than the scoresheet's (which has none):
+#: ruling slip (判罚单), appeal form (申诉表), pairing list (对阵表), standings (名次表).
+PAPER_KINDS = {"S": "ruling_slip", "A": "appeal", "P": "pairing", "L": "standings"}
+#: The parts each kind's code carries: E event, I identity, R round, T table, V version,
+#: N the form's number (ruling id, appeal id, the standings' seed of the lots), H the audit
+#: chain's head, D the digest.
+PAPER_PARTS = {"": "ERTVHD", "S": "ERTVNHD", "A": "ERTNHD", "P": "ERVHD", "L": "ERNHD"}
+_PART_NAMES = {
+    "E": "event", "R": "round", "T": "table", "V": "version", "N": "number", "H": "head", "D": "digest",
+}  # fmt: skip
+
+
+def _code_text(
+    kind: str,
+    event_id: int | None,
+    identity: str,
+    round_no: int | None,
+    table: int | None,
+    version: int | None,
+    number: int | None,
+    head: tuple[int, str] | None,
+    digest: str,
+) -> str:
+    """The one form of every printed code (see :func:`qr_payload`, :class:`PaperStamp`)."""
+    parts = [QR_PREFIX]
+    if kind:
+        parts.append(f"K{kind}")
+    if event_id is None:
+        parts.append("CASE")
+    else:
+        parts.append(f"E{event_id}")
+        if identity:
+            parts.append(f"I{identity[:QR_IDENTITY_HEX].upper()}")
+    for letter, value in (("R", round_no), ("T", table), ("V", version), ("N", number)):
+        if value is not None:
+            parts.append(f"{letter}{value}")
+    if head is not None:
+        parts.append(f"H{head[0]}-{head[1][:QR_HEAD_HEX].upper()}")
+    parts.append(f"D{digest.upper()}")
+    return ":".join(parts)
+
+
 def qr_payload(data: ScoresheetData, digest: str | None = None) -> str:
     """Upper-case letters, digits and ``:-`` only, so the QR encodes in alphanumeric mode
     (fewer, larger modules):
     ``RA1:E<event>:I<identity>:R<round>:T<table>:V<version>:H<seq>-<hash>:D<digest>``.
     A sheet from a case file says ``CASE`` instead of the event's record. ``digest``: the
     sheet's :attr:`ScoresheetData.digest` when already taken (it hashes the whole record)."""
-    parts = [QR_PREFIX]
     stamp = data.record
-    if stamp is None:
-        parts.append("CASE")
-    else:
-        parts.append(f"E{stamp.event_id}")
-        if stamp.identity:
-            parts.append(f"I{stamp.identity[:QR_IDENTITY_HEX].upper()}")
-    if data.round is not None:
-        parts.append(f"R{data.round}")
-    if data.table is not None:
-        parts.append(f"T{data.table}")
-    if stamp is not None:
-        parts.append(f"V{stamp.version}")
-        parts.append(f"H{stamp.chain_seq}-{stamp.chain_hash[:QR_HEAD_HEX].upper()}")
-    parts.append(f"D{(data.digest if digest is None else digest).upper()}")
-    return ":".join(parts)
+    return _code_text(
+        "",
+        None if stamp is None else stamp.event_id,
+        "" if stamp is None else stamp.identity,
+        data.round,
+        data.table,
+        None if stamp is None else stamp.version,
+        None,
+        None if stamp is None else (stamp.chain_seq, stamp.chain_hash),
+        data.digest if digest is None else digest,
+    )
+
+
+@dataclass(frozen=True)
+class PaperStamp:
+    """A printed form's record other than a scoresheet's (ruling slip, appeal form, pairing
+    list, standings): its kind (:data:`PAPER_KINDS`), where it sits in the event store, the
+    audit chain's head when printed, and the digest of what it prints; its QR text is
+    :meth:`payload`, read back by :func:`parse_paper_code` as the scoresheet's is."""
+
+    kind: str
+    event_id: int
+    identity: str
+    chain_seq: int
+    chain_hash: str
+    digest: str
+    round: int
+    table: int | None = None
+    version: int | None = None
+    number: int | None = None
+
+    def payload(self) -> str:
+        return _code_text(
+            self.kind, self.event_id, self.identity, self.round, self.table, self.version, self.number,
+            (self.chain_seq, self.chain_hash), self.digest,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -365,13 +479,17 @@ class PaperCode:
 
     event_id: int
     round: int
-    table: int
-    version: int
+    #: None where the kind's code has no such part (:data:`PAPER_PARTS`).
+    table: int | None
+    version: int | None
     chain_seq: int
     chain_hash_prefix: str
     digest: str
     #: The event's identity (its first hex digits); "" on a sheet printed before paper named it.
     identity: str = ""
+    #: "" a scoresheet; else a letter of :data:`PAPER_KINDS`.
+    kind: str = ""
+    number: int | None = None
 
 
 def parse_paper_code(text: str) -> PaperCode:
@@ -391,23 +509,41 @@ def parse_paper_code(text: str) -> PaperCode:
         )
     fields: dict[str, str] = {}
     for part in parts[1:]:
-        if not part or part[0] not in "ERTVHDI" or part[0] in fields:
+        if not part or part[0] not in "ERTVHDIKN" or part[0] in fields:
             raise PaperCodeError(
                 f"unexpected part {part!r} in the code", code="paper_code.unexpected_part", part=part
             )
         fields[part[0]] = part[1:]
-    missing = [k for k in "ERTVHD" if k not in fields]
-    if missing:
+    kind = fields.get("K", "")
+    if kind not in PAPER_PARTS:
         raise PaperCodeError(
-            f"the code lacks its {missing[0]} part (event, round, table, version, head, digest)",
+            f"unexpected part {'K' + kind!r} in the code", code="paper_code.unexpected_part", part="K" + kind
+        )
+    required = PAPER_PARTS[kind]
+    missing = [k for k in required if k not in fields]
+    if missing:
+        names = ", ".join(_PART_NAMES[k] for k in required)
+        raise PaperCodeError(
+            f"the code lacks its {missing[0]} part ({names})",
             code="paper_code.part_missing",
             part=missing[0],
         )
+    extra = [k for k in "TVN" if k in fields and k not in required]
+    if extra:
+        raise PaperCodeError(
+            f"unexpected part {extra[0] + fields[extra[0]]!r} in the code",
+            code="paper_code.unexpected_part",
+            part=extra[0] + fields[extra[0]],
+        )
+
+    def number(letter: str) -> int | None:
+        return int(fields[letter]) if letter in fields else None
+
     try:
         seq_text, head = fields["H"].split("-", 1)
         code = PaperCode(
-            int(fields["E"]), int(fields["R"]), int(fields["T"]), int(fields["V"]), int(seq_text),
-            head.lower(), fields["D"].lower(), fields.get("I", "").lower(),
+            int(fields["E"]), int(fields["R"]), number("T"), number("V"), int(seq_text),
+            head.lower(), fields["D"].lower(), fields.get("I", "").lower(), kind, number("N"),
         )  # fmt: skip
     except ValueError:
         raise PaperCodeError(

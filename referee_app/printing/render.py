@@ -45,6 +45,7 @@ from .data import (
     SIDES,
     AppealFormData,
     PairInfo,
+    PaperStamp,
     RulingSlipData,
     ScoresheetData,
     all_rulings,
@@ -1460,6 +1461,65 @@ def _record_lines(form: FormTemplate, data: ScoresheetData, digest: str, payload
     return out
 
 
+PADS = ("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING")
+#: A form's kind (:data:`~.data.PAPER_KINDS`) as its record line names it.
+PAPER_KIND_WORDS = {
+    "S": ("判罚单", "ruling slip"),
+    "A": ("申诉表", "appeal form"),
+    "P": ("对阵表", "pairing list"),
+    "L": ("名次表", "standings"),
+}
+
+
+def paper_block(stamp: PaperStamp, width: float) -> Any:
+    """A form's QR (the scoresheet's code with its kind, :class:`~.data.PaperStamp`) beside
+    what it holds in print: the event, the form and its record, the audit chain's head and
+    the digest, for ``verify-paper`` and a third party to check the paper against the store."""
+    from reportlab.platypus import Table
+
+    code = _qr(stamp.payload())
+    block = Table([[code, paper_lines(stamp)]], colWidths=[code.width + 6, width - code.width - 6])
+    block.setStyle(
+        [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),  # else the table's own Helvetica is embedded
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ]
+    )
+    return block
+
+
+def paper_lines(stamp: PaperStamp) -> list[Any]:
+    """What a form's QR holds, in print (:func:`paper_block`)."""
+    st = styles()
+    mono = mono_font()
+    payload = stamp.payload()
+    kind = PAPER_KIND_WORDS[stamp.kind]
+    where = [f"E{stamp.event_id}", f"第{stamp.round}轮 round {stamp.round}"]
+    if stamp.table is not None:
+        where.append(f"第{stamp.table}桌 table {stamp.table}")
+    if stamp.version is not None:
+        where.append(f"第{stamp.version}版 version {stamp.version}")
+    if stamp.number is not None and stamp.kind in ("S", "A"):
+        where.append(f"No. {stamp.number}")
+    head = f"{kind[0]} {kind[1]} · 记录 record {' · '.join(where)} · 审计链 chain head #{stamp.chain_seq}"
+    lines = [
+        Paragraph(markup(head), st.tiny),
+        Paragraph(
+            f'{markup("摘要 SHA-256 digest")}：<font name="{mono}" size="6">{stamp.digest}</font>', st.tiny
+        ),
+        Paragraph(
+            f'{markup("赛事标识 event identity")}：<font name="{mono}" size="6">{stamp.identity}</font>',
+            st.tiny,
+        ),
+        Paragraph(f'<font name="{mono}" size="5">QR {markup(payload)}</font>', st.tiny),
+        Paragraph(markup("核对 check：referee-app verify-paper QR"), st.tiny),
+    ]
+    return lines
+
+
 def _qr_line(payload: str) -> Any:
     """What the QR holds, in print, the whole width of the page (one line: no break in it)."""
     st = styles()
@@ -1692,6 +1752,8 @@ def render_ruling(data: RulingSlipData, target: Target, form: FormTemplate | Non
                 [_heading(form, "signatures"), SignatureGrid(boxes, width, columns=2, box_height=54)]
             )
         )
+    if data.paper is not None:
+        story += [Spacer(1, 4), paper_block(data.paper, width)]
     if data.stamp is not None:
         story += [Spacer(1, 4), stamp_block(data.stamp, width)]
     doc = _doc(target, A5, margin, f"{form.title.zh} {form.title.en}", 12 * mm, 18 * mm)
@@ -1870,6 +1932,8 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                     box_height=42,
                 ),
             ]
+    paper = data.paper if not data.blank else None
+    code = _qr(paper.payload()) if paper is not None else None
     if form.has("decision"):
         block: list[Any] = [_heading(form, "decision")]
         choices = [
@@ -1878,6 +1942,7 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         ]
         block.append(_grid([[CheckRow(choices, width - 8)]], [width]))
         reasons = data.decision_reasons
+        inner = width - (code.width + 4 if code is not None else 0)
         reason_cell: Any = cjk_paragraphs(reasons, st.cell) if reasons else Spacer(1, 38)
         rows = [
             [_lab(form, "new_sanction"), _p(data.new_sanction or "")],
@@ -1894,18 +1959,22 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
                             (form.zh("refunded"), form.en("refunded"), refunded is True),
                             (form.zh("kept"), form.en("kept"), refunded is False),
                         ],
-                        width - lw - 8,
+                        inner - lw - 8,
                     ),
                 ]
             )
-        block.append(
-            _grid(
-                rows,
-                [lw, width - lw],
-                label_cols=[0],
-                extra=[("LINEABOVE", (0, 0), (-1, 0), 0, colors.white)],
-            )
+        decided = _grid(
+            rows, [lw, inner - lw], label_cols=[0], extra=[("LINEABOVE", (0, 0), (-1, 0), 0, colors.white)]
         )
+        if code is not None:  # the QR beside the decision: the form stays on one page
+            beside = Table([[decided, code]], colWidths=[inner, width - inner])
+            beside.setStyle(
+                [("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "TOP")]
+                + [(k, (0, 0), (-1, -1), 0) for k in PADS]
+            )
+            block.append(beside)
+        else:
+            block.append(decided)
     else:
         block = []
     if form.has("signatures"):  # kept with the decision: never a decision without its signers
@@ -1934,6 +2003,12 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
             _heading(form, "signatures"),
             SignatureGrid(boxes, width, columns=4 if len(boxes) == 4 else 3, box_height=46),
         ]
+    if paper is not None:
+        block += (
+            [Spacer(1, 2), *paper_lines(paper)]
+            if code is not None and form.has("decision")
+            else [Spacer(1, 4), paper_block(paper, width)]
+        )
     if data.stamp is not None:
         block += [Spacer(1, 4), stamp_block(data.stamp, width)]
     if block:

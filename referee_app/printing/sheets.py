@@ -10,6 +10,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .data import PaperStamp
+
 Target = str | Path | IO[bytes]
 
 
@@ -37,6 +39,8 @@ class StandingsSheet:
     stamp: Any = None  # a SignatureStamp when the PDF is to be signed
     #: Pairs withdrawn (退赛) and the round they left from: marked beside their names.
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: The sheet's QR and digest (``app.printouts.stamp_standings``); None: none printed.
+    paper: PaperStamp | None = None
 
     @classmethod
     def build(cls, ev: Any, rulebook: Any, pairs: Sequence[Mapping[str, Any]], table: Any) -> StandingsSheet:
@@ -82,6 +86,10 @@ class PairingSheet:
     scores: Mapping[str, int] = field(default_factory=dict)
     #: Pairs withdrawn (退赛) by this round: listed by name as such, never seated.
     withdrawn: Sequence[str] = ()
+    #: A published pairing's QR and digest; None: a proposal or a seated round (no record).
+    paper: PaperStamp | None = None
+    #: Each seated pair's own hall web page (/pair/N), printed as its QR on its table card.
+    pair_urls: Mapping[str, str] = field(default_factory=dict)
 
     def seat_of(self) -> dict[str, tuple[int | None, str, str | None]]:
         """Each pair's (table, side, opponent): ``NS``/``EW`` at a table, ``bye`` (轮空)."""
@@ -129,3 +137,35 @@ class BracketSheet:
     prizes: Sequence[str] = ()
     warnings: Sequence[str] = ()
     withdrawn: Sequence[str] = ()
+    #: The ranking's QR and digest, as the standings' (``app.printouts.stamp_bracket``).
+    paper: PaperStamp | None = None
+
+
+@dataclass
+class PrizeList:
+    """The prize list (获奖名单): each prize's pairs down the places (``rows``: ``{"rank",
+    "pair", "prize"}`` in place order, the prize's index in ``prizes``), and what the
+    chief referee must settle (``warnings``, worded): shared places past a prize's count, or
+    a prize's last place decided by the lots alone."""
+
+    event_name: str
+    rulebook_id: str
+    round: int
+    seed: int
+    prizes: Sequence[str]
+    rows: Sequence[Mapping[str, Any]]
+    warnings: Sequence[str] = ()
+    #: The prizes' English names, printed under the Chinese.
+    prizes_en: Sequence[str] = ()
+    players: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    #: The clause the prizes come from (ref, Chinese text), and its note where assumed.
+    clause_ref: str = ""
+    clause_zh: str = ""
+    assumed_note: str = ""
+    final: bool = False
+    chief_referee: str = ""
+    printed_at: datetime | None = None
+    stamp: Any = None
+    #: Pairs in a tied group at a prize's last place (marked on the list).
+    by_lots: Sequence[str] = ()

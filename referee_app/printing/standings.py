@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from ..core.standings import TIE_BREAK_LABELS, assumed_footnote, format_tiebreak, tiebreak_label
 from .fonts import FONT, escape, markup
 from .render import EN_SIZE, GREY, INK, RULE, _grid, _p, _pc, styles
-from .sheets import BracketSheet, PairingSheet, ResultsGrid, StandingsSheet, Target
+from .sheets import BracketSheet, PairingSheet, PrizeList, ResultsGrid, StandingsSheet, Target
 
 TITLE = ("名次表", "Standings")
 COLUMNS = {
@@ -95,15 +95,42 @@ def _sheet_doc(target: Target, pagesize: tuple[float, float], title: str) -> Sim
     )
 
 
-def _build(doc: SimpleDocTemplate, story: list[Any], rulebook_id: str, printed_at: datetime | None) -> None:
-    """Lay out ``story`` with the footer (rulebook, time printed) and "第 x 页 共 y 页"."""
+def _running(event: str, what: str, after_round: int | None = None) -> str:
+    """A continuation page's header (:func:`_build`): the event, the sheet, its round."""
+    after = "" if after_round is None else f" · 第 {after_round} 轮后 after round {after_round}"
+    return f"{event} · {what}{after}"
+
+
+def _build(
+    doc: SimpleDocTemplate,
+    story: list[Any],
+    rulebook_id: str,
+    printed_at: datetime | None,
+    running: str = "",
+) -> None:
+    """Lay out ``story`` with the footer (rulebook, time printed) and "第 x 页 共 y 页";
+    ``running``: the sheet's header repeated at the top of every continuation page (the
+    event, the sheet, its round: a page 2 read alone still says what it is)."""
     printed = (printed_at or datetime.now()).strftime("%Y-%m-%d %H:%M")
     footer = f"referee-app · {rulebook_id} · 打印时间 printed {printed}"
 
     def on_page(canvas: Canvas, _doc: Any) -> None:
         canvas._footer = footer  # type: ignore[attr-defined]
 
-    doc.build(story, onFirstPage=on_page, onLaterPages=on_page, canvasmaker=_PageCanvas)
+    def on_later(canvas: Canvas, doc_: Any) -> None:
+        on_page(canvas, doc_)
+        if running:
+            width, height = doc_.pagesize
+            canvas.saveState()
+            canvas.setFont(FONT, 8.5)
+            canvas.setFillColor(INK)
+            canvas.drawString(MARGIN, height - 9 * mm, f"{running}（续 continued）")
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(0.5)
+            canvas.line(MARGIN, height - 10.5 * mm, width - MARGIN, height - 10.5 * mm)
+            canvas.restoreState()
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_later, canvasmaker=_PageCanvas)
 
 
 def render_standings(sheet: StandingsSheet, target: Target) -> None:
@@ -197,18 +224,16 @@ def render_standings(sheet: StandingsSheet, target: Target) -> None:
         last = _grid(rows[cut:], widths, extra=last_marks)
         # one block (a KeepTogether inside another measures as a page): the tail unwrapped
         story.append(KeepTogether([last, *_standings_tail(sheet, tied, width, together=False)]))
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    what = f"{TITLE[0]} {TITLE[1]} · {status[0]} {status[1]}"
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at, _running(sheet.event_name, what, sheet.round))
 
 
 def tied_pairs(sheet: StandingsSheet) -> set[str]:
     """Pairs equal to another pair on every criterion before the lots: their order is the
     lots' (or they share a rank)."""
-    keys = [k for k in sheet.tie_breaks if k not in ("match_points", "lots")]
-    groups: dict[tuple[Any, ...], list[str]] = {}
-    for row in sheet.rows:
-        key = (row["match_points"], *(repr(row["tiebreaks"].get(k)) for k in keys))
-        groups.setdefault(key, []).append(row["pair"])
-    return {p for members in groups.values() if len(members) > 1 for p in members}
+    from ..core.prizes import tied_groups
+
+    return {p for members in tied_groups(sheet.rows, sheet.tie_breaks) for p in members}
 
 
 def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, together: bool = True) -> list[Any]:
@@ -235,6 +260,10 @@ def _standings_tail(sheet: StandingsSheet, tied: set[str], width: float, togethe
     )
     box = [("裁判长签字确认", f"Chief referee: {status[1].lower()}", sheet.chief_referee, None, "")]
     block: list[Any] = [Spacer(1, 6), SignatureGrid(box, width / 2, columns=1, box_height=40)]
+    if sheet.paper is not None:
+        from .render import paper_block
+
+        block += [Spacer(1, 4), paper_block(sheet.paper, width)]
     if sheet.stamp is not None:
         from .render import stamp_block
 
@@ -270,7 +299,13 @@ def hall_web_block(url: str, width: float) -> Any:
         styles().cell,
     )
     block = Table([[code, caption]], colWidths=[code.width + 6, width - code.width - 6])
-    block.setStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 0)])
+    block.setStyle(
+        [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),  # else the table's own Helvetica is embedded
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+        ]
+    )
     return block
 
 
@@ -336,11 +371,21 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         story += [Spacer(1, 4), _p(f"退赛 Withdrawn：{'、'.join(sheet.withdrawn)}", st.small)]
     if sheet.web_url and sheet.published:  # a proposal sends no one to the page
         story += [Spacer(1, 8), hall_web_block(sheet.web_url, width)]
+    if sheet.paper is not None and sheet.published:
+        from .render import paper_block
+
+        story += [Spacer(1, 6), paper_block(sheet.paper, width)]
     if sheet.stamp is not None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, f"第 {sheet.round} 轮对阵表 round {sheet.round} pairing"),
+    )
 
 
 SIDE_NAMES = {"NS": ("南北", "N-S"), "EW": ("东西", "E-W"), "bye": ("轮空", "bye")}
@@ -410,7 +455,13 @@ def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, f"第 {sheet.round} 轮按姓名 round {sheet.round} by name"),
+    )
 
 
 def render_table_cards(sheet: PairingSheet, target: Target) -> None:
@@ -457,11 +508,37 @@ def render_table_cards(sheet: PairingSheet, target: Target) -> None:
                 canvas.setFillColor(GREY)
                 canvas.drawCentredString(width / 2, y - 6 * mm, unit)
                 canvas.setFillColor(black)
+            url = sheet.pair_urls.get(pair)
+            if url:
+                _pair_qr(canvas, url, side, pair, j, width, top - half)
         if i % 2 or i == len(sheet.tables) - 1:
             canvas.showPage()
     if not sheet.tables:
         canvas.showPage()
     canvas.save()
+
+
+def _pair_qr(canvas: Canvas, url: str, side: str, pair: str, j: int, width: float, bottom: float) -> None:
+    """A pair's own QR (its hall web page) in the card's lower corner on its side of the
+    table: North-South left, East-West right, each captioned with the pair it is for."""
+    from reportlab.lib.colors import black
+
+    from .render import QR_MODULE, QRFlowable
+
+    code = QRFlowable(url, quiet=2, module=QR_MODULE * 1.2)
+    x = 18 * mm if j == 0 else width - 18 * mm - code.width
+    y = bottom + 17 * mm  # above the page's footer on the lower card
+    code.drawOn(canvas, x, y)
+    canvas.setFont(FONT, 9)
+    canvas.setFillColor(black)
+    caption_x = x + code.width + 3 * mm if j == 0 else x - 3 * mm
+    draw = canvas.drawString if j == 0 else canvas.drawRightString
+    draw(caption_x, y + code.height - 8 * mm, f"{SIDE_NAMES[side][0]} {pair} 号专用")
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(GREY)
+    draw(caption_x, y + code.height - 12 * mm, f"Pair {pair}: scan for your table,")
+    draw(caption_x, y + code.height - 15 * mm, "results and standings")
+    canvas.setFillColor(black)
 
 
 OUTCOMES = {
@@ -532,7 +609,13 @@ def render_results_grid(sheet: ResultsGrid, target: Target) -> None:
         from .render import stamp_block
 
         story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "成绩册 results grid", sheet.rounds),
+    )
 
 
 def render_bracket(sheet: BracketSheet, target: Target) -> None:
@@ -554,6 +637,7 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     rows: list[list[Any]] = [
         [
             _head("轮次", "Round"),
+            _head("桌号", "Table"),
             _head("南北", "North-South"),
             _head("东西", "East-West"),
             _head("胜者", "Winner"),
@@ -562,22 +646,27 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     for rnd, ms in sorted(sheet.rounds.items()):
         for m in ms:
             if "bye" in m:
-                rows.append([_pc(rnd), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])])
+                rows.append(
+                    [_pc(rnd), _pc("—"), _p(f"{m['bye']} {names(m['bye'])}"), _pc("轮空 Bye"), _pc(m["bye"])]
+                )
             else:
                 w = m.get("winner")
                 how = {"lots": "（抽签 lots）", "decision": "（裁判长决定 chief referee）"}.get(
                     m.get("decided", ""), ""
                 )
+                if m.get("corrected"):
+                    how += "（已更正 corrected）"
                 rows.append(
                     [
                         _pc(rnd),
+                        _pc("" if m.get("table") is None else m["table"]),
                         _p(f"{m['NS']} {names(m['NS'])}"),
                         _p(f"{m['EW']} {names(m['EW'])}"),
                         _p(f"{w}{how}" if w else "未决 undecided", st.small),
                     ]
                 )
-    col = (width - 14 * mm - 34 * mm) / 2
-    story += [_grid(rows, [14 * mm, col, col, 34 * mm], header=True, repeat=1), Spacer(1, 8)]
+    col = (width - 14 * mm - 12 * mm - 40 * mm) / 2
+    story += [_grid(rows, [14 * mm, 12 * mm, col, col, 40 * mm], header=True, repeat=1), Spacer(1, 8)]
     prow: list[list[Any]] = [
         [_head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"), _head("奖项", "Prize")]
     ]
@@ -593,4 +682,89 @@ def render_bracket(sheet: BracketSheet, target: Target) -> None:
     story.append(_grid(prow, [18 * mm, 18 * mm, width - 36 * mm - 30 * mm, 30 * mm], header=True, repeat=1))
     for line in sheet.warnings:
         story += [Spacer(1, 4), Paragraph(f'<font color="#8a1c1c">{escape(line)}</font>', st.small)]
-    _build(doc, story, sheet.rulebook_id, sheet.printed_at)
+    if sheet.paper is not None:
+        from .render import paper_block
+
+        story += [Spacer(1, 8), paper_block(sheet.paper, width)]
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "淘汰赛对阵 knockout bracket"),
+    )
+
+
+def render_prize_list(sheet: PrizeList, target: Target) -> None:
+    """The prize list (获奖名单): each prize with its pairs, their players and units, down the
+    places; the warnings the chief referee must settle in red above it; the clause the
+    prizes come from (按假定 where the event's text is read); the chief referee's sign-off."""
+    from .render import SignatureGrid
+
+    st = styles()
+    doc = _sheet_doc(target, A4, f"{sheet.event_name} 获奖名单")
+    width = A4[0] - 2 * MARGIN
+    status = ("最终", "FINAL") if sheet.final else ("临时", "PROVISIONAL")
+    story: list[Any] = [
+        Paragraph(markup(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape("获 奖 名 单"), st.title),
+        Paragraph(
+            f"PRIZE LIST · 第 {sheet.round} 轮后 after round {sheet.round} · "
+            f'<font color="{"#111111" if sheet.final else "#8a1c1c"}">{status[0]} {status[1]}</font>',
+            st.title_en,
+        ),
+        Spacer(1, 6),
+    ]
+    for line in sheet.warnings:
+        story += [Paragraph(f'<font color="#8a1c1c">{markup(line)}</font>', st.cell)]
+    if sheet.warnings:
+        story.append(Spacer(1, 4))
+    rows: list[list[Any]] = [
+        [_head("奖项", "Prize"), _head("名次", "Place"), _head("对号", "Pair"), _head("选手", "Players"),
+         _head("单位", "Unit")],
+    ]  # fmt: skip
+    spans: list[tuple[Any, ...]] = []
+    start = 1
+    for n, name in enumerate(sheet.prizes):
+        mine = [r for r in sheet.rows if r["prize"] == n]
+        for j, r in enumerate(mine):
+            pair = str(r["pair"])
+            lots = "（抽签 by lots）" if pair in sheet.by_lots else ""
+            rows.append(
+                [
+                    _order(name, sheet.prizes_en[n] if n < len(sheet.prizes_en) else "") if j == 0 else "",
+                    _pc("" if r["rank"] is None else r["rank"]),
+                    _pc(pair),
+                    _p("、".join(sheet.players.get(pair, [])) + lots),
+                    _p(sheet.units.get(pair, ""), st.small),
+                ]
+            )
+        if len(mine) > 1:
+            spans.append(("SPAN", (0, start), (0, start + len(mine) - 1)))
+        start += len(mine)
+    cols = [30 * mm, 14 * mm, 14 * mm, 0.0, 50 * mm]
+    cols[3] = width - sum(cols)
+    story.append(
+        _grid(rows, cols, header=True, repeat=1, extra=[*spans, ("VALIGN", (0, 1), (0, -1), "MIDDLE")])
+    )
+    if sheet.clause_zh:
+        story += [Spacer(1, 3), _p(f"{sheet.clause_ref}：{sheet.clause_zh}", st.tiny)]
+    if sheet.assumed_note:
+        story += [Spacer(1, 2), _p(f"* 按假定 Assumed: {sheet.assumed_note}", st.tiny)]
+    box = [("裁判长签字确认", "Chief referee", sheet.chief_referee, None, "")]
+    block: list[Any] = [Spacer(1, 8), SignatureGrid(box, width / 2, columns=1, box_height=40)]
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        block += [Spacer(1, 4), stamp_block(sheet.stamp, width)]
+    from reportlab.platypus import KeepTogether
+
+    story.append(KeepTogether(block))
+    _build(
+        doc,
+        story,
+        sheet.rulebook_id,
+        sheet.printed_at,
+        _running(sheet.event_name, "获奖名单 prize list", sheet.round),
+    )

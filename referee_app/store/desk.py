@@ -32,6 +32,8 @@ KINDS: dict[str, bool] = {
     "withdraw": True,
     "readmit": False,
     "decider": True,
+    # a knockout decider corrected, naming the decision it replaces (referee_app.app.pairing)
+    "decider_correction": True,
     "override": True,
     "clock": False,
     "round_end": False,

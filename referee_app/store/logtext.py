@@ -325,6 +325,10 @@ DESK_WORDS = {
         "zh": "判定第 {round} 轮平局的胜方",
         "en": "decided the winner of a tied match in round {round}",
     },
+    "decider_correction": {
+        "zh": "更正第 {round} 轮平局的胜方",
+        "en": "corrected the winner of a tied match in round {round}",
+    },
     "override": {"zh": "裁判长改判（第 {round} 轮）", "en": "the chief referee's override (round {round})"},
     "clock": {"zh": "第 {round} 轮计时", "en": "round {round} clock"},
     "round_end": {"zh": "第 {round} 轮比赛结束", "en": "round {round} ended"},

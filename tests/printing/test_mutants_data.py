@@ -719,3 +719,49 @@ def test_scoresheet_judged_in_the_sheets_language() -> None:
     assert language_free(scoresheet_from_case(raw, "en").decision) == language_free(
         scoresheet_from_case(raw).decision
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("RA1:KP:E1:R2:T3:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'T3' in the code$"),
+        ("RA1:KX:E1:R2:V1:H1-ab:D" + "0" * 64, r"^unexpected part 'KX' in the code$"),
+        (
+            "RA1:KS:E1:R2:T3:V1:H1-ab:D" + "0" * 64,
+            r"^the code lacks its N part \(event, round, table, version",
+        ),
+        (
+            "RA1:KL:E1:R2:H1-ab:D" + "0" * 64,
+            r"^the code lacks its N part \(event, round, number, head, digest\)$",
+        ),
+    ],
+)
+def test_a_forms_code_carries_the_parts_of_its_kind(text: str, message: str) -> None:
+    with pytest.raises(PaperCodeError, match=message):
+        parse_paper_code(text)
+    ok = parse_paper_code("RA1:KA:E1:I00AA:R2:T3:N7:H1-ab:D" + "0" * 64)
+    assert (ok.kind, ok.table, ok.version, ok.number, ok.identity) == ("A", 3, None, 7, "00aa")
+
+
+def test_a_forms_stamp_writes_the_scoresheets_code_with_its_kind_and_one_digest() -> None:
+    from referee_app.printing.data import PaperStamp, named_digest, record_digest
+
+    stamp = PaperStamp("S", 4, "ab" * 32, 31, "cd" * 32, "ef" * 32, 3, 5, 2, 17)
+    code = stamp.payload()
+    assert code == "RA1:KS:E4:IABABABABABABABAB:R3:T5:V2:N17:H31-CDCDCDCDCDCDCDCD:D" + "EF" * 32
+    back = parse_paper_code(code)
+    assert (back.kind, back.event_id, back.round, back.table, back.version, back.number) == (
+        "S",
+        4,
+        3,
+        5,
+        2,
+        17,
+    )
+    assert back.identity == "ab" * 8 and back.digest == "ef" * 32
+    standings = PaperStamp("L", 1, "", 2, "00" * 32, "11" * 32, 4, number=9).payload()
+    assert standings == "RA1:KL:E1:R4:N9:H2-0000000000000000:D" + "11" * 32  # no identity: no I part
+    # the scoresheet's digest is the one named digest of its record's body
+    body = {"case": {}, "decision": {}, "pairs": {}, "round": 1, "table": 2}
+    assert record_digest({}, {}, {}, 1, 2, "x") == named_digest(body, "x") != named_digest(body, "y")
+    assert record_digest({}, {}, {}, 1, 2) == named_digest(body)

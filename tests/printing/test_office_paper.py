@@ -493,3 +493,125 @@ def test_a_blank_appeal_form_is_the_events_with_everything_else_to_fill_in(
     assert "不处罚" not in text and "赛前" not in text and "Beforeplay" not in text  # nothing of a ruling
     proc = run_cli("--db", str(office), "--lang", "en", "print", "appeal", "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 2 and "--blank" in proc.stderr
+
+
+# -- every form's QR names its event (issue 26): ruling slip, appeal form, pairing, standings --
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
+def test_every_forms_qr_names_the_event_and_verify_paper_checks_it(
+    office: Path, lists_db: Path, tmp_path: Path
+) -> None:
+    """The slip, the appeal form, the pairing list and the standings each carry a QR read
+    back from a 150 dpi image; verify-paper confirms each against the store, tells another
+    event's form, and an altered one."""
+    from referee_app.app.printouts import event_identities
+    from referee_app.store.service import Store
+
+    db = tmp_path / "event.db"
+    shutil.copy(office, db)
+    proc = run_cli(
+        "--db", str(db), "appeal", "file", "--ruling", "1", "--by", "NS", "--grounds", "牌是掉出来的"
+    )
+    assert proc.returncode == 0, proc.stderr
+    with Store.open(str(db), read_only=True) as s:
+        identity = event_identities(s, 1)[0][:16].upper()
+    forms = {
+        "S": (
+            ["ruling", "--ruling", "1"],
+            "判罚单 E1 R1 T1 v1 #1：赛事记录中确有此版本，内容一致，为现行版本",
+        ),
+        "A": (["appeal", "--appeal", "1"], "申诉表 E1 R1 T1 #1：赛事记录现有内容与打印一致"),
+        "P": (["pairing", "--round", "2"], "对阵表 E1 R2 v1：赛事记录中确有此版本，内容一致，为现行版本"),
+        "L": (["standings"], "名次表 E1 R1：赛事记录现有内容与打印一致"),
+    }
+    codes = {}
+    for kind, (args, said) in forms.items():
+        pdf = tmp_path / f"{kind}.pdf"
+        text = _print(db, pdf, *args)
+        (tmp_path / kind).mkdir()
+        code = _qr_text(pdf, tmp_path / kind)
+        assert code.startswith(f"RA1:K{kind}:E1:I{identity}:"), code
+        assert code.rsplit(":D", 1)[1].lower() in text.replace("\n", "")  # the digest in print too
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+        assert "Helvetica" not in fonts, kind  # the QR block's table embeds the form's font only
+        proc = run_cli("--db", str(db), "--lang", "zh", "verify-paper", code)
+        assert proc.returncode == 0 and said in proc.stdout, proc.stdout + proc.stderr
+        codes[kind] = code
+    assert (
+        "该版已由双方队员及临场裁判签字"
+        in run_cli("--db", str(db), "--lang", "zh", "verify-paper", codes["S"]).stdout
+    )
+    # another store whose event is number 1 too: not this event's form
+    proc = run_cli("--db", str(lists_db), "--lang", "zh", "verify-paper", codes["P"])
+    assert proc.returncode == 1 and "不是本赛事的单据" in proc.stdout
+    # a digit of the digest changed: a versioned record altered; the standings differ from now
+    for kind, said in (("S", "打印后被改动"), ("P", "打印后被改动"), ("L", "打印后已有更改")):
+        digest = codes[kind].rsplit(":D", 1)[1]
+        altered = codes[kind][: -len(digest)] + ("0" if digest[0] != "0" else "1") + digest[1:]
+        proc = run_cli("--db", str(db), "--lang", "zh", "verify-paper", altered)
+        assert proc.returncode == 1 and said in proc.stdout and "不是本赛事" not in proc.stdout, proc.stdout
+    # an appeal form naming an appeal the store does not hold
+    proc = run_cli("--db", str(db), "--lang", "en", "verify-paper", codes["A"].replace(":N1:", ":N9:"))
+    assert proc.returncode == 1 and "the store holds no record the form names" in proc.stdout
+
+
+@requires_poppler
+@pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools (zbarimg) not installed")
+def test_a_table_card_carries_each_pairs_own_page_when_the_hall_page_has_an_address(
+    office: Path, tmp_path: Path
+) -> None:
+    """issue 29: a pair's own QR (its hall web page /pair/N) on its table card."""
+    cards = tmp_path / "cards.pdf"
+    url = "http://192.168.10.20:8080/"
+    _print(office, cards, "table-cards", "--round", "2", "--web-url", url)
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(cards), str(tmp_path / "c")], check=True)
+    [png] = sorted(tmp_path.glob("c*.png"))
+    scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    assert sorted(scan.stdout.split()) == [f"{url}pair/{n}" for n in "1234"]  # round 2: 1–3, 2–4
+    text = pdftotext(cards).replace(" ", "")
+    assert "南北1号专用" in text and "东西4号专用" in text
+    plain = tmp_path / "plain.pdf"
+    _print(office, plain, "table-cards", "--round", "2")
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(plain), str(tmp_path / "p")], check=True)
+    [png] = sorted(tmp_path.glob("p*.png"))
+    scan = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    assert scan.stdout == ""  # no address: no code sends a player nowhere
+    proc = run_cli("--db", str(office), "print", "table-cards", "--round", "2", "--web-url", "ftp://x", "-o",
+                   str(tmp_path / "bad.pdf"))  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "ftp://x" in proc.stderr
+
+
+def test_a_pairs_page_address_is_under_the_hall_pages_address() -> None:
+    from referee_app.app.hall_address import pair_page_url
+
+    assert pair_page_url("http://192.168.1.5:8080", "12") == "http://192.168.1.5:8080/pair/12"
+    assert pair_page_url("https://hall.example/live/?lang=en", "3") == "https://hall.example/live/pair/3"
+
+
+@requires_poppler
+def test_a_stored_withdrawal_is_ranked_and_printed_with_its_hands(tmp_path: Path) -> None:
+    """A pair leaving mid-round (中途退出): the record keeps its hands, the standings score the
+    forfeit, and the sheet says so with the clause and 按假定 (see tests/test_withdrawal.py)."""
+    from ..test_desk_cli import cli, make_event
+    from ..test_withdrawal import _left
+
+    db, store, eid = make_event(tmp_path, 4)
+    case = {**_left([0, 0, 45]), "round": 1, "table": 1, "pairs": {"NS": "1", "EW": "2"}}
+    store.close()
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    rc, _, err = cli(db, "record", str(path))
+    assert rc == 0, err
+    rc, out, err = cli(db, "standings", "--json")
+    assert rc == 0, err
+    rows = {r["pair"]: r for r in json.loads(out)}
+    assert rows["2"]["match_points"] == 2 and rows["1"]["match_points"] == 0
+    pdf = tmp_path / "sheet.pdf"
+    rc, _, err = cli(db, "print", "scoresheet", "--round", "1", "--table", "1", "-o", str(pdf), lang="zh")
+    assert rc == 0, err
+    flat = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout.replace(
+        " ", ""
+    )
+    assert "南北方中途退出，本轮判负（已打各副有效）：队员身体不适" in flat.replace("\n", "")
+    assert "参赛须知8退出比赛" in flat and "按假定" in flat
+    assert "45" in flat  # the third hand, played, is on the sheet

@@ -155,3 +155,28 @@ def test_cancel_stops_building_a_round(window, qtbot, monkeypatch: pytest.Monkey
     assert window.print_round(1) is None
     assert 0 < len(sheets_laid_out) < 1000 and warned == []
     assert window.progress_dialog is None
+
+
+@requires_poppler
+def test_the_desk_menu_prints_the_prize_list(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    """The window's one entry for the prize list (获奖名单) previews what print prizes prints."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    saved: dict[str, object] = {}
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or not hasattr(dialog, "save_pdf"):
+            QTimer.singleShot(20, look)
+            return
+        saved["path"] = dialog.save_pdf(str(tmp_path / "prizes.pdf"))
+        dialog.accept()
+
+    assert window.act_print_prizes in window.menu_desk.actions()
+    assert window.act_print_prizes.text() == "打印获奖名单"
+    QTimer.singleShot(0, look)
+    window.act_print_prizes.trigger()
+    text = subprocess.run(["pdftotext", str(saved["path"]), "-"], capture_output=True, text=True).stdout
+    flat = re.sub(r"\s+", "", text)
+    assert "窗口杯" in flat and "获奖名单" in flat and "第1名" in flat and "第3名" in flat

@@ -1,0 +1,76 @@
+"""A pair leaving during a round (中途退出, issue 26): the hands it played stand, and the
+rulebook's forfeit applies after them, citing the event's clause on leaving, marked
+assumed where the seed is silent on the scoring. Judged here (the engine's mutation gate
+runs this file); stored, ranked and printed in tests/printing/test_office_paper.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee_app.core.case import CaseError
+from referee_app.core.engine import judge
+from referee_app.core.rulebook import load_rulebook
+
+
+def _left(points: list[int], side: str = "NS", rules: str = "bhg-2011") -> dict[str, Any]:
+    return {
+        "event": rules,
+        "first_dealer": "E",
+        "hands": [{"defender_points": p} for p in points],
+        "finished": "time",
+        "withdrawal": {"side": side, "reason": "队员身体不适"},
+    }
+
+
+def test_the_hands_played_stand_and_the_forfeit_applies_after_them() -> None:
+    d = judge(_left([0, 0, 45]), lang="zh")
+    assert [h["levels_after"] for h in d["hands"]] == [
+        {"NS": "2", "EW": "5"}, {"NS": "2", "EW": "8"}, {"NS": "2", "EW": "9"},
+    ]  # fmt: skip
+    f = d["forfeit"]
+    assert (f["side"], f["cause"], f["reason"]) == ("NS", "withdrawal", "队员身体不适")
+    assert f["match_points"] == {"NS": 0, "EW": 2} and f["levels"] == {
+        "NS": "2",
+        "EW": "9",
+    }  # the board's lead
+    assert f["citation"] == "参赛须知 8 退出比赛" and f["assumed"] is True
+    r = d["result"]
+    assert (r["winner"], r["decided_by"], r["citation"], r["assumed"]) == (
+        "EW",
+        "forfeit",
+        "参赛须知 8 退出比赛",
+        True,
+    )
+
+
+def test_a_leading_pair_that_leaves_loses_the_round_on_the_forfeits_levels() -> None:
+    d = judge(_left([0, 0], side="EW"), lang="en")  # EW leads 8:2 and leaves
+    assert len(d["hands"]) == 2 and d["forfeit"]["levels"] == {"EW": "2", "NS": "3"}
+    assert d["result"]["winner"] == "NS" and d["result"]["match_points"] == {"NS": 2, "EW": 0}
+
+
+@pytest.mark.parametrize(
+    ("rules", "ref"), [("bhg-2011", "参赛须知 8"), ("gansu-2018", "六、七、7"), ("hbue-2018", "通知四、(三)")]
+)
+def test_each_rulebook_cites_its_clause_on_leaving_marked_assumed(rules: str, ref: str) -> None:
+    clause = load_rulebook(rules).data["forfeit"]["withdrawal_clause"]
+    assert clause["ref"] == ref and clause["assumed"] and clause["note"]
+    d = judge(_left([30], rules=rules), lang="zh")
+    assert d["result"]["citation"].startswith(ref) and d["result"]["assumed"] is True
+
+
+def test_a_withdrawal_after_the_round_ended_or_with_a_wrong_side_is_refused() -> None:
+    case = _left([0, 0])
+    case["hands"][1]["infractions"] = [
+        {"kind": "delay", "seat": "N", "what": "lead", "trick": 2,
+         "override": {"sanctions": [{"round_forfeit": True}], "reason": "拒不改正"}},
+    ]  # fmt: skip
+    with pytest.raises(CaseError, match=r"^withdrawal: the round ended at hand 2 \(round forfeit\)"):
+        judge(case, lang="en")
+    bad = _left([0])
+    bad["withdrawal"]["side"] = "N"
+    with pytest.raises(CaseError) as caught:
+        judge(bad, lang="en")
+    assert caught.value.field == "withdrawal.side"
