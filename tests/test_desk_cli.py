@@ -718,7 +718,15 @@ def exposed_card(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str
 def paper_appeal(store, eid: int, rid: int, by: str, filed_at) -> int:
     """A written appeal typed in afterwards: its filing time is the chief referee's back-dating."""
     return store.file_appeal(
-        eid, ruling_id=rid, by=by, grounds="g", actor=ACTOR, filed_at=filed_at, backdate_reason="书面申诉补录"
+        eid,
+        ruling_id=rid,
+        by=by,
+        grounds="g",
+        actor=ACTOR,
+        filed_at=filed_at,
+        backdate_reason="书面申诉补录",
+        evidence="e",
+        receipt="R-1",
     )
 
 

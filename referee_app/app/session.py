@@ -315,9 +315,11 @@ class Session:
         filed_at: datetime | None = None,
         accept_late_reason: str | None = None,
         backdate_reason: str | None = None,
+        attachment: str | None = None,
     ) -> dict[str, Any]:
         """File an appeal of pair ``by`` (NS or EW) against a ruling; a late one is refused
-        (StoreError saying by how much) unless the chief referee's reason is given."""
+        (StoreError saying by how much) unless the chief referee's reason is given, and so is
+        one without the fee's receipt or the evidence the rulebook asks for."""
         aid = self.store.file_appeal(
             self.event.id,
             ruling_id=ruling_id,
@@ -328,6 +330,7 @@ class Session:
             filed_at=filed_at,
             accept_late_reason=accept_late_reason,
             backdate_reason=backdate_reason,
+            attachment=attachment,
             actor=self.actor,
         )
         return self.store.appeal(aid)

@@ -236,7 +236,8 @@ def register(subparsers: Any) -> None:
     af.add_argument("--ruling", type=int, required=True, help="the ruling's id (see referee-app appeal list)")
     af.add_argument("--by", required=True, help="the appealing pair's side: NS or EW")
     af.add_argument("--grounds", required=True)
-    af.add_argument("--evidence", default=None)
+    af.add_argument("--evidence", default=None, help="the evidence, in writing")
+    af.add_argument("--attachment", default=None, metavar="FILE", help="a photo or scan of the evidence")
     af.add_argument("--receipt", default=None, help="the fee's receipt number")
     af.add_argument("--filed-at", default=None, help="when it was handed in (ISO 8601; default now)")
     af.add_argument(
@@ -1111,6 +1112,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
             backdate_reason=args.backdate_reason,
+            attachment=args.attachment,
             actor=acting_as(args, store, ev.id),
         )
     print(aid)

@@ -923,8 +923,7 @@ class TableView(QWidget):
         ]
         if not stored:
             return None
-        fee = self.session.rulebook.data["appeal"]["fee_yuan"]
-        dialog = dialog or FileAppealDialog(self.language, ruling, fee, self)
+        dialog = dialog or FileAppealDialog(self.language, ruling, self.session.rulebook.data["appeal"], self)
         while True:
             self.active_dialog = dialog
             accepted = dialog.exec() == FileAppealDialog.DialogCode.Accepted
@@ -938,6 +937,7 @@ class TableView(QWidget):
                     dialog.grounds.toPlainText().strip(),
                     evidence=dialog.evidence.text().strip() or None,
                     receipt=dialog.receipt.text().strip() or None,
+                    attachment=dialog.attachment,
                     accept_late_reason=dialog.late_reason.text().strip()
                     if dialog.accept_late.isChecked()
                     else None,

@@ -100,7 +100,7 @@ def test_the_other_dialogs_fit_the_small_screen(make_window, pairs_csv, qtbot, a
     fits(login, login.ok_button)
     lock = login.error_label  # the lock's end time is read in full, not clipped
     assert lock.height() >= lock.heightForWidth(lock.width()) and "18:45:30" in lock.text()
-    appeal = FileAppealDialog(window.language, ruling, 100, window)
+    appeal = FileAppealDialog(window.language, ruling, {"fee_yuan": 100, "evidence_required": True}, window)
     appeal.show_late("申诉已超过时限 7 分钟")
     fits(appeal, [b for b in appeal.findChildren(QPushButton) if b.isDefault()][0])
     decide = DecideDialog(window.language, {"id": 1, "ruling": ruling}, window)
