@@ -423,6 +423,8 @@ class MainWindow(QMainWindow):
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
         self.hall.clock.start_button.clicked.connect(self.remember_clock)
+        self.hall.clock.extend_button.clicked.connect(lambda: self.change_clock("extend"))
+        self.hall.clock.adjust_button.clicked.connect(lambda: self.change_clock("adjust"))
         self.restore_clock()
         self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
         # every station follows the store: a change made at another station shows here by itself
@@ -1000,6 +1002,37 @@ class MainWindow(QMainWindow):
             )
             self.restore_clock()
 
+    def change_clock(self, action: str, dialog: Any = None) -> bool:
+        """Extend or adjust the round clock (``action``), with the chief referee's reason; the
+        role's login is offered when this station is not logged in as chief referee."""
+        from ..app import errors  # not at module level: the window paints first
+        from .chief import ClockChangeDialog
+
+        if self.session is None or self.hall is None:
+            return False
+        session, rnd = self.session, self.hall.round.value()
+        dialog = dialog or ClockChangeDialog(self.language, action, self)
+
+        def act(minutes: int, reason: str) -> None:
+            try:
+                session.clock_act(rnd, action, minutes, reason)
+            except errors.RoleError as exc:
+                if not self.login(refused=exc):
+                    raise
+                session.clock_act(rnd, action, minutes, reason)
+
+        dialog.act = act
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return False
+        self.restore_clock()
+        minutes = dialog.minutes.value()
+        shown = f"{minutes:+d}".replace("-", "−") if action == "adjust" else str(minutes)
+        self.say(self.language.tr(f"clock_{action}_done", minutes=shown))
+        return True
+
     def store_changed(self, changes: OpChanges) -> None:
         """Another station (or this one) wrote to the store: show what it changed."""
         if self.hall is not None:
@@ -1020,8 +1053,12 @@ class MainWindow(QMainWindow):
                 # the round over (ended, its scores published): the clock as it stood at the end
                 finished = {"round_end", "scores_published"} <= marks.keys()
                 st = self.session.clock(self.hall.round.value(), marks["round_end"] if finished else None)
+                changes = self.session.clock_changes(self.hall.round.value())
             except errors.StoreError:
-                st = None
+                st, changes = None, []
+            self.hall.clock.show_changes([(a.action, a.minutes, a.reason) for a in changes])
+            if st is not None:
+                self.hall.clock.total = st.total_s  # extended before it started, too
             if st is not None and st.phase != "not_started":
                 self.hall.clock.total = st.total_s
                 running = st.phase == "running"

@@ -359,6 +359,9 @@ class TableView(QWidget):
         # -- right: one button per infraction kind, the rulings ---------------------------------
         self.kind_box = QGroupBox()
         grid = QGridLayout(self.kind_box)
+        # seven rows of kinds: tight rows keep the window within 1024×700 when an English label
+        # wraps to a third line (it was some 10 px taller than the screen)
+        grid.setVerticalSpacing(2)
         self.kind_buttons: dict[str, WrapButton] = {}
         in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
         self.kind_keys = kind_keys(in_hand)

@@ -259,6 +259,11 @@ def describe(entry: Mapping[str, Any], lang: str, *, local: bool = False) -> lis
     elif action.startswith("desk.") and action[5:] in DESK_WORDS:
         words = DESK_WORDS[action[5:]]["zh" if zh else "en"]
         what = words.format(round=entry.get("round_no") or "-", version=info.get("version", 1))
+        if info.get("clock") in CLOCK_WORDS:
+            minutes = int(info.get("minutes") or 0)
+            what += CLOCK_WORDS[str(info["clock"])]["zh" if zh else "en"].format(
+                minutes=abs(minutes), sign="+" if minutes > 0 else "−"
+            )
         if info.get("reason"):
             what += f"，原因：{info['reason']}" if zh else f"; reason: {info['reason']}"
     else:
@@ -329,6 +334,18 @@ DESK_WORDS = {
     "clock": {"zh": "第 {round} 轮计时", "en": "round {round} clock"},
     "round_end": {"zh": "第 {round} 轮比赛结束", "en": "round {round} ended"},
     "scores_published": {"zh": "第 {round} 轮成绩公布", "en": "round {round} scores published"},
+}
+
+#: What a clock record did (``info["clock"]``), after the round's clock.
+CLOCK_WORDS = {
+    "start": {"zh": "：开始", "en": ": started"},
+    "pause": {"zh": "：暂停", "en": ": paused"},
+    "resume": {"zh": "：继续", "en": ": resumed"},
+    "extend": {"zh": "：延长 {minutes} 分钟", "en": ": extended by {minutes} min"},
+    "adjust": {
+        "zh": "：剩余时间调整 {sign}{minutes} 分钟",
+        "en": ": time left adjusted by {sign}{minutes} min",
+    },
 }
 
 
