@@ -1035,6 +1035,8 @@ class MainWindow(QMainWindow):
 
     def store_changed(self, changes: OpChanges) -> None:
         """Another station (or this one) wrote to the store: show what it changed."""
+        if self.table_view is not None and self.stack.currentWidget() is self.table_view:
+            self.table_view.apply(changes)  # the table open here, saved at another station
         if self.hall is not None:
             self.hall.apply(changes)
             if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
