@@ -7,6 +7,7 @@ first paint, and each view's module is imported when the view is first made."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # Only what the first window shows is imported by name: PySide6 builds a class's (and the Qt
@@ -136,7 +137,96 @@ class MainWindow(QMainWindow):
         self.act_backup.setEnabled(True)
         self.act_restore.setEnabled(True)
         self.act_keep_anchor.setEnabled(True)
+        if Path(store.where).is_file():  # an SQLite file: offered again under 最近打开
+            self.remember_store(store.where)
         self.fill_events()
+
+    # -- another event store (文件 → 打开数据库…, 最近打开) ------------------------------------------
+
+    RECENT_KEY = "recent_stores"
+    RECENT_MAX = 8
+
+    def recent_stores(self) -> list[str]:
+        """The store files this station opened, newest first."""
+        value = self.settings.value(self.RECENT_KEY, [])
+        if isinstance(value, str):  # QSettings gives one path as a string
+            return [value] if value else []
+        return [str(p) for p in value if p] if isinstance(value, list | tuple) else []
+
+    def remember_store(self, path: str) -> None:
+        full = str(Path(path).resolve())
+        paths = [full, *(p for p in self.recent_stores() if p != full)][: self.RECENT_MAX]
+        self.settings.setValue(self.RECENT_KEY, paths)
+
+    def fill_recent_stores(self) -> None:
+        self.menu_recent.clear()
+        paths = self.recent_stores()
+        for path in paths:
+            act = self.menu_recent.addAction(path)
+            act.triggered.connect(lambda _=False, p=path: self.open_store_file(p))
+        if not paths:
+            empty = self.menu_recent.addAction(self.language.tr("recent_stores_none"))
+            empty.setEnabled(False)
+
+    def open_store_file(self, path: str | None = None) -> Any:
+        """Work on another event store (an SQLite file): the open event is closed (typed,
+        unconfirmed points asked about first) and the new store's events listed. A file that
+        is not a referee-app store is refused in one line, and the store in use stays."""
+        from ..app import errors  # not at module level: the window paints first
+        from ..app.store import open_store
+
+        if self.actor is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self, tr("open_store_title"), "", tr("store_filter"), options=FILE_DIALOG
+            )
+            if not path:
+                return None
+        if self.table_view is not None and self.table_view.unconfirmed_input():
+            answer = QtWidgets.QMessageBox.question(
+                self,
+                tr("open_store_title"),
+                tr("quit_unconfirmed"),
+                QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.No,
+            )
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
+                return None
+        QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+        try:
+            store = open_store(path, actor=self.actor, hold=True)
+        except errors.StoreError as exc:
+            QApplication.restoreOverrideCursor()
+            text = describe(exc, self.language.lang)
+            self.say(text, refused=True)
+            QtWidgets.QMessageBox.warning(self, tr("open_store_title"), text)
+            if path in self.recent_stores() and not Path(path).is_file():
+                self.settings.setValue(self.RECENT_KEY, [p for p in self.recent_stores() if p != path])
+            return None
+        QApplication.restoreOverrideCursor()
+        if self.table_view is not None:
+            self.table_view.clear_hand_form()
+            if self.drafts is not None:
+                self.drafts.discard("hand")  # asked above: the referee chose to drop them
+        if self.hall is not None:
+            self.remember_clock()
+        self.close_hall_web()
+        self._close_event()
+        if self.audit_view is not None:
+            self.stack.removeWidget(self.audit_view)
+            self.audit_view.deleteLater()
+            self.audit_view = None
+        previous = self.store
+        self.use_store(store, self.actor)
+        if previous is not None and previous is not store:
+            previous.close()
+        self.show_events()
+        self.say(tr("store_opened", file=Path(path).name))
+        return store
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         super().paintEvent(event)
@@ -219,6 +309,12 @@ class MainWindow(QMainWindow):
         self.act_demo.triggered.connect(self.open_demo)
         # 文件 → 备份… / 恢复… (issue 24 item 9): the whole store, the chief referee's
         self.menu_file = self.menuBar().addMenu("")
+        # 文件 → 打开数据库… and 最近打开 (issue 27): another event store, without a restart
+        self.act_open_store = self._action(QKeySequence("Ctrl+Shift+O"), lambda: self.open_store_file())
+        self.menu_file.addAction(self.act_open_store)
+        self.menu_recent = self.menu_file.addMenu("")
+        self.menu_recent.aboutToShow.connect(self.fill_recent_stores)
+        self.menu_file.addSeparator()
         self.act_backup = self._action(QKeySequence("Ctrl+Shift+B"), lambda: self.backup_store())
         self.act_restore = self._action(QKeySequence("Ctrl+Shift+R"), lambda: self.restore_store())
         self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+A"), lambda: self.keep_anchor())
@@ -1097,6 +1193,8 @@ class MainWindow(QMainWindow):
             self.status_label.setText(f"{who}　{tr('rulebook_status', id=rb.id, sha=rb.sha256[:12])}")
         self.setWindowTitle(title)
         self.menu_file.setTitle(tr("menu_file"))
+        self.act_open_store.setText(tr("open_store_menu"))
+        self.menu_recent.setTitle(tr("recent_stores_menu"))
         self.act_backup.setText(tr("backup_menu"))
         self.act_restore.setText(tr("restore_menu"))
         self.act_keep_anchor.setText(tr("keep_anchor_menu"))
