@@ -214,6 +214,7 @@ def register(subparsers: Any) -> None:
         "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
     )
     hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    hd.add_argument("--screen", type=int, default=None, metavar="N", help="on screen N (1: the first)")
     hd.add_argument(
         "--web-url",
         default=None,

@@ -215,6 +215,7 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             self.remember_clock()
         self.close_hall_web()
+        self.close_big_screens()
         self._close_event()
         if self.audit_view is not None:
             self.stack.removeWidget(self.audit_view)
@@ -342,6 +343,10 @@ class MainWindow(QMainWindow):
         # the hall web page (players' phones): the chief referee turns it on and off here
         self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
         self.menu_desk.addAction(self.act_hall_web)
+        # the big screen (赛场大屏, or the hall overview) on a screen chosen here (issue 27)
+        self.act_big_screen = self._action(QKeySequence("Ctrl+Shift+D"), lambda: self.show_big_screen())
+        self.menu_desk.addAction(self.act_big_screen)
+        self.big_screens: list[QtWidgets.QWidget] = []
         # what needed the command line (issue 27): the round's end and scores, PINs, the log
         self.menu_desk.addSeparator()
         self.act_end_round = self._action(QKeySequence("Ctrl+Shift+E"), lambda: self.end_round())
@@ -369,6 +374,7 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_big_screen,
             self.act_end_round,
             self.act_publish_scores,
             self.act_set_pin,
@@ -507,6 +513,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
         self.close_hall_web()  # it served the event closed now
+        self.close_big_screens()
         for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
@@ -548,6 +555,7 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_big_screen,
             self.act_end_round,
             self.act_publish_scores,
             self.act_set_pin,
@@ -607,6 +615,37 @@ class MainWindow(QMainWindow):
             self.hall_web = HallWebDialog(self.language, self.session, self)
         self.hall_web.show()
         self.hall_web.raise_()
+
+    def show_big_screen(self, dialog: Any = None) -> Any:
+        """The hall display or the hall overview on a screen chosen (a projector), full screen
+        (Esc leaves it) or in a window that fits that screen; it follows the store by itself."""
+        if self.session is None:
+            return None
+        from .hall_display import BigScreenDialog, HallDisplay, HallOverviewScreen, show_on_screen
+
+        dialog = dialog or BigScreenDialog(self.language, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return None
+        screen: QtWidgets.QWidget
+        if dialog.overview.isChecked():
+            screen = HallOverviewScreen(self.language, self.session)
+        else:
+            screen = HallDisplay(self.session)
+        screen.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        screen.destroyed.connect(
+            lambda *_, w=screen: self.big_screens.remove(w) if w in self.big_screens else None
+        )
+        self.big_screens.append(screen)
+        show_on_screen(screen, dialog.screen_chosen(), full_screen=dialog.full_screen.isChecked())
+        return screen
+
+    def close_big_screens(self) -> None:
+        for screen in list(self.big_screens):
+            screen.close()
+        self.big_screens.clear()
 
     def close_hall_web(self) -> None:
         if self.hall_web is not None:
@@ -1217,6 +1256,7 @@ class MainWindow(QMainWindow):
         self.act_login.setText(tr("switch_role"))
         self.act_print_round.setText(tr("print_round"))
         self.act_hall_web.setText(tr("hall_web"))
+        self.act_big_screen.setText(tr("big_screen_menu"))
         self.act_end_round.setText(tr("desk_end_round"))
         self.act_publish_scores.setText(tr("publish_scores"))
         self.act_set_pin.setText(tr("set_pin_menu"))
@@ -1238,4 +1278,5 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             self.remember_clock()
         self.close_hall_web()
+        self.close_big_screens()
         super().closeEvent(event)
