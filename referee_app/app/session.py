@@ -458,9 +458,10 @@ class Session:
         times in the station's local time."""
         from ..store.logtext import describe
 
+        kinds = self.rulebook.kind_labels(self.lang)
         lines: list[str] = []
         for entry in self.store.log(self.event.id, round_no, table_no):
-            lines.extend(describe(entry, self.lang, local=True))
+            lines.extend(describe(entry, self.lang, local=True, kinds=kinds))
         return lines
 
     def store_head(self) -> int:

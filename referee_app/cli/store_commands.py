@@ -1026,8 +1026,14 @@ def cmd_log(args: argparse.Namespace) -> int:
         if args.event is not None or args.round is not None or args.table is not None:
             event_id = store.pick_event(args.event).id
         entries = store.log(event_id, args.round, args.table)
+        # each event's kinds in its own rulebook's words (藏张, not hidden_card)
+        kinds: dict[Any, dict[str, str]] = {}
+        for e in entries:
+            ev = e.get("event_id")
+            if ev is not None and ev not in kinds:
+                kinds[ev] = store.pinned_rulebook(ev).kind_labels(_lang(args))
     for e in entries:
-        for line in describe(e, _lang(args)):
+        for line in describe(e, _lang(args), kinds=kinds.get(e.get("event_id"))):
             print(line)
     return 0
 
