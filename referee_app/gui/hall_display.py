@@ -249,7 +249,9 @@ class HallDisplay(QWidget):
             pairing = None
         expected = len(pairing.tables) if pairing is not None else len(tables)
         results = sum(1 for t in tables if t.decision.get("result") is not None)
-        if expected and results >= expected and clock.phase != "running":
+        # the chief referee ended the round: its clock, still running in the store, is done
+        ended = "round_end" in self.session.round_marks(rnd)
+        if expected and results >= expected and (clock.phase != "running" or ended):
             self.phase = "after"
         elif clock.phase == "not_started" and results == 0 and pairing is not None:
             self.phase = "before"

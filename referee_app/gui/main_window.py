@@ -1121,7 +1121,9 @@ class MainWindow(QMainWindow):
             return
         clock = self.hall.clock
         self.settings.setValue(self._clock_key(), f"{clock.started_at or 0}|{clock.elapsed_before}")
-        if self.session is None:
+        if self.session is None or clock.finished:
+            # a round ended and published: its clock stopped on the screen, not by a pause
+            # (closing a table referee's window asked for the chief referee's role to pause it)
             return
         # the hall's one clock is in the store: the chief referee's start/pause is recorded
         rnd = self.hall.round.value()
