@@ -685,7 +685,9 @@ def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> No
     rc, out, err = cli(db, "clock", "start", "--round", "1")
     assert rc == 2 and "clock: already started (running)" in err
     assert cli(db, "clock", "pause", "--round", "1")[0] == 0
-    rc, out, _ = cli(db, "clock", "extend", "--round", "1", "--minutes", "5")
+    rc, out, err = cli(db, "clock", "extend", "--round", "1", "--minutes", "5")
+    assert rc == 2 and err == "--reason: an extension of the clock needs the chief referee's reason\n", err
+    rc, out, _ = cli(db, "clock", "extend", "--round", "1", "--minutes", "5", "--reason", "停电五分钟")
     assert rc == 0 and "paused" in out
     from datetime import UTC, datetime
 
@@ -695,11 +697,17 @@ def test_round_clock_end_and_score_publication_are_records(tmp_path: Path) -> No
     with Store.open(db) as s:
         st = clock_state(60, clock_acts(s, eid, 1), datetime.now(UTC))
     assert (st.phase, st.total_s) == ("paused", 65 * 60) and st.elapsed_s < 65 * 60
+    # an adjustment moves the time left (here 2 minutes fewer), the round's length stays
+    rc, out, err = cli(db, "clock", "adjust", "--round", "1", "--minutes", "-2", "--reason", "晚开始")
+    assert rc == 0, err
+    with Store.open(db) as s:
+        after = clock_state(60, clock_acts(s, eid, 1), datetime.now(UTC))
+    assert (after.total_s, after.elapsed_s) == (65 * 60, st.elapsed_s + 120)
     rc, out, _ = cli(db, "round", "scores", "--round", "1", "--at", "2026-05-01T10:00:00+08:00")
     assert rc == 0 and "2026-05-01T02:00:00+00:00" in out
     with Store.open(db) as s:
         kinds = [r["kind"] for r in s.desk_records(eid)]
-        assert kinds == ["clock", "clock", "clock", "scores_published"]
+        assert kinds == ["clock", "clock", "clock", "clock", "scores_published"]
         assert s.verify().ok
 
 
@@ -718,7 +726,15 @@ def exposed_card(rnd: int, table: int, ns: str, ew: str, rules: str) -> dict[str
 def paper_appeal(store, eid: int, rid: int, by: str, filed_at) -> int:
     """A written appeal typed in afterwards: its filing time is the chief referee's back-dating."""
     return store.file_appeal(
-        eid, ruling_id=rid, by=by, grounds="g", actor=ACTOR, filed_at=filed_at, backdate_reason="书面申诉补录"
+        eid,
+        ruling_id=rid,
+        by=by,
+        grounds="g",
+        actor=ACTOR,
+        filed_at=filed_at,
+        backdate_reason="书面申诉补录",
+        evidence="e",
+        receipt="R-1",
     )
 
 

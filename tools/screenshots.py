@@ -263,7 +263,10 @@ def main() -> int:
     login._show_error(("login_locked", {"role": language.tr("role_chief_referee"), "until": "18:45:30"}))
     for name, dialog in (
         ("06b-login-locked.png", login),
-        ("06c-file-appeal.png", FileAppealDialog(language, ruling, 100, window)),
+        (
+            "06c-file-appeal.png",
+            FileAppealDialog(language, ruling, {"fee_yuan": 100, "evidence_required": True}, window),
+        ),
         ("06d-decide.png", DecideDialog(language, {"id": 1, "ruling": ruling}, window)),
     ):
         if isinstance(dialog, FileAppealDialog):
@@ -284,7 +287,11 @@ def main() -> int:
     record = session.table(1, 1)
     first = session.rulings(record)[0]
     session.file_appeal(
-        first["id"], "NS", "该牌系被对方碰落，并非本方暴露；请求撤销罚分。", receipt="2026-0001"
+        first["id"],
+        "NS",
+        "该牌系被对方碰落，并非本方暴露；请求撤销罚分。",
+        evidence="邻桌裁判员目睹对方碰落该牌。",
+        receipt="2026-0001",
     )
     window.act_appeals.trigger()
     settle(app)

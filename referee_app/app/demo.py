@@ -181,6 +181,7 @@ def build_demo(path: Path, lang: str = "zh") -> DemoEvent:
             hidden["id"],
             "EW",
             "藏牌已被及时发现，并未影响本副结果，请求改判。",
+            evidence="本桌记分表：藏牌在本副第三轮即被发现。",
             receipt="示例-0001",
         )
         desk.review_appeal(appeal["id"])
@@ -195,7 +196,11 @@ def build_demo(path: Path, lang: str = "zh") -> DemoEvent:
         assert first is not None
         [exposed] = [r for r in table.rulings(first) if r["kind"] == "exposed_card"]
         desk.file_appeal(
-            exposed["id"], "NS", "该牌系被对方碰落，并非本方暴露；请求撤销判罚。", receipt="示例-0002"
+            exposed["id"],
+            "NS",
+            "该牌系被对方碰落，并非本方暴露；请求撤销判罚。",
+            evidence="邻桌裁判员目睹对方碰落该牌。",
+            receipt="示例-0002",
         )
         appeals = desk.appeals()
         decided = sum(1 for a in appeals if not a["open"])

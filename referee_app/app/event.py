@@ -215,9 +215,45 @@ def clock_acts(store: Any, event_id: int, round_no: int) -> list[Any]:
     from referee_app.core.clock import ClockAct
 
     return [
-        ClockAct(r["body"]["action"], datetime.fromisoformat(r["at"]), int(r["body"].get("minutes") or 0))
+        ClockAct(
+            r["body"]["action"],
+            datetime.fromisoformat(r["at"]),
+            int(r["body"].get("minutes") or 0),
+            str(r["body"].get("reason") or ""),
+        )
         for r in store.desk_records(event_id, "clock", round_no)
     ]
+
+
+def record_clock_act(
+    store: Any, event_id: int, round_no: int, action: str, actor: Any, minutes: int = 0, reason: str = ""
+) -> Any:
+    """One act on the hall's round clock (start, pause, resume, extend, adjust), checked
+    against the clock's state (``core.clock.check_act``: an extension or adjustment needs its
+    reason) and kept as a desk record, the chief referee's (``desk.run``), with its audit
+    entry; returns the clock's state after it. The window and ``referee-app clock`` both act
+    here, so both refuse the same."""
+    from datetime import UTC, datetime
+
+    from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
+
+    from .errors import InputError
+
+    round_minutes = int(store.pinned_rulebook(event_id).data["round"]["minutes"])
+    acts = clock_acts(store, event_id, round_no)
+    now = datetime.now(UTC)
+    act = ClockAct(action, now, minutes, reason.strip())
+    try:
+        check_act(round_minutes, acts, act)
+    except ClockError as err:
+        raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
+    body: dict[str, Any] = {"action": action}
+    if minutes:
+        body["minutes"] = minutes
+    if act.reason:
+        body["reason"] = act.reason
+    store.add_desk_record(event_id, "clock", round_no, body, actor=actor, at=now.isoformat())
+    return clock_state(round_minutes, [*acts, act], now)
 
 
 def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:

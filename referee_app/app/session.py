@@ -315,9 +315,11 @@ class Session:
         filed_at: datetime | None = None,
         accept_late_reason: str | None = None,
         backdate_reason: str | None = None,
+        attachment: str | None = None,
     ) -> dict[str, Any]:
         """File an appeal of pair ``by`` (NS or EW) against a ruling; a late one is refused
-        (StoreError saying by how much) unless the chief referee's reason is given."""
+        (StoreError saying by how much) unless the chief referee's reason is given, and so is
+        one without the fee's receipt or the evidence the rulebook asks for."""
         aid = self.store.file_appeal(
             self.event.id,
             ruling_id=ruling_id,
@@ -328,6 +330,7 @@ class Session:
             filed_at=filed_at,
             accept_late_reason=accept_late_reason,
             backdate_reason=backdate_reason,
+            attachment=attachment,
             actor=self.actor,
         )
         return self.store.appeal(aid)
@@ -404,33 +407,22 @@ class Session:
         when = _dt.now(UTC) if at is None else _dt.fromisoformat(at.replace("Z", "+00:00"))
         return clock_state(minutes, clock_acts(self.store, self.event.id, round_no), when)
 
-    def clock_act(self, round_no: int, action: str, minutes: int = 0) -> Any:
-        """Start, pause, resume or extend the round's clock for the whole hall (the chief
-        referee's act, kept in the store); returns the clock's new state."""
-        from datetime import UTC
-        from datetime import datetime as _dt
+    def clock_act(self, round_no: int, action: str, minutes: int = 0, reason: str = "") -> Any:
+        """Start, pause, resume, extend or adjust the round's clock for the whole hall (the
+        chief referee's act, kept in the store; an extension or adjustment with its reason);
+        returns the clock's new state."""
+        from .event import record_clock_act
 
-        from ..core.clock import ClockAct, ClockError, check_act
-        from ..store.errors import InputError
+        record_clock_act(self.store, self.event.id, round_no, action, self.actor, minutes, reason)
+        return self.clock(round_no)
+
+    def clock_changes(self, round_no: int) -> list[Any]:
+        """The round clock's extensions and adjustments, in order (each a ``ClockAct`` with
+        its minutes and reason): every station shows them beside the clock."""
+        from ..core.clock import TIME_CHANGES
         from .event import clock_acts
 
-        now = _dt.now(UTC)
-        act = ClockAct(action, now, minutes)
-        try:
-            check_act(
-                int(self.rulebook.data["round"]["minutes"]),
-                clock_acts(self.store, self.event.id, round_no),
-                act,
-            )
-        except ClockError as err:
-            raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
-        body: dict[str, Any] = {"action": action}
-        if minutes:
-            body["minutes"] = minutes
-        self.store.add_desk_record(
-            self.event.id, "clock", round_no, body, actor=self.actor, at=now.isoformat()
-        )
-        return self.clock(round_no)
+        return [a for a in clock_acts(self.store, self.event.id, round_no) if a.action in TIME_CHANGES]
 
     def trust_notices(self) -> list[tuple[str, dict[str, Any]]]:
         """What the chief referee should be told about the store's trust now (``trust``):
@@ -466,9 +458,10 @@ class Session:
         times in the station's local time."""
         from ..store.logtext import describe
 
+        kinds = self.rulebook.kind_labels(self.lang)
         lines: list[str] = []
         for entry in self.store.log(self.event.id, round_no, table_no):
-            lines.extend(describe(entry, self.lang, local=True))
+            lines.extend(describe(entry, self.lang, local=True, kinds=kinds))
         return lines
 
     def store_head(self) -> int:

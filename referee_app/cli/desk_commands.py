@@ -204,13 +204,14 @@ def register(subparsers: Any) -> None:
 
     ck = subparsers.add_parser("clock", help="the hall's round clock (kept in the store)")
     ck_sub = ck.add_subparsers(dest="clock_command", required=True, parser_class=type(ck))
-    for name in ("start", "pause", "resume", "extend", "show"):
+    for name in ("start", "pause", "resume", "extend", "adjust", "show"):
         x = ck_sub.add_parser(
             name, help=f"{name} the round clock" if name != "show" else "where the clock stands"
         )
         x.add_argument("--round", type=int, required=True)
-        if name == "extend":
+        if name in ("extend", "adjust"):
             x.add_argument("--minutes", type=int, required=True)
+            x.add_argument("--reason", default=None, help="why the clock's time changes")
         _writer(x)
         x.set_defaults(func=_guard(cmd_clock))
 
@@ -218,6 +219,7 @@ def register(subparsers: Any) -> None:
         "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
     )
     hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    hd.add_argument("--screen", type=int, default=None, metavar="N", help="on screen N (1: the first)")
     hd.add_argument(
         "--web-url",
         default=None,
@@ -972,29 +974,26 @@ def cmd_clock(args: argparse.Namespace) -> int:
     round clock of the whole hall, kept in the store."""
     from datetime import UTC, datetime
 
-    from referee_app.app.errors import InputError
+    from referee_app.app.event import record_clock_act
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
-    from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
+    from referee_app.core.clock import clock_state
 
     with Store.open(args.db) as store:
         ev = store.pick_event(args.event)
-        minutes = int(store.pinned_rulebook(ev.id).data["round"]["minutes"])
-        acts = clock_acts(store, ev.id, args.round)
-        now = datetime.now(UTC)
         if args.clock_command != "show":
-            act = ClockAct(args.clock_command, now, int(getattr(args, "minutes", 0) or 0))
-            try:
-                check_act(minutes, acts, act)
-            except ClockError as err:
-                raise InputError(str(err), code=err.code, field=err.field, **err.values) from None
-            actor = acting_as(args, store, ev.id)
-            body: dict[str, Any] = {"action": act.action}
-            if act.minutes:
-                body["minutes"] = act.minutes
-            store.add_desk_record(ev.id, "clock", args.round, body, actor=actor, at=now.isoformat())
-            acts.append(act)
-        st = clock_state(minutes, acts, now)
+            st = record_clock_act(
+                store,
+                ev.id,
+                args.round,
+                args.clock_command,
+                acting_as(args, store, ev.id),
+                int(getattr(args, "minutes", 0) or 0),
+                str(getattr(args, "reason", "") or ""),
+            )
+        else:
+            minutes = int(store.pinned_rulebook(ev.id).data["round"]["minutes"])
+            st = clock_state(minutes, clock_acts(store, ev.id, args.round), datetime.now(UTC))
     left = st.remaining_s
     phase = text(f"desk_out.clock_{st.phase}", args)
     print(text("desk_out.clock", args, round=args.round, phase=phase, left=f"{left // 60}:{left % 60:02d}"))

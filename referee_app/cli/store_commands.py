@@ -236,7 +236,8 @@ def register(subparsers: Any) -> None:
     af.add_argument("--ruling", type=int, required=True, help="the ruling's id (see referee-app appeal list)")
     af.add_argument("--by", required=True, help="the appealing pair's side: NS or EW")
     af.add_argument("--grounds", required=True)
-    af.add_argument("--evidence", default=None)
+    af.add_argument("--evidence", default=None, help="the evidence, in writing")
+    af.add_argument("--attachment", default=None, metavar="FILE", help="a photo or scan of the evidence")
     af.add_argument("--receipt", default=None, help="the fee's receipt number")
     af.add_argument("--filed-at", default=None, help="when it was handed in (ISO 8601; default now)")
     af.add_argument(
@@ -1025,8 +1026,14 @@ def cmd_log(args: argparse.Namespace) -> int:
         if args.event is not None or args.round is not None or args.table is not None:
             event_id = store.pick_event(args.event).id
         entries = store.log(event_id, args.round, args.table)
+        # each event's kinds in its own rulebook's words (藏张, not hidden_card)
+        kinds: dict[Any, dict[str, str]] = {}
+        for e in entries:
+            ev = e.get("event_id")
+            if ev is not None and ev not in kinds:
+                kinds[ev] = store.pinned_rulebook(ev).kind_labels(_lang(args))
     for e in entries:
-        for line in describe(e, _lang(args)):
+        for line in describe(e, _lang(args), kinds=kinds.get(e.get("event_id"))):
             print(line)
     return 0
 
@@ -1111,6 +1118,7 @@ def cmd_appeal_file(args: argparse.Namespace) -> int:
             ended_at=ended_at,
             accept_late_reason=args.reason if args.accept_late else None,
             backdate_reason=args.backdate_reason,
+            attachment=args.attachment,
             actor=acting_as(args, store, ev.id),
         )
     print(aid)

@@ -1,9 +1,15 @@
 """The hall's round clock, derived from the chief referee's clock records.
 
 Pure Python. One clock per round for the whole hall: the records (``start``, ``pause``,
-``resume``, ``extend`` with ``minutes``) are read in order with the time each was made, and
-:func:`clock_state` says where the clock stands at ``now``. Every station derives the same
-state from the same records; no station keeps its own clock.
+``resume``, ``extend`` with ``minutes``, ``adjust`` with signed ``minutes``) are read in
+order with the time each was made, and :func:`clock_state` says where the clock stands at
+``now``. Every station derives the same state from the same records; no station keeps its
+own clock.
+
+``extend`` grants the round more time (延长: the total grows); ``adjust`` corrects the clock
+(调整: it was started late, or paused too late), moving the time left by ``minutes`` (more when
+positive, less when negative) without changing the round's length. Both are the chief
+referee's, each with its reason.
 
 >>> from datetime import datetime, timedelta
 >>> t0 = datetime(2026, 5, 1, 9, 0)
@@ -22,7 +28,9 @@ from datetime import datetime, timedelta
 
 from .errors import Reported
 
-ACTIONS = ("start", "pause", "resume", "extend")
+ACTIONS = ("start", "pause", "resume", "extend", "adjust")
+#: The acts that change the time itself: each needs the chief referee's reason.
+TIME_CHANGES = ("extend", "adjust")
 
 
 class ClockError(Reported, ValueError):
@@ -36,6 +44,7 @@ class ClockAct:
     action: str
     at: datetime
     minutes: int = 0
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +89,24 @@ def check_act(minutes: int, acts: Sequence[ClockAct], new: ClockAct) -> None:
             field="minutes",
             got=new.minutes,
         )
+    if new.action == "adjust":
+        if phase == "not_started":
+            raise ClockError(
+                "clock: not started; start it before adjusting it", code="clock.adjust_not_started"
+            )
+        if new.minutes == 0:
+            raise ClockError(
+                "--minutes: expected a change of the time left (+N or -N), got 0",
+                code="clock.adjust_zero",
+                field="minutes",
+            )
+    if new.action in TIME_CHANGES and not new.reason.strip():
+        raise ClockError(
+            f"--reason: {'an extension' if new.action == 'extend' else 'an adjustment'} of the clock "
+            "needs the chief referee's reason",
+            code=f"clock.{new.action}_reason_missing",
+            field="reason",
+        )
 
 
 def clock_state(minutes: int, acts: Sequence[ClockAct], now: datetime) -> ClockState:
@@ -90,6 +117,11 @@ def clock_state(minutes: int, acts: Sequence[ClockAct], now: datetime) -> ClockS
     for a in acts:
         if a.action == "extend":
             total += a.minutes * 60
+        elif a.action == "adjust":  # the time left moves: elapsed time the other way, not below 0
+            if running_since is not None:
+                elapsed += (a.at - running_since).total_seconds()
+                running_since = a.at
+            elapsed = max(0.0, elapsed - a.minutes * 60)
         elif a.action in ("start", "resume") and running_since is None:
             started = True
             running_since = a.at

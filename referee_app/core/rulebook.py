@@ -50,6 +50,11 @@ class Rulebook:
     def kinds(self) -> list[str]:
         return list(self.data["infractions"])
 
+    def kind_labels(self, lang: str) -> dict[str, str]:
+        """Each infraction kind's name in ``lang`` as this rulebook words it (藏张 for
+        ``hidden_card``; an event's own kinds too)."""
+        return {kind: str(spec["label"][lang]) for kind, spec in self.data["infractions"].items()}
+
 
 def bundled_ids() -> list[str]:
     folder = rules_dir()

@@ -279,6 +279,7 @@ class Appeal(Strict):
     window_from: Literal["round_end", "score_published"]
     fee_yuan: int = Field(ge=0)
     refunded_if_upheld: bool
+    evidence_required: bool = False
     clause: Clause
 
 

@@ -18,21 +18,10 @@ from typing import Any
 
 from ..app.display import display_problem
 from ..applog import log_unexpected, logger, start_logging
-from ..locations import font_path, resources_dir
+from ..locations import resources_dir
+from .fonts import register_font
 
 ICON_FILE = "referee-app.png"
-
-
-def register_font() -> str | None:
-    """Register the bundled CJK font so Chinese renders on any machine; return its family."""
-    from PySide6.QtGui import QFontDatabase
-
-    font_file = font_path()
-    if not font_file.is_file():
-        return None
-    font_id = QFontDatabase.addApplicationFont(str(font_file))
-    families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
-    return families[0] if families else None
 
 
 def icon_path() -> Path:

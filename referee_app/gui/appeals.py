@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QDialog,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -79,15 +82,23 @@ def _ok_cancel(dialog: QDialog, ok_text: str, cancel_text: str, on_ok: Any) -> Q
 
 
 class FileAppealDialog(QDialog):
-    """A pair appeals one ruling in writing: grounds, evidence, fee receipt."""
+    """A pair appeals one ruling in writing: grounds, evidence, fee receipt — the evidence and
+    the receipt asked for as the rulebook's ``[appeal]`` does (the store refuses without them)."""
 
-    def __init__(self, language: Language, ruling: dict[str, Any], fee: int, parent: QWidget | None = None):
+    def __init__(
+        self,
+        language: Language,
+        ruling: dict[str, Any],
+        appeal: dict[str, Any],
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.language = language
         tr = language.tr
         self.setWindowTitle(tr("file_appeal"))
         self.setMinimumWidth(560)
         lang = language.lang
+        fee = int(appeal.get("fee_yuan", 0))
         self.by_group = QButtonGroup(self)
         self.by_buttons = {}
         row = QHBoxLayout()
@@ -101,8 +112,20 @@ class FileAppealDialog(QDialog):
         self.grounds = QPlainTextEdit()
         self.grounds.setPlaceholderText(tr("grounds_hint"))
         self.evidence = QLineEdit()
+        self.evidence.setPlaceholderText(
+            tr("evidence_hint_required") if appeal.get("evidence_required") else tr("evidence_hint")
+        )
+        #: The attachment's path (a photo, a scan), else None.
+        self.attachment: str | None = None
+        self.attach_button = QPushButton(tr("attach_file"))
+        self.attach_button.clicked.connect(self.choose_attachment)
+        self.attach_label = QLabel()
+        attach = QHBoxLayout()
+        attach.addWidget(self.attach_button)
+        attach.addWidget(self.attach_label, 1)
         self.receipt = QLineEdit()
-        self.receipt.setPlaceholderText(tr("fee_receipt_hint", fee=fee))
+        self.receipt.setPlaceholderText(tr("fee_receipt_hint", fee=fee) if fee else tr("no_fee"))
+        self.receipt.setEnabled(fee > 0)
         self.accept_late = QCheckBox(tr("accept_late"))
         self.accept_late.setVisible(False)
         self.late_reason = QLineEdit()
@@ -119,11 +142,21 @@ class FileAppealDialog(QDialog):
         form.addRow(tr("appeal_by"), row)
         form.addRow(tr("grounds"), self.grounds)
         form.addRow(tr("evidence"), self.evidence)
+        form.addRow(tr("attachment"), attach)
         form.addRow(tr("fee_receipt"), self.receipt)
         form.addRow(self.accept_late)
         form.addRow(self.late_reason)
         form.addRow(self.error)
         form.addRow(buttons)
+
+    def choose_attachment(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.language.tr("attachment"))
+        if path:
+            self.set_attachment(path)
+
+    def set_attachment(self, path: str) -> None:
+        self.attachment = path
+        self.attach_label.setText(Path(path).name)
 
     def by(self) -> str:
         return next(side for side, button in self.by_buttons.items() if button.isChecked())
@@ -138,6 +171,8 @@ class FileAppealDialog(QDialog):
         return {
             "by": self.by_buttons[self.by()],
             "grounds": self.grounds,
+            "evidence": self.evidence,
+            "attachment": self.attach_button,
             "receipt": self.receipt,
             "filed_at": self.accept_late,  # a late appeal: the chief referee may accept it
             "accept_late": self.accept_late,
@@ -439,8 +474,11 @@ class AppealsView(QWidget):
         if hand_text:
             parts.append(f"<b>{tr('the_hand', hand=a['hand'])}:</b> {hand_text}")
         parts.append(f"<b>{tr('grounds')}:</b> {a['grounds']}")
-        if a.get("evidence"):
-            parts.append(f"<b>{tr('evidence')}:</b> {a['evidence']}")
+        if a.get("evidence"):  # the attachment's line (its name and SHA-256) worded here
+            evidence = html.escape(a["evidence"]).replace(
+                "\nattachment: ", f"<br><b>{tr('attachment')}:</b> "
+            )
+            parts.append(f"<b>{tr('evidence')}:</b> {evidence}")
         parts.append(f"<b>{tr('filed')}:</b> {_local(a['filed_at'])} · {late}")
         if a.get("late_reason"):
             parts.append(f"<b>{tr('accept_late')}:</b> {a['late_reason']}")

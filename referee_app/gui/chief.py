@@ -1,12 +1,15 @@
-"""The chief referee's acts that needed the command line: setting the roles' PINs (设置 PIN)
-and reading the audit trail (审计日志). Ending a round and publishing its scores are the main
-window's actions (they ask nothing but a confirmation).
+"""The chief referee's acts that needed the command line: setting the roles' PINs (设置 PIN),
+extending or adjusting the round clock (延长/调整计时) and reading the audit trail (审计日志).
+Ending a round and publishing its scores are the main window's actions (they ask nothing but
+a confirmation).
 
 Each act goes through the same ``Session`` operations the command line's commands reach
 (``Store.set_pin``, ``Store.log``); the store checks the role.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QRegularExpression, Signal
 from PySide6.QtGui import QFont, QRegularExpressionValidator
@@ -142,6 +145,64 @@ class SetPinDialog(QDialog):
         except StoreError as err:
             self.show_error(refusal(err, self.language))
             return
+        super().accept()
+
+
+class ClockChangeDialog(QDialog):
+    """Extend the round clock (延长: the round gets more minutes) or adjust it (调整: the time
+    left moves by +N or −N minutes, the clock having been started late …), with the chief
+    referee's reason; kept in the store, so every station's clock shows it."""
+
+    def __init__(self, language: Language, action: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.language = language
+        self.action = action
+        tr = language.tr
+        self.setWindowTitle(tr(f"clock_{action}_title"))
+        self.minutes = QSpinBox()
+        if action == "extend":
+            self.minutes.setRange(1, 180)
+            self.minutes.setValue(5)
+        else:
+            self.minutes.setRange(-180, 180)
+            self.minutes.setValue(0)
+            self.minutes.setPrefix("")
+        self.minutes.setSuffix(tr("minutes_suffix"))
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText(tr("clock_reason_hint"))
+        self.note = QLabel(tr(f"clock_{action}_note"))
+        self.note.setWordWrap(True)
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: #c62828;")
+        self.error_label.setWordWrap(True)
+        self.error_label.setVisible(False)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        form = QFormLayout()
+        form.addRow(tr("clock_minutes"), self.minutes)
+        form.addRow(tr("reason"), self.reason)
+        form.addRow("", self.error_label)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        #: Records the act (the window's, through the role's login); a refusal keeps the dialog.
+        self.act: Callable[[int, str], object] | None = None
+        self.reason.setFocus()
+
+    def accept(self) -> None:
+        if self.act is not None:
+            try:
+                self.act(self.minutes.value(), self.reason.text().strip())
+            except StoreError as err:  # no reason, 0 minutes, not the chief referee …
+                self.error_label.setText(refusal(err, self.language))
+                self.error_label.setVisible(True)
+                (self.reason if getattr(err, "field", "") == "reason" else self.minutes).setFocus()
+                return
         super().accept()
 
 

@@ -17,12 +17,25 @@ table):
 from __future__ import annotations
 
 import argparse
+import re
 from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent, QScreen
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QRadioButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..app.errors import StoreError
 from ..app.session import Session
@@ -38,7 +51,43 @@ STATUS_ZH = {
 }
 PAGE_MS = 8000
 """How long each page of a long list stays on the screen (ms)."""
+_SIZES = re.compile(r"(font-size: ?|width=')(\d+)(px|')")
+DESIGN = (1920, 1080)
+"""The screen the sizes below are written for; another screen's are scaled to it."""
+
 PHASE_ZH = {"before": "对阵", "during": "比赛进行中", "after": "成绩", "waiting": "等待编排"}
+
+
+def show_on_screen(widget: QWidget, screen: QScreen | None = None, *, full_screen: bool = True) -> None:
+    """Show a big-screen ``widget`` on ``screen`` (default: the primary one): full screen, or a
+    window that fits that screen's free area (it was a fixed 1920×1080, cut off on a laptop)."""
+    screen = screen or QApplication.primaryScreen()
+    if screen is None:
+        widget.show()
+        return
+    widget.setScreen(screen)
+    area = screen.availableGeometry()
+    if full_screen:
+        widget.move(area.topLeft())
+        widget.showFullScreen()
+        return
+    title = widget.style().pixelMetric(widget.style().PixelMetric.PM_TitleBarHeight)
+    width, height = area.width() * 9 // 10, (area.height() - max(title, 24) - 6) * 9 // 10
+    widget.resize(width, height)
+    widget.move(area.left() + (area.width() - width) // 2, area.top() + (area.height() - height) // 2)
+    widget.showNormal()
+
+
+def leave_full_screen(widget: QWidget, event: QKeyEvent) -> bool:
+    """Esc on a full-screen big screen: back to a window that fits its screen (the hall
+    display has no button to close it, and a projector's full screen hid every other window)."""
+    if event.key() == Qt.Key.Key_Escape and widget.isFullScreen():
+        show_on_screen(widget, widget.screen(), full_screen=False)
+        return True
+    if event.key() == Qt.Key.Key_F11:  # and back to full screen
+        show_on_screen(widget, widget.screen(), full_screen=not widget.isFullScreen())
+        return True
+    return False
 
 
 class HallDisplay(QWidget):
@@ -58,14 +107,17 @@ class HallDisplay(QWidget):
         self.setWindowTitle(f"{session.event.name} — 赛场大屏")
         self.title = QLabel()
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.title.setStyleSheet("font-size: 56px; font-weight: bold; padding: 12px;")
+        self.title.setWordWrap(True)
         self.clock = QLabel()
         self.clock.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.clock.setStyleSheet("font-size: 220px; font-weight: bold; font-family: monospace;")
+        self.zoom = 1.0
+        self._size_labels()
         self.body = QLabel()
         self.body.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.body.setTextFormat(Qt.TextFormat.RichText)
         self.body.setWordWrap(True)
+        # the lists are paged to the screen: they never make the window taller than it
+        self.body.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(40, 20, 40, 20)
         layout.addWidget(self.title)
@@ -120,6 +172,36 @@ class HallDisplay(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
         self._place_corner()
+        # written for a 1920×1080 projector: a laptop's window (or a 4K screen) scales it
+        zoom = max(0.35, min(2.0, self.width() / DESIGN[0], self.height() / DESIGN[1]))
+        if abs(zoom - self.zoom) > 0.01:
+            self.zoom = zoom
+            self._size_labels()
+            self.refresh()
+
+    def _size_labels(self) -> None:
+        colour = self.clock.styleSheet().partition(" color:")[2]
+        self.title.setStyleSheet(f"font-size: {self._px(56)}px; font-weight: bold; padding: 12px;")
+        self.clock.setStyleSheet(
+            f"font-size: {self._px(220)}px; font-weight: bold; font-family: monospace;"
+            + (f" color:{colour}" if colour else "")
+        )
+
+    def _px(self, size: int) -> int:
+        return max(8, round(size * self.zoom))
+
+    def _scaled(self, html: str) -> str:
+        """``html``'s font sizes and cell widths at this window's scale."""
+        if self.zoom == 1.0:
+            return html
+        return _SIZES.sub(lambda m: f"{m[1]}{self._px(int(m[2]))}{m[3]}", html)
+
+    def _show(self, html: str) -> None:
+        self.body.setText(self._scaled(html))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        if not leave_full_screen(self, event):
+            super().keyPressEvent(event)
 
     def next_page(self) -> None:
         self.page += 1
@@ -146,7 +228,7 @@ class HallDisplay(QWidget):
             from ..app.messages import describe
 
             # the hall display speaks Chinese (its title too)
-            self.body.setText(f"<p style='font-size:40px'>{escape(describe(exc, 'zh'))}</p>")
+            self._show(f"<p style='font-size:40px'>{escape(describe(exc, 'zh'))}</p>")
 
     def _refresh(self) -> None:
         from ..app.event import published_pairing
@@ -157,7 +239,7 @@ class HallDisplay(QWidget):
             self.phase = "waiting"
             self.title.setText(escape(ev.name))
             self.clock.setVisible(False)
-            self.body.setText("<p style='font-size:64px'>等待编排</p>")
+            self._show("<p style='font-size:64px'>等待编排</p>")
             return
         tables = self.session.tables(rnd)
         clock = self.session.clock(rnd)
@@ -167,7 +249,9 @@ class HallDisplay(QWidget):
             pairing = None
         expected = len(pairing.tables) if pairing is not None else len(tables)
         results = sum(1 for t in tables if t.decision.get("result") is not None)
-        if expected and results >= expected and clock.phase != "running":
+        # the chief referee ended the round: its clock, still running in the store, is done
+        ended = "round_end" in self.session.round_marks(rnd)
+        if expected and results >= expected and (clock.phase != "running" or ended):
             self.phase = "after"
         elif clock.phase == "not_started" and results == 0 and pairing is not None:
             self.phase = "before"
@@ -176,11 +260,11 @@ class HallDisplay(QWidget):
         self.title.setText(f"{escape(ev.name)}　第{rnd}轮　{PHASE_ZH[self.phase]}")
         self.clock.setVisible(self.phase == "during")
         if self.phase == "before":
-            self.body.setText(self._pairing_html(pairing))
+            self._show(self._pairing_html(pairing))
         elif self.phase == "during":
-            self.body.setText(self._status_html(pairing, tables))
+            self._show(self._status_html(pairing, tables))
         else:
-            self.body.setText(self._standings_html(rnd))
+            self._show(self._standings_html(rnd))
         self.tick()
 
     def tick(self) -> None:
@@ -290,6 +374,115 @@ class HallDisplay(QWidget):
         return _table([top, *shown], 38) + footer
 
 
+class HallOverviewScreen(QWidget):
+    """The hall overview (赛场总览: every table's card, the round clock) as the big screen:
+    read-only (no seat, clock or table buttons), in a larger font, following the store by
+    the same change-following as a station's hall."""
+
+    def __init__(self, language: Any, session: Session, poll_ms: int = POLL_MS) -> None:
+        super().__init__()
+        from .hall import HallView
+
+        self.session = session
+        self.setWindowTitle(f"{session.event.name} — {language.tr('hall')}")
+        big = QFont(self.font())
+        big.setPointSizeF(big.pointSizeF() * 1.6)
+        self.setFont(big)
+        self.hall = HallView(language, session, self)
+        for button in (
+            self.hall.seat_button,
+            self.hall.clock.start_button,
+            self.hall.clock.extend_button,
+            self.hall.clock.adjust_button,
+        ):
+            button.setVisible(False)
+        self.hall.trust_notice.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hall)
+        self.watcher = StoreWatcher(session.store_head, poll_ms, self, since=session.changes_since)
+        self.watcher.changes.connect(self.follow)
+        self.show_clock()
+
+    def follow(self, changes: Any) -> None:
+        self.hall.apply(changes)
+        self.hall.trust_notice.setVisible(False)
+        if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
+            self.show_clock()
+
+    def show_clock(self) -> None:
+        """The round's clock as the store holds it (every station's), its changes beside it."""
+        import time
+
+        rnd = self.hall.round.value()
+        try:
+            st = self.session.clock(rnd)
+            changes = self.session.clock_changes(rnd)
+        except StoreError:
+            return
+        clock = self.hall.clock
+        clock.total = st.total_s
+        running = st.phase == "running"
+        clock.restore(
+            time.time() - st.elapsed_s if running else None,
+            0.0 if running else float(st.elapsed_s),
+            started=st.phase != "not_started",
+        )
+        clock.show_changes([(a.action, a.minutes, a.reason) for a in changes])
+        for button in (clock.start_button, clock.extend_button, clock.adjust_button):
+            button.setVisible(False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        if not leave_full_screen(self, event):
+            super().keyPressEvent(event)
+
+
+class BigScreenDialog(QDialog):
+    """赛场总览 / 赛场大屏 from the window: which picture (the hall display, or the hall
+    overview), on which screen, full screen or in a window that fits it."""
+
+    def __init__(self, language: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        tr = language.tr
+        self.setWindowTitle(tr("big_screen_title"))
+        self.display = QRadioButton(tr("big_screen_display"))
+        self.overview = QRadioButton(tr("big_screen_overview"))
+        self.display.setChecked(True)
+        self.screen_combo = QComboBox()
+        screens = QApplication.screens()
+        for n, screen in enumerate(screens, 1):
+            size = screen.size()
+            self.screen_combo.addItem(
+                tr("big_screen_item", n=n, name=screen.name(), width=size.width(), height=size.height()),
+                n - 1,
+            )
+        # a second screen (the projector) when there is one
+        self.screen_combo.setCurrentIndex(1 if len(screens) > 1 else 0)
+        self.full_screen = QCheckBox(tr("big_screen_full"))
+        self.full_screen.setChecked(len(screens) > 1)
+        self.hint = QLabel(tr("big_screen_hint"))
+        self.hint.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        form = QFormLayout()
+        form.addRow(tr("big_screen_what"), self.display)
+        form.addRow("", self.overview)
+        form.addRow(tr("big_screen_screen"), self.screen_combo)
+        form.addRow("", self.full_screen)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.buttons)
+
+    def screen_chosen(self) -> QScreen | None:
+        screens = QApplication.screens()
+        index = int(self.screen_combo.currentData() or 0)
+        return screens[index] if 0 <= index < len(screens) else None
+
+
 def _table(rows: list[str], px: int) -> str:
     return (
         f"<table cellspacing='0' cellpadding='10' align='center' width='100%' "
@@ -307,7 +500,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from ..app.store import Actor, open_store
-    from .app import register_font
+    from .fonts import register_font
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
@@ -318,11 +511,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         ev = store.pick_event(args.event)
         view = HallDisplay(Session(store, ev, Actor.default()), web_url=getattr(args, "web_url", None))
-        if args.windowed:
-            view.resize(1920, 1080)
-            view.show()
-        else:
-            view.showFullScreen()
+        screens = app.screens()
+        number = getattr(args, "screen", None)
+        if number is not None and not 1 <= number <= len(screens):
+            from ..app.errors import InputError
+
+            raise InputError(
+                f"--screen: expected 1 to {len(screens)} (this computer's screens), got {number}",
+                code="display.screen",
+                field="screen",
+                got=number,
+                count=len(screens),
+            )
+        screen = screens[number - 1] if number else None
+        show_on_screen(view, screen, full_screen=not args.windowed)
         return int(app.exec())
     finally:
         store.close()

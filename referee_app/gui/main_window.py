@@ -7,6 +7,7 @@ first paint, and each view's module is imported when the view is first made."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # Only what the first window shows is imported by name: PySide6 builds a class's (and the Qt
@@ -136,7 +137,97 @@ class MainWindow(QMainWindow):
         self.act_backup.setEnabled(True)
         self.act_restore.setEnabled(True)
         self.act_keep_anchor.setEnabled(True)
+        if Path(store.where).is_file():  # an SQLite file: offered again under 最近打开
+            self.remember_store(store.where)
         self.fill_events()
+
+    # -- another event store (文件 → 打开数据库…, 最近打开) ------------------------------------------
+
+    RECENT_KEY = "recent_stores"
+    RECENT_MAX = 8
+
+    def recent_stores(self) -> list[str]:
+        """The store files this station opened, newest first."""
+        value = self.settings.value(self.RECENT_KEY, [])
+        if isinstance(value, str):  # QSettings gives one path as a string
+            return [value] if value else []
+        return [str(p) for p in value if p] if isinstance(value, list | tuple) else []
+
+    def remember_store(self, path: str) -> None:
+        full = str(Path(path).resolve())
+        paths = [full, *(p for p in self.recent_stores() if p != full)][: self.RECENT_MAX]
+        self.settings.setValue(self.RECENT_KEY, paths)
+
+    def fill_recent_stores(self) -> None:
+        self.menu_recent.clear()
+        paths = self.recent_stores()
+        for path in paths:
+            act = self.menu_recent.addAction(path)
+            act.triggered.connect(lambda _=False, p=path: self.open_store_file(p))
+        if not paths:
+            empty = self.menu_recent.addAction(self.language.tr("recent_stores_none"))
+            empty.setEnabled(False)
+
+    def open_store_file(self, path: str | None = None) -> Any:
+        """Work on another event store (an SQLite file): the open event is closed (typed,
+        unconfirmed points asked about first) and the new store's events listed. A file that
+        is not a referee-app store is refused in one line, and the store in use stays."""
+        from ..app import errors  # not at module level: the window paints first
+        from ..app.store import open_store
+
+        if self.actor is None:
+            return None
+        tr = self.language.tr
+        if not path:
+            from .widgets import FILE_DIALOG
+
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self, tr("open_store_title"), "", tr("store_filter"), options=FILE_DIALOG
+            )
+            if not path:
+                return None
+        if self.table_view is not None and self.table_view.unconfirmed_input():
+            answer = QtWidgets.QMessageBox.question(
+                self,
+                tr("open_store_title"),
+                tr("quit_unconfirmed"),
+                QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.No,
+            )
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
+                return None
+        QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+        try:
+            store = open_store(path, actor=self.actor, hold=True)
+        except errors.StoreError as exc:
+            QApplication.restoreOverrideCursor()
+            text = describe(exc, self.language.lang)
+            self.say(text, refused=True)
+            QtWidgets.QMessageBox.warning(self, tr("open_store_title"), text)
+            if path in self.recent_stores() and not Path(path).is_file():
+                self.settings.setValue(self.RECENT_KEY, [p for p in self.recent_stores() if p != path])
+            return None
+        QApplication.restoreOverrideCursor()
+        if self.table_view is not None:
+            self.table_view.clear_hand_form()
+            if self.drafts is not None:
+                self.drafts.discard("hand")  # asked above: the referee chose to drop them
+        if self.hall is not None:
+            self.remember_clock()
+        self.close_hall_web()
+        self.close_big_screens()
+        self._close_event()
+        if self.audit_view is not None:
+            self.stack.removeWidget(self.audit_view)
+            self.audit_view.deleteLater()
+            self.audit_view = None
+        previous = self.store
+        self.use_store(store, self.actor)
+        if previous is not None and previous is not store:
+            previous.close()
+        self.show_events()
+        self.say(tr("store_opened", file=Path(path).name))
+        return store
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         super().paintEvent(event)
@@ -219,6 +310,12 @@ class MainWindow(QMainWindow):
         self.act_demo.triggered.connect(self.open_demo)
         # 文件 → 备份… / 恢复… (issue 24 item 9): the whole store, the chief referee's
         self.menu_file = self.menuBar().addMenu("")
+        # 文件 → 打开数据库… and 最近打开 (issue 27): another event store, without a restart
+        self.act_open_store = self._action(QKeySequence("Ctrl+Shift+O"), lambda: self.open_store_file())
+        self.menu_file.addAction(self.act_open_store)
+        self.menu_recent = self.menu_file.addMenu("")
+        self.menu_recent.aboutToShow.connect(self.fill_recent_stores)
+        self.menu_file.addSeparator()
         self.act_backup = self._action(QKeySequence("Ctrl+Shift+B"), lambda: self.backup_store())
         self.act_restore = self._action(QKeySequence("Ctrl+Shift+R"), lambda: self.restore_store())
         self.act_keep_anchor = self._action(QKeySequence("Ctrl+Shift+A"), lambda: self.keep_anchor())
@@ -249,6 +346,10 @@ class MainWindow(QMainWindow):
         # the hall web page (players' phones): the chief referee turns it on and off here
         self.act_hall_web = self._action(QKeySequence("Ctrl+Shift+W"), self.show_hall_web)
         self.menu_desk.addAction(self.act_hall_web)
+        # the big screen (赛场大屏, or the hall overview) on a screen chosen here (issue 27)
+        self.act_big_screen = self._action(QKeySequence("Ctrl+Shift+D"), lambda: self.show_big_screen())
+        self.menu_desk.addAction(self.act_big_screen)
+        self.big_screens: list[QtWidgets.QWidget] = []
         # what needed the command line (issue 27): the round's end and scores, PINs, the log
         self.menu_desk.addSeparator()
         self.act_end_round = self._action(QKeySequence("Ctrl+Shift+E"), lambda: self.end_round())
@@ -287,6 +388,7 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_big_screen,
             self.act_end_round,
             self.act_publish_scores,
             self.act_set_pin,
@@ -472,6 +574,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("last_event", event_id)
         self.remember_place(event_id, None)
         self.close_hall_web()  # it served the event closed now
+        self.close_big_screens()
         for view in (self.hall, self.table_view, self.standings_view, self.pairing_view, self.appeals_view):
             if view is not None:
                 self.stack.removeWidget(view)
@@ -484,6 +587,8 @@ class MainWindow(QMainWindow):
         self.hall.openTable.connect(self.open_table)
         self.hall.saved.connect(self.say)
         self.hall.clock.start_button.clicked.connect(self.remember_clock)
+        self.hall.clock.extend_button.clicked.connect(lambda: self.change_clock("extend"))
+        self.hall.clock.adjust_button.clicked.connect(lambda: self.change_clock("adjust"))
         self.restore_clock()
         self.hall.round.valueChanged.connect(lambda *_: self.restore_clock())
         # every station follows the store: a change made at another station shows here by itself
@@ -511,6 +616,7 @@ class MainWindow(QMainWindow):
             self.act_appeals,
             self.act_login,
             self.act_hall_web,
+            self.act_big_screen,
             self.act_end_round,
             self.act_publish_scores,
             self.act_set_pin,
@@ -570,6 +676,37 @@ class MainWindow(QMainWindow):
             self.hall_web = HallWebDialog(self.language, self.session, self)
         self.hall_web.show()
         self.hall_web.raise_()
+
+    def show_big_screen(self, dialog: Any = None) -> Any:
+        """The hall display or the hall overview on a screen chosen (a projector), full screen
+        (Esc leaves it) or in a window that fits that screen; it follows the store by itself."""
+        if self.session is None:
+            return None
+        from .hall_display import BigScreenDialog, HallDisplay, HallOverviewScreen, show_on_screen
+
+        dialog = dialog or BigScreenDialog(self.language, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return None
+        screen: QtWidgets.QWidget
+        if dialog.overview.isChecked():
+            screen = HallOverviewScreen(self.language, self.session)
+        else:
+            screen = HallDisplay(self.session)
+        screen.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        screen.destroyed.connect(
+            lambda *_, w=screen: self.big_screens.remove(w) if w in self.big_screens else None
+        )
+        self.big_screens.append(screen)
+        show_on_screen(screen, dialog.screen_chosen(), full_screen=dialog.full_screen.isChecked())
+        return screen
+
+    def close_big_screens(self) -> None:
+        for screen in list(self.big_screens):
+            screen.close()
+        self.big_screens.clear()
 
     def close_hall_web(self) -> None:
         if self.hall_web is not None:
@@ -1045,7 +1182,9 @@ class MainWindow(QMainWindow):
             return
         clock = self.hall.clock
         self.settings.setValue(self._clock_key(), f"{clock.started_at or 0}|{clock.elapsed_before}")
-        if self.session is None:
+        if self.session is None or clock.finished:
+            # a round ended and published: its clock stopped on the screen, not by a pause
+            # (closing a table referee's window asked for the chief referee's role to pause it)
             return
         # the hall's one clock is in the store: the chief referee's start/pause is recorded
         rnd = self.hall.round.value()
@@ -1061,8 +1200,41 @@ class MainWindow(QMainWindow):
             )
             self.restore_clock()
 
+    def change_clock(self, action: str, dialog: Any = None) -> bool:
+        """Extend or adjust the round clock (``action``), with the chief referee's reason; the
+        role's login is offered when this station is not logged in as chief referee."""
+        from ..app import errors  # not at module level: the window paints first
+        from .chief import ClockChangeDialog
+
+        if self.session is None or self.hall is None:
+            return False
+        session, rnd = self.session, self.hall.round.value()
+        dialog = dialog or ClockChangeDialog(self.language, action, self)
+
+        def act(minutes: int, reason: str) -> None:
+            try:
+                session.clock_act(rnd, action, minutes, reason)
+            except errors.RoleError as exc:
+                if not self.login(refused=exc):
+                    raise
+                session.clock_act(rnd, action, minutes, reason)
+
+        dialog.act = act
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        if not accepted:
+            return False
+        self.restore_clock()
+        minutes = dialog.minutes.value()
+        shown = f"{minutes:+d}".replace("-", "−") if action == "adjust" else str(minutes)
+        self.say(self.language.tr(f"clock_{action}_done", minutes=shown))
+        return True
+
     def store_changed(self, changes: OpChanges) -> None:
         """Another station (or this one) wrote to the store: show what it changed."""
+        if self.table_view is not None and self.stack.currentWidget() is self.table_view:
+            self.table_view.apply(changes)  # the table open here, saved at another station
         if self.hall is not None:
             self.hall.apply(changes)
             if changes.everything or changes.desk or self.hall.round.value() in changes.clock:
@@ -1081,8 +1253,12 @@ class MainWindow(QMainWindow):
                 # the round over (ended, its scores published): the clock as it stood at the end
                 finished = {"round_end", "scores_published"} <= marks.keys()
                 st = self.session.clock(self.hall.round.value(), marks["round_end"] if finished else None)
+                changes = self.session.clock_changes(self.hall.round.value())
             except errors.StoreError:
-                st = None
+                st, changes = None, []
+            self.hall.clock.show_changes([(a.action, a.minutes, a.reason) for a in changes])
+            if st is not None:
+                self.hall.clock.total = st.total_s  # extended before it started, too
             if st is not None and st.phase != "not_started":
                 self.hall.clock.total = st.total_s
                 running = st.phase == "running"
@@ -1119,6 +1295,8 @@ class MainWindow(QMainWindow):
             self.status_label.setText(f"{who}　{tr('rulebook_status', id=rb.id, sha=rb.sha256[:12])}")
         self.setWindowTitle(title)
         self.menu_file.setTitle(tr("menu_file"))
+        self.act_open_store.setText(tr("open_store_menu"))
+        self.menu_recent.setTitle(tr("recent_stores_menu"))
         self.act_backup.setText(tr("backup_menu"))
         self.act_restore.setText(tr("restore_menu"))
         self.act_keep_anchor.setText(tr("keep_anchor_menu"))
@@ -1146,6 +1324,7 @@ class MainWindow(QMainWindow):
         self.act_print_round.setText(tr("print_round"))
         self.act_print_prizes.setText(tr("print_prizes"))
         self.act_hall_web.setText(tr("hall_web"))
+        self.act_big_screen.setText(tr("big_screen_menu"))
         self.act_end_round.setText(tr("desk_end_round"))
         self.act_publish_scores.setText(tr("publish_scores"))
         self.act_set_pin.setText(tr("set_pin_menu"))
@@ -1167,4 +1346,5 @@ class MainWindow(QMainWindow):
         if self.hall is not None:
             self.remember_clock()
         self.close_hall_web()
+        self.close_big_screens()
         super().closeEvent(event)

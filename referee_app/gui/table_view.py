@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.changes import OpChanges
 from ..app.drafts import Drafts
 from ..app.errors import ConflictError, RoleError, StoreError
 from ..app.messages import describe
@@ -359,6 +360,9 @@ class TableView(QWidget):
         # -- right: one button per infraction kind, the rulings ---------------------------------
         self.kind_box = QGroupBox()
         grid = QGridLayout(self.kind_box)
+        # seven rows of kinds: tight rows keep the window within 1024×700 when an English label
+        # wraps to a third line (it was some 10 px taller than the screen)
+        grid.setVerticalSpacing(2)
         self.kind_buttons: dict[str, WrapButton] = {}
         in_hand = [k for k in session.rulebook.kinds if k != "late_arrival"]  # late: "arrived"
         self.kind_keys = kind_keys(in_hand)
@@ -544,6 +548,30 @@ class TableView(QWidget):
         fresh = self.session.table(self.record.round, self.record.table)
         if fresh is not None:
             self.load(fresh)
+
+    def apply(self, changes: OpChanges) -> bool:
+        """Another station saved, signed, voided or appealed this table (what the hall's cards
+        follow, ``OpChanges``): show its current record. Points typed here were meant for the
+        hand this view showed, so they stay unpreviewed (as after a refused save) until the
+        referee has looked; the referee is told where they are looking. True if it changed."""
+        if self.record is None:
+            return False
+        key = (self.record.round, self.record.table)
+        if not (changes.everything or key in changes.tables):
+            return False
+        fresh = self.session.table(*key)
+        if fresh is None:
+            return False
+        shown = (self.record.version, self.record.signed, self.record.open_appeals)
+        if (fresh.version, fresh.signed, fresh.open_appeals) == shown:
+            return False  # this station's own save, already shown
+        if fresh.version != self.record.version:
+            self.entry_stale = self.entry_stale or self.unconfirmed_input()
+            self.saved.emit(
+                self.language.tr("table_saved_elsewhere", round=key[0], table=key[1], version=fresh.version)
+            )
+        self.load(fresh)
+        return True
 
     # -- changes -----------------------------------------------------------------------------
 
@@ -923,8 +951,7 @@ class TableView(QWidget):
         ]
         if not stored:
             return None
-        fee = self.session.rulebook.data["appeal"]["fee_yuan"]
-        dialog = dialog or FileAppealDialog(self.language, ruling, fee, self)
+        dialog = dialog or FileAppealDialog(self.language, ruling, self.session.rulebook.data["appeal"], self)
         while True:
             self.active_dialog = dialog
             accepted = dialog.exec() == FileAppealDialog.DialogCode.Accepted
@@ -938,6 +965,7 @@ class TableView(QWidget):
                     dialog.grounds.toPlainText().strip(),
                     evidence=dialog.evidence.text().strip() or None,
                     receipt=dialog.receipt.text().strip() or None,
+                    attachment=dialog.attachment,
                     accept_late_reason=dialog.late_reason.text().strip()
                     if dialog.accept_late.isChecked()
                     else None,

@@ -204,11 +204,22 @@ class RoundClock(QWidget):
         self.state = QLabel()
         self.state.setObjectName("roundClockState")
         self.state.setStyleSheet("color: #ef6c00; font-weight: bold;")
+        # the chief referee's extensions and adjustments (延长/调整), kept in the store: every
+        # station shows them beside the clock, the reasons in the tooltip
+        self.extend_button = QPushButton()
+        self.adjust_button = QPushButton()
+        self.changes = QLabel()
+        self.changes.setObjectName("roundClockChanges")
+        self.changes.setVisible(False)
+        self.changed_by: list[tuple[str, int, str]] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.display)
         layout.addWidget(self.state)
+        layout.addWidget(self.changes)
         layout.addWidget(self.start_button)
+        layout.addWidget(self.extend_button)
+        layout.addWidget(self.adjust_button)
         self.timer = QTimer(self)
         self.timer.setInterval(500)
         self.timer.timeout.connect(self.tick)
@@ -259,6 +270,11 @@ class RoundClock(QWidget):
             self.timer.stop()
         self.retranslate()
 
+    def show_changes(self, changes: list[tuple[str, int, str]]) -> None:
+        """The round's extensions and adjustments (action, minutes, reason), as the store has them."""
+        self.changed_by = list(changes)
+        self.retranslate()
+
     def toggle(self) -> None:
         if self.finished:
             return
@@ -296,6 +312,25 @@ class RoundClock(QWidget):
             tr("clock_finished") if self.finished else tr("clock_paused") if self.paused else ""
         )
         self.state.setVisible(self.finished or self.paused)
+        self.extend_button.setText(tr("clock_extend"))
+        self.adjust_button.setText(tr("clock_adjust"))
+        for button in (self.extend_button, self.adjust_button):
+            button.setEnabled(not self.finished)
+        extended = sum(m for a, m, _ in self.changed_by if a == "extend")
+        adjusted = sum(m for a, m, _ in self.changed_by if a == "adjust")
+        parts = []
+        if extended:
+            parts.append(tr("clock_extended_by", minutes=extended))
+        if adjusted:
+            parts.append(tr("clock_adjusted_by", minutes=f"{adjusted:+d}".replace("-", "−")))
+        self.changes.setText(" · ".join(parts))
+        self.changes.setToolTip(
+            "\n".join(
+                tr(f"clock_{a}_line", minutes=f"{m:+d}".replace("-", "−") if a == "adjust" else m, reason=r)
+                for a, m, r in self.changed_by
+            )
+        )
+        self.changes.setVisible(bool(parts))
         self.tick()
 
 

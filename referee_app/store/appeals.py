@@ -12,10 +12,12 @@ decision.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import math
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, select
@@ -46,6 +48,24 @@ if TYPE_CHECKING:
 DECISIONS = ("upheld", "modified", "rejected")
 OPEN_STATES = ("filed", "under_review")
 FINAL_STATES = (*DECISIONS, "withdrawn")
+
+
+def _with_attachment(evidence: str | None, attachment: str | Path | None) -> str | None:
+    """The evidence statement, with the attachment's name and SHA-256 on a line of its own."""
+    if attachment is None:
+        return evidence
+    path = Path(attachment)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise InputError(
+            f"--attachment: cannot read {path}: {exc.strerror or exc}",
+            code="appeal.attachment_unreadable",
+            field="attachment",
+            path=str(path),
+        ) from None
+    line = f"attachment: {path.name} sha256:{digest}"
+    return f"{evidence.strip()}\n{line}" if evidence and evidence.strip() else line
 
 
 def parse_when(text: str, field: str) -> datetime:
@@ -126,6 +146,7 @@ class Appeals:
         ended_at: datetime | None = None,
         accept_late_reason: str | None = None,
         backdate_reason: str | None = None,
+        attachment: str | Path | None = None,
     ) -> int:
         """File an appeal by pair ``by`` (NS or EW of that match) against ruling ``ruling_id``.
 
@@ -135,7 +156,12 @@ class Appeals:
         ``filed_at``/``ended_at`` back-date them (a paper appeal typed in later): only the
         chief referee may, with ``backdate_reason``, which the audit entry keeps beside the
         store's time. A late appeal is refused with ``InputError`` saying by
-        how much, unless ``accept_late_reason`` (the chief referee's) is given."""
+        how much, unless ``accept_late_reason`` (the chief referee's) is given.
+
+        What the rulebook's ``[appeal]`` asks for comes with it: the receipt of its fee
+        (``fee_yuan`` above 0; 申诉费/押金), the evidence (``evidence_required``; 证据) as a
+        written statement. ``attachment`` (a photo, a scan) is optional: its name and SHA-256
+        are kept with the evidence, so the file shown to the committee can be matched later."""
         if by not in ("NS", "EW"):
             raise InputError(
                 f"--by: expected NS or EW, got {by!r}", code="appeal.by_invalid", field="by", got=by
@@ -173,6 +199,21 @@ class Appeals:
         window_minutes = int(cfg.get("window_minutes", 0))
         window_from = str(cfg.get("window_from", "round_end"))
         fee_yuan = int(cfg.get("fee_yuan", 0))
+        if fee_yuan > 0 and not (receipt and receipt.strip()):
+            raise InputError(
+                f"--receipt: the rulebook fixes a {fee_yuan} yuan appeal fee; give its receipt number",
+                code="appeal.receipt_missing",
+                field="receipt",
+                fee=fee_yuan,
+            )
+        if cfg.get("evidence_required") and not (evidence and evidence.strip()):
+            raise InputError(
+                "--evidence: the rulebook asks for evidence with an appeal; state it in writing "
+                "(an attachment is optional)",
+                code="appeal.evidence_missing",
+                field="evidence",
+            )
+        evidence = _with_attachment(evidence, attachment)
 
         def run(conn: Connection) -> int:
             store_now = audit.store_clock(conn)

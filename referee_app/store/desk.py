@@ -148,7 +148,17 @@ class Desk:
                 event_id=event_id,
                 round_no=round_no,
                 role=as_role,
-                info={"kind": kind, "version": nxt, **({"reason": reason} if reason else {})},
+                info={
+                    "kind": kind,
+                    "version": nxt,
+                    **({"reason": reason} if reason else {}),
+                    # the log says what the clock did (延长 5 分钟), not only that it was touched
+                    **(
+                        {"clock": body.get("action"), "minutes": int(body.get("minutes") or 0)}
+                        if kind == "clock"
+                        else {}
+                    ),
+                },
             )
             return {
                 **values,

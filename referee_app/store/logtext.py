@@ -45,9 +45,17 @@ def _count(n: Any, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def describe(entry: Mapping[str, Any], lang: str, *, local: bool = False) -> list[str]:
+def describe(
+    entry: Mapping[str, Any],
+    lang: str,
+    *,
+    local: bool = False,
+    kinds: Mapping[str, str] | None = None,
+) -> list[str]:
     """One header line for the entry, plus indented detail lines (rulings of a record).
-    ``local``: its time in the station's local time (the window), else UTC (the command line)."""
+    ``local``: its time in the station's local time (the window), else UTC (the command line);
+    ``kinds``: the event's words for its infraction kinds in ``lang`` (its rulebook's labels),
+    so that a line names 藏张 rather than ``hidden_card``."""
     zh = lang == "zh"
     try:
         payload = json.loads(entry["payload"])
@@ -253,12 +261,17 @@ def describe(entry: Mapping[str, Any], lang: str, *, local: bool = False) -> lis
             else f"stored the signing key of event {entry['event_id']}: {info.get('subject')} (sha256 {sha})"
         )
     elif action.startswith("appeal."):
-        what = _appeal_text(entry, info, lang)
+        what = _appeal_text(entry, info, lang, local, kinds or {})
     elif action in ("store.backup", "store.round_copy", "store.restore", "audit.anchor"):
         what = _keeping_text(action, info, zh)
     elif action.startswith("desk.") and action[5:] in DESK_WORDS:
         words = DESK_WORDS[action[5:]]["zh" if zh else "en"]
         what = words.format(round=entry.get("round_no") or "-", version=info.get("version", 1))
+        if info.get("clock") in CLOCK_WORDS:
+            minutes = int(info.get("minutes") or 0)
+            what += CLOCK_WORDS[str(info["clock"])]["zh" if zh else "en"].format(
+                minutes=abs(minutes), sign="+" if minutes > 0 else "−"
+            )
         if info.get("reason"):
             what += f"，原因：{info['reason']}" if zh else f"; reason: {info['reason']}"
     else:
@@ -335,6 +348,18 @@ DESK_WORDS = {
     "scores_published": {"zh": "第 {round} 轮成绩公布", "en": "round {round} scores published"},
 }
 
+#: What a clock record did (``info["clock"]``), after the round's clock.
+CLOCK_WORDS = {
+    "start": {"zh": "：开始", "en": ": started"},
+    "pause": {"zh": "：暂停", "en": ": paused"},
+    "resume": {"zh": "：继续", "en": ": resumed"},
+    "extend": {"zh": "：延长 {minutes} 分钟", "en": ": extended by {minutes} min"},
+    "adjust": {
+        "zh": "：剩余时间调整 {sign}{minutes} 分钟",
+        "en": ": time left adjusted by {sign}{minutes} min",
+    },
+}
+
 
 STATE = {
     "zh": {
@@ -358,7 +383,9 @@ FEE = {
 }
 
 
-def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -> str:
+def _appeal_text(
+    entry: Mapping[str, Any], info: Mapping[str, Any], lang: str, local: bool, kinds: Mapping[str, str]
+) -> str:
     zh = lang == "zh"
     action = entry["action"]
     aid = info.get("appeal_id")
@@ -371,11 +398,16 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
         hand = info.get("hand")
         h = (f"第 {hand} 副" if hand else "开赛前") if zh else (f"hand {hand}" if hand else "before play")
         late = int(info.get("late_minutes") or 0)
+        kind = str(info.get("kind") or "")
+        kind = kinds.get(kind, kind)
+        seat = SEAT_NAMES[lang].get(str(info.get("seat") or ""), str(info.get("seat") or ""))
+        if seat:
+            kind = f"{kind}（{seat}）" if zh else f"{kind} ({seat})"
+        filed = _when(str(info.get("filed_at")), local)
         if zh:
             t = (
                 f"申诉 {aid}：{_side(info.get('by'), lang)}（第 {info.get('pair')} 对）对 {where} {h} "
-                f"{info.get('kind')} {info.get('seat') or ''} 的判罚 {info.get('ruling_id')} 提出申诉，"
-                f"提交于 {_when(str(info.get('filed_at')))}"
+                f"{kind}的判罚 {info.get('ruling_id')} 提出申诉，提交于 {filed}"
             )
             if isinstance(info.get("backdated"), dict):
                 b = info["backdated"]
@@ -388,8 +420,7 @@ def _appeal_text(entry: Mapping[str, Any], info: Mapping[str, Any], lang: str) -
             return t
         t = (
             f"appeal {aid}: {info.get('by')} (pair {info.get('pair')}) appeals ruling "
-            f"{info.get('ruling_id')} ({where}, {h}, {info.get('kind')} {info.get('seat') or ''}), "
-            f"filed {_when(str(info.get('filed_at')))}"
+            f"{info.get('ruling_id')} ({where}, {h}, {kind}), filed {filed}"
         )
         if isinstance(info.get("backdated"), dict):
             b = info["backdated"]

@@ -36,6 +36,7 @@ def test_an_upheld_appeal_changes_the_result_and_the_standings(make_window, pair
         dialog._accept()  # refused: no grounds yet
         assert dialog.error.isVisible() and dialog.result() == 0
         dialog.grounds.setPlainText("该牌已于第3圈正常打出，不构成藏牌。")
+        dialog.evidence.setText("本桌记分表")
         dialog.receipt.setText("R-0001")
         dialog._accept()
 

@@ -158,7 +158,7 @@ def test_the_hall_clock_is_one_clock_in_the_store(make_window, pairs_csv, db_pat
         window.hall.clock.start_button.click()
         assert window.hall.clock.running and sess.clock(1).phase == "running"
         sess.clock_act(1, "pause")
-        sess.clock_act(1, "extend", 5)
+        sess.clock_act(1, "extend", 5, "停电")
         qtbot.waitUntil(lambda: not window.hall.clock.running, timeout=10000)
         assert window.hall.clock.total == 65 * 60
         sess.open_table(1, 2, "3", "4", "E")

@@ -46,6 +46,7 @@ def test_a_late_appeal_is_refused_in_chinese_and_focuses_the_acceptance(
 
     def file(dialog) -> None:
         dialog.grounds.setPlainText("牌是掉出来的，不是亮牌。")
+        dialog.receipt.setText("R-1")
         when_modal(refused)  # the dialog comes back, saying why
         dialog._accept()
 

@@ -43,7 +43,7 @@ def test_opening_an_event_with_pins_asks_for_a_role(make_window, pairs_csv) -> N
         record, editing.add_infraction(record.case, {"kind": "exposed_card", "seat": "N", "cards": 1})
     )
     ruling = window.session.rulings(record)[0]
-    window.session.file_appeal(ruling["id"], "NS", "牌系对方碰落")
+    window.session.file_appeal(ruling["id"], "NS", "牌系对方碰落", receipt="R-1")
     window.act_appeals.trigger()
     desk = window.appeals_view
 

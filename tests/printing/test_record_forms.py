@@ -71,7 +71,7 @@ def hall_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         rec = s.record(ev.id, _case(), actor=referee, lang="zh")
         s.sign_match(ev.id, 1, 3, 1, SIGS, referee)
         exposed = next(r["id"] for r in s.rulings_of(rec.match_id) if r["kind"] == "exposed_card")
-        aid = s.file_appeal(ev.id, ruling_id=exposed, by="NS", grounds="牌系掉落", actor=desk)
+        aid = s.file_appeal(ev.id, ruling_id=exposed, by="NS", grounds="牌系掉落", actor=desk, receipt="R-1")
         s.review_appeal(aid, actor=desk)
         s.decide_appeal(
             aid,

@@ -79,7 +79,12 @@ def store_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         s.void(ev.id, round_no=2, table_no=4, reason="桌号记错", actor=chief)
         rec4 = s.record(ev.id, other, actor=referee, lang="zh")
         s.file_appeal(
-            ev.id, ruling_id=s.rulings_of(rec4.match_id)[0]["id"], by="EW", grounds="判罚过重", actor=chief
+            ev.id,
+            ruling_id=s.rulings_of(rec4.match_id)[0]["id"],
+            by="EW",
+            grounds="判罚过重",
+            actor=chief,
+            receipt="R-1",
         )
     return db
 

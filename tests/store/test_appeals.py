@@ -87,6 +87,8 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
         "NS",
         "--grounds",
         "牌是掉出来的",
+        "--receipt",
+        "R-1",
         "--filed-at",
         late,
         "--backdate-reason",
@@ -98,7 +100,7 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
     assert count_entries(event_db) == before
     # with --ended-at (paper backfill) the window is the one given
     rc, _, err = cli(
-        event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g",
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g", "--receipt", "R-1",
         "--ended-at", "2026-04-01T15:00:00+08:00", "--filed-at", "2026-04-01T15:12:30+08:00",
         "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
@@ -119,7 +121,7 @@ def test_late_appeal_is_refused_saying_by_how_much(event_db: str, tmp_path: Path
     assert f"申诉 {aid}：南北（第 1 对）" in out and "逾期 7 分钟，裁判长接受，理由：计分公布延迟" in out
     # on time: no question asked
     rc, out, err = cli(
-        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g", "--receipt", "R-1",
         "--filed-at", (recorded_at(event_db, mid) + timedelta(minutes=9)).isoformat(),
         "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
@@ -133,7 +135,17 @@ def test_upheld_appeal_changes_the_result_and_is_in_the_audit_trail(event_db: st
         assert s.current_matches(1)[0]["winner"] == "EW"
     rid = ruling_ids(event_db, mid)[0]
     rc, out, err = cli(
-        event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "北家没有亮牌"
+        event_db,
+        "appeal",
+        "file",
+        "--ruling",
+        str(rid),
+        "--by",
+        "NS",
+        "--grounds",
+        "北家没有亮牌",
+        "--receipt",
+        "R-1",
     )
     assert rc == 0, err
     aid = int(out)
@@ -184,10 +196,34 @@ def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
     rid = ruling_ids(event_db, mid)[0]
     ids = []
     for side in ("NS", "EW"):
-        rc, out, err = cli(event_db, "appeal", "file", "--ruling", str(rid), "--by", side, "--grounds", "g")
+        rc, out, err = cli(
+            event_db,
+            "appeal",
+            "file",
+            "--ruling",
+            str(rid),
+            "--by",
+            side,
+            "--grounds",
+            "g",
+            "--receipt",
+            "R-1",
+        )
         assert rc == 0, err
         ids.append(int(out))
-    rc, _, err = cli(event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "again")
+    rc, _, err = cli(
+        event_db,
+        "appeal",
+        "file",
+        "--ruling",
+        str(rid),
+        "--by",
+        "NS",
+        "--grounds",
+        "again",
+        "--receipt",
+        "R-1",
+    )
     assert rc == 2 and f"NS already has appeal {ids[0]} open" in err
     rc, _, err = cli(
         event_db,
@@ -218,11 +254,25 @@ def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
         assert json.loads(r["ruling_json"])["warning"] is True
         assert s.appeal(ids[0])["fee"] == "refunded" and s.appeal(ids[0])["sanctions"] == ["warning"]
     # an appeal against a ruling of a superseded version is refused, naming the current ones
-    rc, _, err = cli(event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g")
+    rc, _, err = cli(
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "g", "--receipt", "R-1"
+    )
     assert rc == 2 and "since replaced by version 2" in err
     # withdrawing
     new_rid = ruling_ids(event_db, m["id"])[0]
-    rc, out, _ = cli(event_db, "appeal", "file", "--ruling", str(new_rid), "--by", "EW", "--grounds", "g")
+    rc, out, _ = cli(
+        event_db,
+        "appeal",
+        "file",
+        "--ruling",
+        str(new_rid),
+        "--by",
+        "EW",
+        "--grounds",
+        "g",
+        "--receipt",
+        "R-1",
+    )
     rc, _, err = cli(event_db, "appeal", "withdraw", out.strip(), "--reason", "双方和解", lang="zh")
     assert rc == 0, err
     rc, out, _ = cli(event_db, "appeal", "list", lang="zh")
@@ -234,7 +284,10 @@ def test_modified_rejected_and_withdrawn(event_db: str, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["file", "--ruling", "1", "--by", "XX", "--grounds", "g"], "--by: expected NS or EW, got 'XX'"),
-        (["file", "--ruling", "999", "--by", "NS", "--grounds", "g"], "--ruling: no ruling 999"),
+        (["file", "--ruling", "999", "--by", "NS", "--grounds", "g", "--receipt", "R-1"], "--ruling: no ruling 999"),
+        (["file", "--ruling", "1", "--by", "NS", "--grounds", "g"], "--receipt: the rulebook fixes a 200 yuan appeal fee; give its receipt number"),
+        (["file", "--ruling", "1", "--by", "NS", "--grounds", "g", "--receipt", "  "], "--receipt: the rulebook fixes a 200 yuan appeal fee"),
+        (["file", "--ruling", "1", "--by", "NS", "--grounds", "g", "--receipt", "R-1", "--attachment", "no-such-photo.jpg"], "--attachment: cannot read no-such-photo.jpg"),
         (["file", "--ruling", "1", "--by", "NS", "--grounds", " "], "--grounds: an appeal needs its grounds"),
         (["file", "--ruling", "1", "--by", "NS", "--grounds", "g", "--filed-at", "昨天"], "--filed-at: expected a date and time"),
         (["file", "--ruling", "1", "--by", "NS", "--grounds", "g", "--accept-late"], "--accept-late: needs --reason"),
@@ -251,7 +304,12 @@ def test_bad_input_is_one_line_and_changes_nothing(
 ) -> None:
     mid = record(event_db, tmp_path, flip_case())
     assert ruling_ids(event_db, mid) == [1]
-    assert cli(event_db, "appeal", "file", "--ruling", "1", "--by", "EW", "--grounds", "g")[0] == 0
+    assert (
+        cli(event_db, "appeal", "file", "--ruling", "1", "--by", "EW", "--grounds", "g", "--receipt", "R-1")[
+            0
+        ]
+        == 0
+    )
     before = count_entries(event_db)
     rc, out, err = cli(event_db, "appeal", *args)
     assert rc == 2 and out == "" and err.count("\n") == 1, err
@@ -312,7 +370,9 @@ def test_appeal_decision_on_a_signed_round_is_a_correction(event_db: str, tmp_pa
     mid = record(event_db, tmp_path, flip_case())
     with Store.open(event_db) as s:
         s.sign_match(1, 1, 1, 1, SIGS, CHIEF)
-        aid = s.file_appeal(1, ruling_id=ruling_ids(event_db, mid)[0], by="NS", grounds="g", actor=CHIEF)
+        aid = s.file_appeal(
+            1, ruling_id=ruling_ids(event_db, mid)[0], by="NS", grounds="g", actor=CHIEF, receipt="R-1"
+        )
         out = s.decide_appeal(aid, decision="upheld", reason="成立", committee=["周委员"], actor=CHIEF)
         assert out["version"] == 2 and out["winner_before"] == "EW" and out["winner_after"] == "NS"
         assert s.signatures_of(1, 1, 1, version=1) == SIGS and s.signatures_of(1, 1, 1) == {}
@@ -362,7 +422,7 @@ def test_a_version_3_database_gets_appeals_and_signatures(db: str, tmp_path: Pat
     assert rc == 0 and f"upgraded the database schema from version 3 to {SCHEMA_VERSION}" in out
     with Store.open(db) as s:
         rid = s.rulings_of(rec.match_id)[0]["id"]
-        aid = s.file_appeal(ev.id, ruling_id=rid, by="NS", grounds="g", actor=CHIEF)
+        aid = s.file_appeal(ev.id, ruling_id=rid, by="NS", grounds="g", actor=CHIEF, receipt="R-1")
         s.decide_appeal(aid, decision="upheld", reason="r", committee=["周委员"], actor=CHIEF)
         s.sign_match(ev.id, 1, 1, 2, SIGS, CHIEF)
         assert s.current_matches(ev.id)[0]["winner"] == "NS"

@@ -74,7 +74,18 @@ def test_a_late_appeal_and_a_missing_reason(
     rid = ruling_ids(event_db, mid)[0]
     filed = recorded_at(event_db, mid) + timedelta(minutes=17)
     late = filed.isoformat()
-    appeal = ("appeal", "file", "--ruling", str(rid), "--by", "NS", "--grounds", "牌是掉出来的")
+    appeal = (
+        "appeal",
+        "file",
+        "--ruling",
+        str(rid),
+        "--by",
+        "NS",
+        "--grounds",
+        "牌是掉出来的",
+        "--receipt",
+        "R-1",
+    )
     # the times are the hall's clock (a Beijing station), not the store's UTC
     monkeypatch.setenv("TZ", "Asia/Shanghai")
     time.tzset()

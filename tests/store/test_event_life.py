@@ -47,7 +47,9 @@ def appeal_to_warning(db: str, match_id: int) -> dict[str, Any]:
     """EW appeal hand 2's hand loss; the committee modifies it to a warning."""
     with Store.open(db) as s:
         [ruling] = [r for r in s.rulings_of(match_id) if r["kind"] == "hidden_card"]
-        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="未影响结果", actor=CHIEF)
+        aid = s.file_appeal(
+            1, ruling_id=ruling["id"], by="EW", grounds="未影响结果", actor=CHIEF, receipt="R-1"
+        )
         return s.decide_appeal(
             aid,
             decision="modified",
@@ -177,7 +179,7 @@ def test_the_committees_decision_says_which_hands_stand_as_dealt(event_db: str, 
     mid = recorded(event_db, tmp_path, hidden_card_round())
     with Store.open(event_db) as s:
         [ruling] = [r for r in s.rulings_of(mid) if r["kind"] == "hidden_card"]
-        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF)
+        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF, receipt="R-1")
     rc, _, err = cli(
         event_db, "appeal", "decide", str(aid), "--decision", "modified", "--reason", "未影响结果",
         "--committee", "周委员", "--sanctions", '["warning"]', lang="zh",
@@ -250,7 +252,7 @@ def test_an_appeal_that_would_worsen_the_side_it_relieves_is_refused(db: str, tm
     mid = recorded(db, tmp_path, case)
     with Store.open(db) as s:
         [ruling] = s.rulings_of(mid)
-        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF)
+        aid = s.file_appeal(1, ruling_id=ruling["id"], by="EW", grounds="g", actor=CHIEF, receipt="R-1")
         before = current(db)["version"]
         with pytest.raises(Exception) as err:
             s.decide_appeal(
@@ -394,7 +396,9 @@ def test_the_committees_decision_lands_on_the_appealed_ruling_after_a_correction
         s.record(1, exposed_cards_round(), actor=CHIEF)
         [m] = s.current_matches(1)
         [south] = [r for r in s.rulings_of(m["id"]) if r["seat"] == "S"]
-        aid = s.file_appeal(1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF)
+        aid = s.file_appeal(
+            1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF, receipt="R-1"
+        )
         fixed = exposed_cards_round()
         del fixed["hands"][0]["infractions"][0]  # North's was entered by mistake
         s.record(1, fixed, actor=CHIEF, correction_reason="北家误记")
@@ -410,7 +414,9 @@ def test_an_appeal_on_a_voided_record_changes_no_ruling_of_the_next(event_db: st
         s.record(1, exposed_cards_round(), actor=CHIEF)
         [m] = s.current_matches(1)
         [south] = [r for r in s.rulings_of(m["id"]) if r["seat"] == "S"]
-        aid = s.file_appeal(1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF)
+        aid = s.file_appeal(
+            1, ruling_id=south["id"], by="NS", grounds="牌没有亮出", actor=CHIEF, receipt="R-1"
+        )
         s.void(1, round_no=1, table_no=1, reason="记录混乱，作废重记", actor=CHIEF)
         again = exposed_cards_round()
         again["hands"][0]["infractions"] = [

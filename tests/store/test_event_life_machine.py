@@ -906,7 +906,9 @@ class EventLife(RuleBasedStateMachine):
         allowed = ("appeal.already_open",) if open_same else ()
         try:
             a = self.attempt(
-                "file an appeal", lambda: self.session.file_appeal(r["id"], by, "判罚有误"), *allowed
+                "file an appeal",
+                lambda: self.session.file_appeal(r["id"], by, "判罚有误", evidence="记分表", receipt="R-1"),
+                *allowed,
             )
         except Refused:
             return

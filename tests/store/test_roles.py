@@ -248,7 +248,9 @@ class Desk:
         rnd = self.recorded()
         rid = self._ruling(rnd)
         who = by or self.chief
-        return int(self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=who))
+        return int(
+            self.store.file_appeal(1, ruling_id=rid, by="NS", grounds="没有亮牌", actor=who, receipt="R-1")
+        )
 
     def table_referee(self, name: str) -> Actor:
         return self.store.login(1, "table_referee", PINS["table_referee"], actor=Actor(name, "st-3"))
@@ -277,7 +279,7 @@ class Desk:
         if action == "appeal.file":
             rnd = self.recorded()
             rid = self._ruling(rnd)
-            return lambda a: s.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=a)
+            return lambda a: s.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=a, receipt="R-1")
         if action == "appeal.accept_late":
             rnd = self.recorded()
             rid = self._ruling(rnd)
@@ -291,6 +293,7 @@ class Desk:
                 filed_at=late,
                 accept_late_reason="交通管制",
                 backdate_reason="纸质申诉补录",
+                receipt="R-1",
             )
         if action == "appeal.backdate":  # on time, but at a time the store did not see
             rnd = self.recorded()
@@ -303,6 +306,7 @@ class Desk:
                 actor=a,
                 filed_at=datetime.now(UTC),
                 backdate_reason="纸质申诉补录",
+                receipt="R-1",
             )
         if action == "appeal.review":
             aid = self.appeal()
@@ -376,7 +380,7 @@ def test_an_event_without_pins_allows_everything(store: Store) -> None:
     nobody = Actor("路人", "st-0")
     rec = store.record(1, flip_case(), actor=nobody)
     rid = store.rulings_of(rec.match_id)[0]["id"]
-    aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=nobody)
+    aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=nobody, receipt="R-1")
     out = store.decide_appeal(aid, decision="upheld", reason="r", committee=["周"], actor=nobody)
     assert out["state"] == "upheld"
     assert not store.roles_enforced(1)
@@ -471,7 +475,18 @@ def test_every_permission_row_from_the_command_line(
             return ["correct", write_json(tmp_path / "c.json", case), "--reason", "抄错"]
         if action in ("appeal.file", "appeal.accept_late", "appeal.backdate"):
             rid = desk._ruling(desk.recorded())
-            args = ["appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g"]
+            args = [
+                "appeal",
+                "file",
+                "--ruling",
+                str(rid),
+                "--by",
+                "EW",
+                "--grounds",
+                "g",
+                "--receipt",
+                "R-1",
+            ]
             if action == "appeal.accept_late":
                 late = (datetime.now(UTC) + timedelta(hours=3)).isoformat()
                 args += ["--filed-at", late, "--accept-late", "--reason", "交通管制"]

@@ -341,19 +341,19 @@ def test_appeal_times_come_from_the_stores_clock(
     with Store.open(event_db) as store:
         rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
         monkeypatch.setattr(audit, "datetime", StationClock)
-        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=store_actor())
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=store_actor(), receipt="R-1")
         filed = store.appeal(aid)["filed_at"]
         at = store.log()[-1]["at"]
     on_server = "://" in event_db
     assert filed.startswith("2000-") != on_server and at.startswith("2000-") != on_server, (filed, at)
     # giving a time is back-dating: refused without a reason, kept with it in the log
     rc, _, err = cli(
-        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g", "--receipt", "R-1",
         "--filed-at", "2026-04-01T15:00:00+08:00",
     )  # fmt: skip
     assert rc == 2 and "--filed-at: an appeal's times come from the store's clock" in err, err
     rc, _, err = cli(
-        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g",
+        event_db, "appeal", "file", "--ruling", str(rid), "--by", "EW", "--grounds", "g", "--receipt", "R-1",
         "--filed-at", "2026-04-01T15:00:00+08:00", "--ended-at", "2026-04-01T14:55:00+08:00",
         "--backdate-reason", "纸质申诉单补录",
     )  # fmt: skip
@@ -422,11 +422,11 @@ def test_who_is_the_name_given_at_login_and_only_the_filer_withdraws(event_db: s
                 1, make_case(table=2, ns="3", ew="4"), actor=Actor("别人", li.station, li.role, li.ticket)
             )
         rid = store.rulings_of(store.current_matches(1)[0]["id"])[0]["id"]
-        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=li)
+        aid = store.file_appeal(1, ruling_id=rid, by="NS", grounds="g", actor=li, receipt="R-1")
         with pytest.raises(RoleError, match="filed by 李裁判 \\(table referee\\); only that table referee"):
             store.withdraw_appeal(aid, reason="撤回", actor=wang)
         store.withdraw_appeal(aid, reason="对方同意", actor=li)
-        aid2 = store.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=li)
+        aid2 = store.file_appeal(1, ruling_id=rid, by="EW", grounds="g", actor=li, receipt="R-1")
         store.withdraw_appeal(aid2, reason="撤回", actor=chief)  # the chief referee may
     rc, out, _ = cli(event_db, "log", lang="zh")
     assert "李裁判@table-1  ［裁判员］" in out and "孙裁判长@table-1  ［裁判长］" in out
