@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -354,3 +355,27 @@ def forfeit_text(decision: Mapping[str, Any], lang: str) -> str:
     if reason:  # the referee's own words of why the pair left (as an override's reason)
         words += f"：{reason}" if lang == "zh" else f": {reason}"
     return f"{name}{words}" if lang == "zh" else f"{name}: {words}"
+
+
+#: An appeal's attachment as the evidence keeps it (one line, language-free): the file's name
+#: and the SHA-256 of its bytes, so the copy the committee looks at can be checked later.
+_ATTACHMENT = re.compile(r"^attachment: (?P<name>.+) sha256:(?P<digest>[0-9a-f]{64})$")
+
+
+def attachment_line(name: str, digest: str) -> str:
+    """The evidence's line for an attachment (``attachment: NAME sha256:HEX``)."""
+    return f"attachment: {name} sha256:{digest}"
+
+
+def evidence_parts(evidence: str) -> tuple[str, list[tuple[str, str]]]:
+    """An appeal's evidence split into the written statement and its attachments (name,
+    SHA-256), so each edge words the attachment in its own language."""
+    statement: list[str] = []
+    attached: list[tuple[str, str]] = []
+    for line in evidence.splitlines():
+        m = _ATTACHMENT.match(line.strip())
+        if m:
+            attached.append((m["name"], m["digest"]))
+        else:
+            statement.append(line)
+    return "\n".join(statement).strip(), attached

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from ..app.errors import RoleError, StoreError
 from ..app.session import Session
 from ..core.seats import SIDE_NAMES
+from ..core.text import evidence_parts
 from .i18n import Language, local_time
 from .preview import PdfPreview, show_pdf
 from .refusal import focus_field, refusal
@@ -475,9 +476,10 @@ class AppealsView(QWidget):
             parts.append(f"<b>{tr('the_hand', hand=a['hand'])}:</b> {hand_text}")
         parts.append(f"<b>{tr('grounds')}:</b> {a['grounds']}")
         if a.get("evidence"):  # the attachment's line (its name and SHA-256) worded here
-            evidence = html.escape(a["evidence"]).replace(
-                "\nattachment: ", f"<br><b>{tr('attachment')}:</b> "
-            )
+            statement, attached = evidence_parts(a["evidence"])
+            evidence = html.escape(statement).replace("\n", "<br>")
+            for name, digest in attached:
+                evidence += f"<br><b>{tr('attachment')}:</b> {html.escape(name)} sha256:{digest}"
             parts.append(f"<b>{tr('evidence')}:</b> {evidence}")
         parts.append(f"<b>{tr('filed')}:</b> {_local(a['filed_at'])} · {late}")
         if a.get("late_reason"):

@@ -35,7 +35,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ..core.text import FORFEIT_WORDS, forfeit_cause, forfeit_text
+from ..core.text import FORFEIT_WORDS, evidence_parts, forfeit_cause, forfeit_text
 from . import flow
 from .data import (
     SEAT_EN,
@@ -1901,7 +1901,14 @@ def render_appeal(data: AppealFormData, target: Target, form: FormTemplate | Non
         paras = cjk_paragraphs(data.grounds, st.grounds)
         rows = [[p] for p in paras]
         if data.evidence:
-            rows.append([[_lab(form, "evidence", inline=True), _p(data.evidence)]])
+            statement, attached = evidence_parts(data.evidence)
+            cell = [_lab(form, "evidence", inline=True)]
+            if statement:
+                cell.append(_p(statement))
+            for name, digest in attached:
+                # the name and the whole digest: the committee's copy can be checked against it
+                cell.append(_p(f"{form.zh('attachment')} {form.en('attachment')}：{name}  SHA-256 {digest}"))
+            rows.append([cell])
         t = Table(rows, colWidths=[width], hAlign="LEFT")
         t.setStyle(
             TableStyle(

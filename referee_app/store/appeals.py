@@ -24,6 +24,7 @@ from sqlalchemy import Connection, and_, select
 
 from ..core.editing import carry_forward, lighter_but_worse, same_infraction
 from ..core.errors import field_of
+from ..core.text import attachment_line
 from . import audit, roles
 from .common import EventInfo, _current_at, _voided, from_iso, strip_case
 from .errors import ConflictError, InputError, NotFoundError, RoleError
@@ -64,7 +65,7 @@ def _with_attachment(evidence: str | None, attachment: str | Path | None) -> str
             field="attachment",
             path=str(path),
         ) from None
-    line = f"attachment: {path.name} sha256:{digest}"
+    line = attachment_line(path.name, digest)
     return f"{evidence.strip()}\n{line}" if evidence and evidence.strip() else line
 
 

@@ -3,6 +3,7 @@ voidings and corrections, and signing with the event's key kept in the store."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -44,6 +45,7 @@ def store_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from referee_app.store.service import Actor, Store
 
     db = tmp_path_factory.mktemp("store") / "event.db"
+    (db.parent / "录像截图.png").write_bytes(signature_png(9))
     chief = Actor("钱裁判长", "desk")
     referee = Actor("赵裁判", "table-3")
     sigs = {k: signature_png(i) for i, k in enumerate(("N", "E", "S", "W", "referee"))}
@@ -66,6 +68,7 @@ def store_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             by="NS",
             grounds=GROUNDS,
             evidence="录像 2 号机位",
+            attachment=db.parent / "录像截图.png",
             receipt="No. 0077",
             actor=chief,
         )
@@ -98,6 +101,9 @@ def test_appeal_form_from_the_store(store_db: Path, tmp_path: Path) -> None:
     for want in ("申诉表", "#1", "北家的牌是洗牌时掉落的", "录像2号机位", "No.0077", "200", "甲一", "乙一",
                  "录像显示牌系掉落", "周委员", "吴委员", "撤销原判罚", "二、12", "在时限内"):  # fmt: skip
         assert want in text, want
+    # the attachment in the form's words, with the whole digest to check the committee's copy by
+    digest = hashlib.sha256((store_db.parent / "录像截图.png").read_bytes()).hexdigest()
+    assert f"附件Attachment：录像截图.pngSHA-256{digest}" in text and "attachment:" not in text
     # the open appeal prints with its decision left blank
     out2 = tmp_path / "appeal2.pdf"
     proc = run_cli("--db", str(store_db), "--lang", "en", "print", "appeal", "--appeal", "2", "-o", str(out2))
