@@ -55,8 +55,8 @@ SPEC: dict[str, dict[str, Any]] = {
         | set(
             "appeal_no ruling hand infraction seat sanction clause ruled_at timing appellant filed_at "
             "window window_round_end window_score_published deadline on_time late late_accepted "
-            "late_refused fee amount yuan receipt grounds evidence attachment decision upheld modified rejected "
-            "withdrawn new_sanction reasons decided_at fee_outcome refunded kept rules_clause "
+            "late_refused fee amount yuan receipt grounds evidence attachment decision upheld modified "
+            "rejected withdrawn new_sanction reasons decided_at fee_outcome refunded kept rules_clause "
             "signatures chief_referee committee".split()
         ),
     },
