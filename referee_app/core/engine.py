@@ -523,14 +523,14 @@ class RoundJudge:
                     if better and not points_keep:
                         gains[defenders] = max(gains[defenders], points_gain)
                     # an offence must not spare the dealer side the J rule's drop
-                    j_drop = self.j_rule_drop(hand, before[dealer_side])
+                    j_drop = self.j_rule_drop(hand, before[dealer_side], total)
                 else:
                     keep_deal = True
                     gains[dealer_side] = printed
                     if better and points_keep:
                         gains[dealer_side] = max(gains[dealer_side], points_gain)
                     j_rule = self.rules["scoring"].get("j_rule")
-                    if self.j_rule_drop(hand, before[dealer_side]) is not None:
+                    if self.j_rule_drop(hand, before[dealer_side], total) is not None:
                         # the defenders captured with a J but lost the hand: two printed
                         # clauses meet; the hand loss stands and the J rule does not apply
                         overruled = j_rule.get("defenders_lose_clause")
@@ -547,7 +547,7 @@ class RoundJudge:
             total = max(0, raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
             gains[dealer_side if keep_deal else defenders] = gain
-            j_drop = self.j_rule_drop(hand, before[dealer_side])
+            j_drop = self.j_rule_drop(hand, before[dealer_side], total)
             if j_drop is not None:
                 keep_deal = False
                 gains[dealer_side] = 0
@@ -746,12 +746,29 @@ class RoundJudge:
         )
         return {"outcome": outcome, "next_dealer": None, "forfeiting": forfeiting, "passed_a": None}
 
-    def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
-        """The level the dealer side drops to under the J rule (滑钩), if it applies."""
+    def j_rule_drop(self, hand: Hand, dealer_level: str, total: int) -> str | None:
+        """The level the dealer side drops to under the J rule (滑钩), if it applies: by
+        how many Js captured, or by which J (主J / 副J) where the rulebook says so; only from
+        the rule's least defender ``total`` on, where it has one."""
         j_rule = self.rules["scoring"].get("j_rule")
         if not (j_rule and dealer_level == j_rule["level"] and hand.bottom.captured and hand.bottom.j > 0):
             return None
-        return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+        least = j_rule.get("min_defender_total")
+        if least is not None and total < least:
+            return None
+        if j_rule.get("trump_to") is None:
+            return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+        if hand.bottom.j_suit is None:
+            raise CaseError(
+                f"{hand.path}.bottom.j_suit: required: {self.rb.id}'s J rule drops the dealer side "
+                f"by which J captured ({cite(j_rule['clause'])}): trump (the trump suit's J) "
+                "or side (a side suit's J)",
+                code="case.j_suit_required",
+                field=f"{hand.path}.bottom.j_suit",
+                rulebook=self.rb.id,
+                clause=cite(j_rule["clause"]),
+            )
+        return j_rule["trump_to"] if hand.bottom.j_suit == "trump" else j_rule["side_to"]
 
     def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
         """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""

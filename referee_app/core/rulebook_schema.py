@@ -85,15 +85,41 @@ class Redeclarations(Strict):
 
 
 class JRule(Strict):
-    """滑钩: capturing the bottom with the trump-rank card drops the dealer side."""
+    """滑钩: the defenders capture the bottom with a J while the dealer side is on ``level``:
+    the dealer side loses the deal and drops.
+
+    Where it drops is said one of two ways, both keys of a way given: by how many Js
+    captured (``single_to``, ``pair_to``: HBUE 单J抠底降至6；对J抠底降至2), or by which J
+    captured (``trump_to``, ``side_to``: the trump suit's J 主J sends it to one level, a side
+    suit's J 副J to another; the case says which, ``bottom.j_suit``).
+    ``min_defender_total``: the rule applies only when the defenders' total for the hand
+    (the bottom and penalties counted) reaches it (e.g. 80); absent, whatever their points
+    (无论得分多少). The defenders gain what their points give, as in any hand.
+    """
 
     level: Level
-    single_to: Level
-    pair_to: Level
+    single_to: Level | None = None
+    pair_to: Level | None = None
+    trump_to: Level | None = None
+    side_to: Level | None = None
+    min_defender_total: int | None = Field(default=None, ge=0)
     clause: Clause
     # the defenders capture with a J but lose the hand by sanction: the hand loss stands
     # (the dealer side keeps the deal, no drop); a reading where the event does not say
     defenders_lose_clause: Clause | None = None
+
+    @model_validator(mode="after")
+    def _one_way_of_dropping(self) -> JRule:
+        by_count = (self.single_to, self.pair_to)
+        by_suit = (self.trump_to, self.side_to)
+        whole = [all(v is not None for v in way) for way in (by_count, by_suit)]
+        given = [any(v is not None for v in way) for way in (by_count, by_suit)]
+        if whole.count(True) != 1 or given.count(True) != 1:
+            raise PydanticCustomError(
+                "rulebook_j_rule_drops",
+                "give the J rule's drops one way: single_to and pair_to, or trump_to and side_to",
+            )
+        return self
 
 
 class Scoring(Strict):
