@@ -129,3 +129,67 @@ def test_a_j_rule_says_where_the_dealer_side_drops_one_whole_way(drops: str) -> 
     assert "give the J rule's drops one way: single_to and pair_to, or trump_to and side_to" in str(
         caught.value
     )
+
+
+# -- 2. a tie won by the side holding the deal when the round ends ---------------------------
+
+_HOLDS_DEAL = (
+    'tie = "reached_first"\ntie_clause = { ref = "规则五、(二)", title = "胜负", zh = "所达级别相同则以此轮最先到达该级者为胜方（不算被“J”之前的记录）。"',
+    'tie = "holds_deal_at_end"\ntie_clause = { ref = "第十条", title = "平局", zh = "时间到时双方级数相同，以终局时坐庄的一方为胜。"',
+)
+
+
+def _miscount_by(seat: str) -> dict:
+    # 多或少牌 found when the cards are counted: HBUE 规则四、(一), the offending side loses
+    return {"kind": "wrong_card_count", "seat": seat, "phase": "end_of_hand"}
+
+
+def test_a_tie_on_time_goes_to_the_side_holding_the_deal_after_the_last_hands_change() -> None:
+    """Issue 25: "a tie at time won by the side holding the deal when the round ends — after
+    the last hand's change of deal, including a dealer side that stepped down for a miscount"."""
+    club = _draft("hbue-2018", _HOLDS_DEAL)
+    # NS deal at 4 and lose the hand for a miscount: EW take the deal with +2, 2 → 4
+    stepped_down = _round(
+        {"defender_points": 20, "infractions": [_miscount_by("N")]},
+        levels={"NS": "4", "EW": "2"},
+        finished="time",
+    )
+    out = judge(stepped_down, rulebook=club)
+    assert out["hands"][0]["levels_after"] == {"NS": "4", "EW": "4"}
+    assert out["hands"][0]["next_dealer"] == "W"
+    result = out["result"]
+    assert result["winner"] == "EW" and result["decided_by"] == "tie_holds_deal_at_end"
+    assert result["citation"] == "第十条 平局" and result["match_points"] == {"NS": 0, "EW": 2}
+    # the side that dealt that last hand (NS) is what the other option names
+    dealt = _draft("hbue-2018", (_HOLDS_DEAL[0], _HOLDS_DEAL[0].replace("reached_first", "dealt_last_hand")))
+    assert judge(stepped_down, rulebook=dealt)["result"]["winner"] == "NS"
+    # the deal changed on points: the defenders reach 80 at 2 and take it (+0), levels equal
+    on_points = _round({"defender_points": 80}, levels={"NS": "3", "EW": "3"}, finished="time")
+    result = judge(on_points, rulebook=club)["result"]
+    assert result["winner"] == "EW" and result["decided_by"] == "tie_holds_deal_at_end"
+
+
+def test_the_deal_held_at_the_end_is_nobodys_after_an_open_grab_and_the_first_dealers_before_play() -> None:
+    club = _draft("hbue-2018", _HOLDS_DEAL)
+    # both sides miscount: both lose, the next deal is grabbed (规则四、(一)); nobody holds it
+    both = _round(
+        {"defender_points": 20, "infractions": [_miscount_by("N"), _miscount_by("E")]},
+        levels={"NS": "5", "EW": "5"},
+        finished="time",
+    )
+    out = judge(both, rulebook=club)
+    assert out["hands"][0]["next_dealer"] is None
+    result = out["result"]
+    assert result["winner"] is None and result["decided_by"] == "tie_unresolved" and result["assumed"]
+    # no hand played: the first dealer's side holds the deal
+    result = judge(_round(levels={"NS": "5", "EW": "5"}, finished="time"), rulebook=club)["result"]
+    assert result["winner"] == "NS" and result["decided_by"] == "tie_holds_deal_at_end"
+
+
+def test_the_old_names_of_tie_options_are_read_as_the_options_named_for_what_they_mean() -> None:
+    old = _draft("hbue-2018", (_HOLDS_DEAL[0], _HOLDS_DEAL[0].replace("reached_first", "last_dealer_side")))
+    assert old.data["round"]["tie"] == "dealt_last_hand"
+    assert _draft("hbue-2018").data["round"]["tie"] == "reached_level_first"
+    tied = _round({"defender_points": 80}, levels={"NS": "3", "EW": "3"}, finished="time")
+    result = judge(tied, rulebook=old)["result"]
+    assert result["winner"] == "NS" and result["decided_by"] == "tie_last_dealer_side"

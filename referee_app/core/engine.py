@@ -324,7 +324,9 @@ class RoundJudge:
         elif passed_side is not None:
             decision.result = self.result(passed_side, "passed_a")
         elif self.case.finished != "open":
-            decision.result = self.result_on_time(last_dealer_side)
+            # ``dealer``: who holds the deal as the round ends, the last hand's next dealer
+            # (after its change of deal); none after an open grab
+            decision.result = self.result_on_time(last_dealer_side, dealer)
         return decision
 
     def check_time_warning(self) -> dict[str, Any] | None:
@@ -1242,18 +1244,25 @@ class RoundJudge:
             "match_points_citation": cite(mp["clause"]),
         }
 
-    def result_on_time(self, last_dealer_side: str | None) -> dict[str, Any]:
+    def result_on_time(self, last_dealer_side: str | None, holder: str | None) -> dict[str, Any]:
+        """The result of a round ended on time: the higher level wins; equal levels are
+        decided by the rulebook's ``tie`` (``holder``: the seat holding the deal at the end)."""
         ns, ew = self.levels["NS"], self.levels["EW"]
         if ns != ew:
             return self.result("NS" if LEVELS.index(ns) > LEVELS.index(ew) else "EW", "levels")
         tie = self.rules["round"]["tie"]
-        if tie == "reached_first":
+        if tie == "holds_deal_at_end":
+            if holder is None:
+                # an open grab follows the last hand: no side holds the deal, nothing decides
+                return self.result(None, "tie_unresolved", assumed=True)
+            return self.result(side_of(holder), "tie_holds_deal_at_end")
+        if tie == "reached_level_first":
             if self.reached["NS"] != self.reached["EW"]:
                 first = "NS" if self.reached["NS"] < self.reached["EW"] else "EW"
                 return self.result(first, "tie_reached_first")
             # neither side reached the level before the other (nothing moved): no rule decides
             return self.result(None, "tie_unresolved", assumed=True)
-        if tie == "last_dealer_side" and last_dealer_side is not None:
+        if tie == "dealt_last_hand" and last_dealer_side is not None:
             return self.result(last_dealer_side, "tie_last_dealer_side")
         return self.result(None, "tie_draw")
 

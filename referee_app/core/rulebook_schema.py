@@ -270,13 +270,35 @@ class MatchPoints(Strict):
     clause: Clause
 
 
+#: The old names of ``round.tie``'s options, still read (the bundled HBUE says reached_first):
+#: each stands for the option named for what it means.
+TIE_ALIASES = {"reached_first": "reached_level_first", "last_dealer_side": "dealt_last_hand"}
+
+
 class Round(Strict):
+    """The round's time, its warning, and who wins when it ends on time with the levels equal.
+
+    ``tie``: ``draw``; ``reached_level_first``, the side whose level last moved earlier (先到此级者胜);
+    ``dealt_last_hand``, the side of the last hand's dealer, whatever that hand's change of
+    deal; ``holds_deal_at_end``, the side holding the deal when the round ends: the one that
+    deals next after the last hand, its change of deal counted (a dealer side that lost the
+    hand, by points or for a miscount, has stepped down). The old names ``reached_first`` and
+    ``last_dealer_side`` are read as ``reached_level_first`` and ``dealt_last_hand``.
+    """
+
     minutes: int = Field(gt=0)
     warning_minutes_left: int = Field(ge=0)
     hands_after_warning: int = Field(ge=0)
     warning_includes_current: bool
     warning_text: Text
-    tie: Literal["draw", "reached_first", "last_dealer_side"]
+    tie: Literal[
+        "draw",
+        "reached_level_first",
+        "dealt_last_hand",
+        "holds_deal_at_end",
+        "reached_first",  # old names, read as the two above them
+        "last_dealer_side",
+    ]
     tie_clause: Clause
     clause: Clause
     #: Where the time warning (minutes left, hands after it) comes from; marked assumed
@@ -285,6 +307,11 @@ class Round(Strict):
     #: Where the event says who wins a round that ends on time by the levels (级数高者为胜);
     #: without it the match points' clause is cited.
     result_clause: Clause | None = None
+
+    @field_validator("tie")
+    @classmethod
+    def _tie_by_its_name(cls, value: str) -> str:
+        return TIE_ALIASES.get(value, value)
 
 
 class Appeal(Strict):
