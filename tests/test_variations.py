@@ -193,3 +193,76 @@ def test_the_old_names_of_tie_options_are_read_as_the_options_named_for_what_the
     tied = _round({"defender_points": 80}, levels={"NS": "3", "EW": "3"}, finished="time")
     result = judge(tied, rulebook=old)["result"]
     assert result["winner"] == "NS" and result["decided_by"] == "tie_last_dealer_side"
+
+
+# -- 3. 20-point level units, the bands said as 「每低于20分」/「每超过20分」 -----------------------
+
+_BHG_BANDS = """dealer_bands = [
+  { upto = 0, gain = 3 },
+  { upto = 35, gain = 2 },
+  { upto = 75, gain = 1 },
+]"""
+
+
+def _gains(rulebook: Rulebook, totals: range) -> dict[int, tuple[bool, dict]]:
+    """(the dealer side keeps the deal, the levels after) for each defender total, dealer N."""
+    out = {}
+    for total in totals:
+        hand = judge(_round({"defender_points": total}), rulebook=rulebook)["hands"][0]
+        out[total] = (hand["keep_deal"], hand["levels_after"])
+    return out
+
+
+def test_20_point_units_below_and_above_80_give_a_level_for_each_20() -> None:
+    """Issue 25: "20-point level units with bands written as "每低于20分"" — the dealer side
+    goes up a level for each 20 points (每低于20分) the defenders fall short of 80, the
+    defenders a level for each 20 over it (每超过20分); no band is written by hand."""
+    club = _draft("bhg-2011", ("step = 40\n" + _BHG_BANDS, "step = 20\ndealer_step = 20"))
+    assert club.data["scoring"]["dealer_bands"] == [
+        {"upto": 19, "gain": 4},
+        {"upto": 39, "gain": 3},
+        {"upto": 59, "gain": 2},
+        {"upto": 79, "gain": 1},
+    ]
+    judged = _gains(club, range(0, 145, 5))
+    dealer = {total: levels["NS"] for total, (keep, levels) in judged.items() if keep}
+    assert dealer == {
+        **dict.fromkeys((0, 5, 10, 15), "6"),  # 61–80 short: +4
+        **dict.fromkeys((20, 25, 30, 35), "5"),
+        **dict.fromkeys((40, 45, 50, 55), "4"),
+        **dict.fromkeys((60, 65, 70, 75), "3"),  # 5–20 short: +1
+    }
+    defenders = {total: levels["EW"] for total, (keep, levels) in judged.items() if not keep}
+    assert defenders == {
+        **dict.fromkeys((80, 85, 90, 95), "2"),  # the deal changes, nothing over
+        **dict.fromkeys((100, 105, 110, 115), "3"),  # 20 over: +1
+        **dict.fromkeys((120, 125, 130, 135), "4"),
+        140: "5",
+    }
+
+
+def test_bhgs_written_bands_are_the_40_point_unit_with_a_shut_out_of_3() -> None:
+    """BHG 一、(十二) "庄家与防家以80分为标准决定升级或换庄，每40分为一个升级单位", with the
+    bands it reads (0 → +3, 5–35 → +2, 40–75 → +1): the same hands as a 40-point dealer step
+    with 大光 3."""
+    bhg = _draft("bhg-2011")
+    derived = _draft("bhg-2011", (_BHG_BANDS, "dealer_step = 40\ndealer_zero_gain = 3"))
+    assert derived.data["scoring"]["dealer_bands"][0] == {"upto": 0, "gain": 3}
+    assert _gains(derived, range(0, 200, 5)) == _gains(bhg, range(0, 200, 5))
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        ((_BHG_BANDS, _BHG_BANDS + "\ndealer_step = 20"), "give dealer_bands or dealer_step, not both"),
+        ((_BHG_BANDS, _BHG_BANDS + "\ndealer_zero_gain = 3"), "dealer_zero_gain: only with dealer_step"),
+        (
+            (_BHG_BANDS, "dealer_step = 0"),
+            "scoring.dealer_step: Input should be greater than 0, got 0 (line 25)",
+        ),
+    ],
+)
+def test_the_dealer_bands_are_said_one_way(edit: tuple[str, str], problem: str) -> None:
+    with pytest.raises(RulebookError) as caught:
+        _draft("bhg-2011", edit)
+    assert problem in str(caught.value)

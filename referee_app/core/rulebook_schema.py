@@ -123,9 +123,20 @@ class JRule(Strict):
 
 
 class Scoring(Strict):
+    """计分与升级: the defenders' total decides the hand. From ``deal_changes_at`` on the deal
+    changes and the defenders gain a level for each further ``step`` points (每超过 step 分升
+    一级). Below it the dealer side keeps the deal and goes up by ``dealer_bands``, written
+    out, or derived from ``dealer_step`` (每低于 dealer_step 分升一级): one level for each
+    ``dealer_step`` points, or part of them, the total falls short of ``deal_changes_at``
+    (80 and 20: 60–75 +1, 40–55 +2, 20–35 +3, 0–15 +4), and ``dealer_zero_gain`` at 0 where
+    the event prints a shut-out (大光) apart (80, 40 and 3: BHG's 40–75 +1, 5–35 +2, 0 +3).
+    """
+
     deal_changes_at: int = Field(gt=0)
     step: int = Field(gt=0)
     dealer_bands: list[Band] = Field(min_length=1)
+    dealer_step: int | None = Field(default=None, gt=0)
+    dealer_zero_gain: int | None = Field(default=None, ge=0)
     defender_gain_cap: int | None = Field(default=None, ge=1)
     clause: Clause
     dealer_bands_clause: Clause | None = None
@@ -133,6 +144,29 @@ class Scoring(Strict):
     j_rule: JRule | None = None
     negative_total: Literal["zero"] = "zero"
     negative_clause: Clause | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bands_from_dealer_step(cls, data: object) -> object:
+        """The dealer bands a ``dealer_step`` stands for, written into the rulebook's data
+        (the engine and a reader of the data see bands either way)."""
+        if not isinstance(data, dict) or "dealer_step" not in data:
+            if isinstance(data, dict) and "dealer_zero_gain" in data:
+                raise PydanticCustomError(
+                    "rulebook_zero_gain_needs_step", "dealer_zero_gain: only with dealer_step"
+                )
+            return data
+        if "dealer_bands" in data:
+            raise PydanticCustomError("rulebook_bands_or_step", "give dealer_bands or dealer_step, not both")
+        step, threshold, zero = data["dealer_step"], data.get("deal_changes_at"), data.get("dealer_zero_gain")
+        if not (type(step) is int and type(threshold) is int and step > 0 and threshold > 0):
+            # the fields' own checks name what is wrong; the bands are not missing as well
+            return {**data, "dealer_bands": [{"upto": 0, "gain": 0}]}
+        most = -(-threshold // step)  # levels for a total of 0, a part of a step counting whole
+        bands = [{"upto": threshold - (gain - 1) * step - 1, "gain": gain} for gain in range(most, 0, -1)]
+        if type(zero) is int:
+            bands = [{"upto": 0, "gain": zero}, *(b for b in bands if b["upto"] > 0)]
+        return {**data, "dealer_bands": bands}
 
     @model_validator(mode="after")
     def _bands_cover_below_threshold(self) -> Scoring:
