@@ -266,3 +266,70 @@ def test_the_dealer_bands_are_said_one_way(edit: tuple[str, str], problem: str) 
     with pytest.raises(RulebookError) as caught:
         _draft("bhg-2011", edit)
     assert problem in str(caught.value)
+
+
+# -- 4. a level taken from the offending side after the hand, the third time the round -------
+
+_LEVEL_A_TIME = (
+    (
+        'id = "hand_loss"\nsanction = { hand_loss = true }\nclause = { ref = "规则四、(二)(2)"',
+        'id = "a_level"\ncounter = "wrong_play"\nsanction = { levels = { offender = -1 } }\n'
+        'clause = { ref = "第十四条"',
+    ),
+    (
+        "[counters.delay]",
+        '[counters.wrong_play]\nscope = "round"\n[[counters.wrong_play.steps]]\nfrom_count = 3\n'
+        "sanction = { round_forfeit = true }\n"
+        'clause = { ref = "第十四条", title = "跟牌出错", zh = "一轮中第三次跟牌出错，判该轮负。", '
+        'en = "The third wrong follow in a round forfeits it." }\n\n[counters.delay]',
+    ),
+)
+
+
+def _wrong_follow(seat: str, trick: int = 3) -> dict:
+    return {"kind": "wrong_play", "seat": seat, "trick": trick, "discovered": trick + 1}
+
+
+def test_a_wrong_follow_takes_a_level_from_the_offender_after_the_hand_and_the_third_the_round() -> None:
+    """Issue 25: "a sanction that takes a level from the offending side after the hand, three
+    times → the round"."""
+    club = _draft("hbue-2018", *_LEVEL_A_TIME)
+    # NS deal at 10 and hold the defenders to 0 (+5, stopped on the mandatory J): the level is
+    # taken after that, 10; taken before, 9 + 5 would still have stopped on J
+    hand = judge(
+        _round({"defender_points": 0, "infractions": [_wrong_follow("S")]}, levels={"NS": "10", "EW": "4"}),
+        rulebook=club,
+    )["hands"][0]
+    assert hand["rulings"][0]["levels"] == {"NS": -1, "EW": 0} and hand["rulings"][0]["hand_lost"] is False
+    assert hand["gains"] == {"NS": 5, "EW": 0} and hand["levels_after"] == {"NS": "10", "EW": "4"}
+    # the defenders offend: they lose the level, the dealer side's hand is scored as played
+    hand = judge(
+        _round({"defender_points": 40, "infractions": [_wrong_follow("E")]}, levels={"NS": "5", "EW": "4"}),
+        rulebook=club,
+    )["hands"][0]
+    assert hand["levels_after"] == {"NS": "6", "EW": "3"} and hand["next_dealer"] == "S"
+    # below 2 there is nothing to take
+    hand = judge(_round({"defender_points": 40, "infractions": [_wrong_follow("W")]}), rulebook=club)[
+        "hands"
+    ][0]
+    assert hand["levels_after"] == {"NS": "3", "EW": "2"}
+    # the third time in the round, over three hands, the offending side forfeits it
+    three = [{"defender_points": 40, "infractions": [_wrong_follow(seat)]} for seat in ("N", "S", "N")]
+    out = judge(_round(*three, levels={"NS": "5", "EW": "5"}, finished="time"), rulebook=club)
+    assert [h["rulings"][0]["occurrence"] for h in out["hands"]] == [1, 2, 3]
+    assert [h["rulings"][0]["round_forfeit"] for h in out["hands"]] == [False, False, True]
+    assert out["hands"][2]["rulings"][0]["citation"] == "第十四条 跟牌出错"
+    assert out["forfeit"]["side"] == "NS" and out["result"]["winner"] == "EW"
+
+
+def test_the_times_are_the_offending_sides_and_a_hand_in_play_loses_its_level_when_scored() -> None:
+    club = _draft("hbue-2018", *_LEVEL_A_TIME)
+    # NS twice, EW once: nobody's third time
+    three = [{"defender_points": 40, "infractions": [_wrong_follow(seat)]} for seat in ("N", "E", "S")]
+    out = judge(_round(*three, levels={"NS": "5", "EW": "5"}), rulebook=club)
+    assert out["forfeit"] is None
+    assert [h["rulings"][0]["occurrence"] for h in out["hands"]] == [1, 1, 2]
+    in_play = judge(_round({"in_progress": True, "infractions": [_wrong_follow("N")]}), rulebook=club)
+    hand = in_play["hands"][0]
+    assert hand["in_progress"] and hand["rulings"][0]["levels"] == {"NS": -1, "EW": 0}
+    assert hand["levels_after"] == {"NS": "2", "EW": "2"}  # nothing moves until the hand is scored

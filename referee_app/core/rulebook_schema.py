@@ -437,6 +437,12 @@ class When(Strict):
 
 
 class LevelChange(Strict):
+    """Levels a sanction moves each side (扣一级: ``offender = -1``), applied after the hand:
+    once the hand's own gains (and the J rule's drop) are made, never below 2 and never
+    counted as playing a mandatory level; a hand still in play moves nothing until it is
+    scored. With a counter whose step at the third time is ``round_forfeit``, "three times →
+    the round"."""
+
     offender: int = 0
     opponent: int = 0
 
