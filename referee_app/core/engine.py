@@ -813,15 +813,15 @@ class RoundJudge:
         """Whether the bottom's multiplier comes from a value the rulebook states as a
         reading (``bottom.assumed_values``): the shape of the last trick, and for a throw
         also the largest part it is multiplied by where the throw's rule reads it."""
-        assumed = set(self.rules["bottom"].get("assumed_values") or ())
+        cfg = self.rules["bottom"]
+        assumed = set(cfg.get("assumed_values") or ())
+        from_pairs = cfg.get("assumed_tractor_from_pairs")
+        if from_pairs is not None and (hand.bottom.pairs or 2) >= from_pairs:
+            assumed.add("tractor")  # a tractor this long: its multiplier is the reading
         shape = hand.bottom.shape or "single"
         if shape in assumed:
             return True
-        return (
-            shape == "throw"
-            and self.rules["bottom"]["throw"] != "fixed"
-            and (hand.bottom.largest or "single") in assumed
-        )
+        return shape == "throw" and cfg["throw"] != "fixed" and (hand.bottom.largest or "single") in assumed
 
     def bottom_points(self, hand: Hand) -> int:
         return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0

@@ -204,6 +204,10 @@ class Bottom(Strict):
     #: the others (BHG prints ×8 for two pairs; three and more is read): a hand whose bottom
     #: is multiplied by one of them is marked assumed; the clause itself stays as printed.
     assumed_values: list[Literal["single", "pair", "tractor", "throw"]] = []
+    #: Tractors from this many pairs on have a multiplier that is a reading, the shorter ones
+    #: printed (BHG prints ×8 for two pairs: 3): a hand whose bottom is multiplied by such a
+    #: tractor (or a throw by its largest part, such a tractor) is marked assumed.
+    assumed_tractor_from_pairs: int | None = Field(default=None, ge=2)
 
 
 class Levels(Strict):
