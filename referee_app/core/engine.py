@@ -347,7 +347,7 @@ class RoundJudge:
                 code="case.past_time_warning",
                 field=extra.path,
                 n=last + 1,
-                given=given,
+                warned_in=given,  # not "given": a message shows that as ", got …"
                 last=last,
                 rulebook=self.rb.id,
                 clause=cite(clause),
