@@ -111,6 +111,10 @@ MODULES: dict[str, Module] = {
             "tests/wording/test_words.py",
             # the variations of real events' rules as rulebook data (issue 25 item 5)
             "tests/test_variations.py",
+            # what a referee is told exactly (refusals, the warning, the words), and a hand that
+            # stands as dealt (its words and refusals): a second or two each
+            "tests/test_engine_exact.py",
+            "tests/test_as_played.py",
         ),
         # 85 for now (was 90): the refusals, readings and words of issues 23, 25 and 26 left
         # some 150 surviving mutants on the merged tree, most in error texts and word variants

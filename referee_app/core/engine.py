@@ -714,7 +714,8 @@ class RoundJudge:
                     clause=ruling.citation,
                     at=where,
                 )
-        if hand.bottom.captured and not (first.trick is not None and end >= TRICKS):
+        # (a count error found when the cards are counted, end_of_hand, comes after the last trick)
+        if hand.bottom.captured and end < TRICKS:
             raise CaseError(
                 f"{hand.path}.bottom.captured: the hand ended before its last trick "
                 f"({first.path}, {ruling.citation}, {where}); the bottom cannot be captured",

@@ -1,0 +1,214 @@
+"""What a referee is told, exactly: the refusals of facts that cannot have happened (the field,
+the clause, the line in each language), the time warning's last hand, and the words of a hand
+that stands as dealt. Written from the seeds' clauses: Gansu 2018 六、二、2 (the warning) and
+六、六、E (a signal ends the hand at once), HBUE 2018 规则五、(一) and 规则一、(二), BHG 2011
+比赛方法 (no warning printed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee_app.app.messages import describe
+from referee_app.core.engine import judge
+from referee_app.core.errors import CaseError
+from referee_app.core.rulebook import Rulebook, rulebook_from_text
+
+from .conftest import RULES
+
+
+def case(event: str, hands: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return {"event": event, "first_dealer": "E", "hands": hands, "finished": "time", **extra}
+
+
+def hand(points: int = 60, *infractions: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"defender_points": points, "infractions": list(infractions), **extra}
+
+
+def refused(raw: dict[str, Any], rulebook: Rulebook | None = None) -> CaseError:
+    with pytest.raises(CaseError) as caught:
+        judge(raw, rulebook=rulebook)
+    return caught.value
+
+
+def draft(base: str, *edits: tuple[str, str]) -> Rulebook:
+    text = (RULES / f"{base}.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return rulebook_from_text(
+        text.replace(f'id = "{base}"', 'id = "club-2026"'), "club.toml", use_cache=False
+    )
+
+
+def signal(seat: str, trick: int, **extra: Any) -> dict[str, Any]:
+    return {"kind": "illegal_signal", "seat": seat, "trick": trick, **extra}
+
+
+# -- the time warning ------------------------------------------------------------------------
+
+
+def test_the_time_warning_names_its_hand_the_last_it_allows_and_its_clause() -> None:
+    """Gansu 六、二、2 "还有最后1副牌(不包括正在打的该副牌)"; HBUE 规则五、(一) "再打二副牌，包括
+    正在抓牌或打的这副牌"; BHG prints none (its one last hand is the rulebook's reading)."""
+    three = [hand(), hand(), hand()]
+    gansu = judge(case("gansu-2018", three, time_warning={"hand": 2}))["time_warning"]
+    assert gansu == {"hand": 2, "last_hand": 3, "citation": "六、二、2 时间提醒", "assumed": False}
+    hbue = judge(case("hbue-2018", three, time_warning={"hand": 2}))["time_warning"]
+    assert hbue == {"hand": 2, "last_hand": 3, "citation": "规则五、(一) 限时提醒", "assumed": False}
+    bhg = judge(case("bhg-2011", three, time_warning={"hand": 1}))["time_warning"]
+    assert bhg == {"hand": 1, "last_hand": 2, "citation": "比赛方法 时间提醒", "assumed": True}
+    assert "time_warning" not in judge(case("gansu-2018", three))
+
+
+def test_a_hand_past_the_warning_is_refused_in_words_naming_the_warning_and_the_clause() -> None:
+    error = refused(case("gansu-2018", [hand(), hand(), hand(), hand()], time_warning={"hand": 2}))
+    assert error.field == "hands[3]" and error.code == "case.past_time_warning"
+    assert str(error) == (
+        "hands[3]: hand 4 is past the time warning given in hand 2: gansu-2018 allows hands up to 3 "
+        "(六、二、2 时间提醒)"
+    )
+    assert describe(error, "zh") == (
+        "hands[3]：第 4 副已超出限时提醒（第 2 副时发出）后允许的牌局：规则 gansu-2018 只允许打到第 3 副"
+        "（六、二、2 时间提醒）。"
+    )
+    error = refused(case("hbue-2018", [hand()] * 4, time_warning={"hand": 2}))
+    assert error.values["clause"] == "规则五、(一) 限时提醒" and error.values["last"] == 3
+
+
+def test_no_hand_after_a_warning_in_the_hand_being_played_leaves_that_hand_the_last() -> None:
+    # a club whose warning allows no hand after it, the one in play included: that one is last
+    club = draft(
+        "gansu-2018",
+        (
+            "hands_after_warning = 1\nwarning_includes_current = false",
+            "hands_after_warning = 0\nwarning_includes_current = true",
+        ),
+    )
+    two = case("club-2026", [hand(), hand()], time_warning={"hand": 2})
+    assert judge(two, rulebook=club)["time_warning"]["last_hand"] == 2
+    error = refused(case("club-2026", [hand(), hand(), hand()], time_warning={"hand": 2}), club)
+    assert str(error) == (
+        "hands[2]: hand 3 is past the time warning given in hand 2: club-2026 allows hands up to 2 "
+        "(六、二、2 时间提醒)"
+    )
+
+
+def test_a_rulebook_without_a_warning_clause_cites_the_rounds_own() -> None:
+    text = (RULES / "gansu-2018.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("warning_clause"))
+    club = draft("gansu-2018", (line + "\n", ""))
+    out = judge(case("club-2026", [hand(), hand()], time_warning={"hand": 1}), rulebook=club)
+    assert out["time_warning"] == {
+        "hand": 1,
+        "last_hand": 2,
+        "citation": "六、二、1 比赛办法",
+        "assumed": False,
+    }
+    error = refused(case("club-2026", [hand()] * 3, time_warning={"hand": 1}), club)
+    assert error.values["clause"] == "六、二、1 比赛办法"
+
+
+# -- nothing after a hand ended at once --------------------------------------------------------
+
+
+def test_an_offence_after_the_hand_ended_is_refused_naming_the_ending_ruling_and_its_trick() -> None:
+    """Gansu 六、六、E "若一经发现，该副牌立即结束"."""
+    error = refused(case("gansu-2018", [hand(60, signal("E", 3), signal("N", 15))], finished="open"))
+    assert error.field == "hands[0].infractions[1].trick" and error.code == "case.after_hand_ended"
+    assert str(error) == (
+        "hands[0].infractions[1].trick: the hand had already ended (hands[0].infractions[0], "
+        "六、六、E 传递非法信息, trick 3); nothing is played after it"
+    )
+    assert error.values == {
+        "ended_by": "hands[0].infractions[0]",
+        "clause": "六、六、E 传递非法信息",
+        "at": "trick 3",
+    }
+    assert describe(error, "zh") == (
+        "hands[0].infractions[1].trick：本副牌已因 hands[0].infractions[0] 的判罚（六、六、E 传递非法信息）"
+        "立即结束，之后不能再有出牌或违规。"
+    )
+
+
+def test_the_hand_ends_when_the_offence_is_found_not_when_it_was_made() -> None:
+    found_later = signal("E", 3, discovered=5)
+    # played in trick 5, where the signal was found: before the end
+    out = judge(
+        case(
+            "gansu-2018",
+            [hand(60, found_later, {"kind": "exposed_card", "seat": "N", "trick": 5})],
+            finished="open",
+        )
+    )
+    assert [r["kind"] for r in out["hands"][0]["rulings"]] == ["illegal_signal", "exposed_card"]
+    error = refused(
+        case(
+            "gansu-2018",
+            [hand(60, found_later, {"kind": "exposed_card", "seat": "N", "trick": 6})],
+            finished="open",
+        )
+    )
+    assert error.field == "hands[0].infractions[1].trick" and error.values["at"] == "trick 5"
+    # of two hand-ending offences the first in play ends it, whatever the order they were typed
+    error = refused(case("gansu-2018", [hand(60, signal("N", 9), signal("E", 3))], finished="open"))
+    assert (
+        error.field == "hands[0].infractions[0].trick"
+        and error.values["ended_by"] == "hands[0].infractions[1]"
+    )
+
+
+def test_a_bottom_captured_after_the_hand_ended_is_refused_in_words() -> None:
+    pair = {"points": 20, "captured": True, "shape": "pair"}
+    error = refused(case("gansu-2018", [hand(60, signal("E", 24), bottom=pair)]))
+    assert error.field == "hands[0].bottom.captured" and error.code == "case.captured_after_end"
+    assert str(error) == (
+        "hands[0].bottom.captured: the hand ended before its last trick (hands[0].infractions[0], "
+        "六、六、E 传递非法信息, trick 24); the bottom cannot be captured"
+    )
+    assert describe(error, "zh") == (
+        "hands[0].bottom.captured：本副牌已因 hands[0].infractions[0] 的判罚（六、六、E 传递非法信息）"
+        "在最后一圈之前结束，不可能抠底。"
+    )
+    # found in the last trick, the one that captures: the capture stands
+    out = judge(case("gansu-2018", [hand(60, signal("E", 24, discovered=25), bottom=pair)]))
+    assert out["hands"][0]["bottom_multiplier"] == 4
+
+
+# A club whose count error after the bottom is buried ends the hand at once (a phase, no trick).
+_ENDS_AT_ONCE = (
+    "sanction = { hand_loss = { dealer_offends = 1, defenders_offend = 2 } }",
+    "sanction = { ends_hand = true }",
+)
+
+
+def test_a_hand_ended_in_a_phase_names_the_phase_and_a_count_at_the_end_follows_it() -> None:
+    club = draft("gansu-2018", _ENDS_AT_ONCE)
+    count = {"kind": "wrong_card_count", "seat": "N", "phase": "after_bury"}
+    exposed = {"kind": "exposed_card", "seat": "E", "trick": 2}
+    error = refused(case("club-2026", [hand(60, count, exposed)], finished="open"), club)
+    assert error.field == "hands[0].infractions[1].trick"
+    assert error.values == {
+        "ended_by": "hands[0].infractions[0]",
+        "clause": "六、六、A2 多牌少牌",
+        "at": "after_bury",
+    }
+    pair = {"points": 20, "captured": True, "shape": "pair"}
+    error = refused(case("club-2026", [hand(60, count, bottom=pair)]), club)
+    assert error.field == "hands[0].bottom.captured" and error.values["at"] == "after_bury"
+    # a count error found when the cards are counted comes after the last trick: the bottom
+    # was captured before it, and another count at the end is no offence after the end
+    at_end = {"kind": "wrong_card_count", "seat": "N", "phase": "end_of_hand"}
+    other = {"kind": "wrong_card_count", "seat": "E", "phase": "end_of_hand"}
+    out = judge(case("club-2026", [hand(60, at_end, other, bottom=pair)]), rulebook=club)
+    assert out["hands"][0]["bottom_multiplier"] == 4 and out["hands"][0]["lost_by"] == "both"
+
+
+def test_a_hand_ended_without_saying_when_places_no_end() -> None:
+    # logged with neither a trick nor a phase: nothing later can be said to follow it
+    club = draft("gansu-2018", _ENDS_AT_ONCE)
+    untimed = {"kind": "illegal_signal", "seat": "E"}
+    out = judge(case("gansu-2018", [hand(60, untimed, {"kind": "exposed_card", "seat": "N", "trick": 20})]))
+    assert [r["kind"] for r in out["hands"][0]["rulings"]] == ["illegal_signal", "exposed_card"]
+    assert judge(case("club-2026", [hand(60, untimed)]), rulebook=club)["hands"][0]["lost_by"] == "EW"
