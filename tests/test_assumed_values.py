@@ -96,3 +96,17 @@ def test_a_throw_multiplied_by_its_largest_part_is_marked_when_that_part_is_a_lo
         case = _hand({"points": 10, "captured": True, "shape": "throw", "largest": "tractor", "pairs": pairs})
         hand = judge(case, rulebook=draft)["hands"][0]
         assert hand["bottom_multiplier"] == 2 * (pairs + 1) + 1 and hand["assumed"] is marked
+
+
+def test_a_throws_largest_part_marks_it_only_where_the_throw_is_multiplied_by_that_part() -> None:
+    """HBUE 三、(一) "若以甩牌抠底，则乘以甩牌其中所含最大组合的倍数+1": the pair's reading
+    decides a throw whose largest part is a pair; BHG "甩牌抠底乘以3" does not use the parts."""
+    edit = ("max_points = 80", 'assumed_values = ["pair"]\nmax_points = 80')
+    throw = {"points": 10, "captured": True, "shape": "throw", "largest": "pair"}
+    pair = {"points": 10, "captured": True, "shape": "pair"}
+    single_throw = {**throw, "largest": "single"}
+    for base, throw_marked in (("hbue-2018", True), ("bhg-2011", False)):
+        draft = _draft(base, *edit)
+        assert judge(_hand(pair), rulebook=draft)["hands"][0]["assumed"] is True, base
+        assert judge(_hand(throw), rulebook=draft)["hands"][0]["assumed"] is throw_marked, base
+        assert judge(_hand(single_throw), rulebook=draft)["hands"][0]["assumed"] is False, base

@@ -212,3 +212,128 @@ def test_a_hand_ended_without_saying_when_places_no_end() -> None:
     out = judge(case("gansu-2018", [hand(60, untimed, {"kind": "exposed_card", "seat": "N", "trick": 20})]))
     assert [r["kind"] for r in out["hands"][0]["rulings"]] == ["illegal_signal", "exposed_card"]
     assert judge(case("club-2026", [hand(60, untimed)]), rulebook=club)["hands"][0]["lost_by"] == "EW"
+
+
+# -- a hand that stands as dealt ---------------------------------------------------------------
+
+
+def _changed_after_play() -> dict[str, Any]:
+    """BHG: hand 2's hidden card changed by an appeal to a warning; hand 3 had been dealt by
+    South, whom the rotation no longer gives (it gives East)."""
+    return {
+        "event": "bhg-2011",
+        "first_dealer": "N",
+        "hands": [
+            {"defender_points": 85},
+            {
+                "defender_points": 40,
+                "infractions": [
+                    {
+                        "kind": "hidden_card",
+                        "seat": "W",
+                        "trick": 3,
+                        "discovered": 6,
+                        "override": {"sanctions": ["warning"], "reason": "改判"},
+                    }
+                ],
+            },
+            {
+                "defender_points": 120,
+                "bottom": {"points": 20, "captured": True, "shape": "single"},
+                "dealt_by": "S",
+            },
+        ],
+        "finished": "time",
+    }
+
+
+def test_a_hand_standing_as_dealt_is_worded_whole_in_each_language() -> None:
+    """BHG 一、(五) gives the rotation; a hand already played by another dealer stands (the
+    rulebook's stated reading)."""
+    zh = judge(_changed_after_play(), lang="zh")["hands"][2]["text"]
+    assert zh == (
+        "防守方得160分，东西方上庄，升2级，下一副东家坐庄。"
+        "本副按实际发牌计：南家坐庄（按轮庄现应为东家；一、(五)，按假定）。"
+    )
+    en = judge(_changed_after_play(), lang="en")["hands"][2]["text"]
+    assert en == (
+        "defenders' total 160; East-West take the deal, +2; East deals next. "
+        "Counted as dealt: South dealt (the rotation now gives East; 一、(五), assumed)."
+    )
+
+
+def test_a_hand_standing_as_dealt_cites_the_as_played_reading_else_the_rotations_clause() -> None:
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("as_played_clause"))
+    own = draft("bhg-2011", (line, line.replace('ref = "一、(五)"', 'ref = "附则"', 1)))
+    worded = judge({**_changed_after_play(), "event": "club-2026"}, lang="en", rulebook=own)["hands"][2]
+    assert worded["text"].endswith("(the rotation now gives East; 附则, assumed).")
+    none = draft("bhg-2011", (line + "\n", ""))
+    worded = judge({**_changed_after_play(), "event": "club-2026"}, lang="zh", rulebook=none)["hands"][2]
+    assert worded["text"].endswith("（按轮庄现应为东家；一、(五)，按假定）。")
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "line", "zh"),
+    [
+        (
+            {0: {"dealt_by": "E"}},
+            "hands[0].dealt_by",
+            "hands[0].dealt_by: the first hand's dealer is first_dealer (N), got E",
+            "hands[0].dealt_by：第一副的庄家是 first_dealer（N），收到 E。",
+        ),
+        (
+            {0: {"dealer": "E"}},
+            "hands[0].dealer",
+            "hands[0].dealer: the first hand's dealer is first_dealer (N), got E",
+            "hands[0].dealer：第一副的庄家是 first_dealer（N），收到 E。",
+        ),
+        (
+            {1: {"dealer": "E"}},
+            "hands[1].dealer",
+            "hands[1].dealer: dealers after the first are derived (W deals this hand), got E",
+            "hands[1].dealer：第一副之后的庄家由结果推出（本副应由 W 坐庄），收到 E。",
+        ),
+    ],
+)
+def test_a_dealer_the_round_cannot_have_had_is_refused_in_words(
+    change: dict[int, dict[str, str]], field: str, line: str, zh: str
+) -> None:
+    raw = _changed_after_play()
+    for i, facts in change.items():
+        raw["hands"][i].update(facts)
+    error = refused(raw)
+    assert (error.field, str(error), describe(error, "zh")) == (field, line, zh)
+
+
+def _after_an_open_grab(**second: Any) -> dict[str, Any]:
+    """HBUE 规则四、(一) "双方违规则下副牌实行一次性抢庄": both sides miscount in hand 1."""
+    counts = [{"kind": "wrong_card_count", "seat": s, "phase": "end_of_hand"} for s in ("N", "E")]
+    return {
+        "event": "hbue-2018",
+        "first_dealer": "N",
+        "finished": "open",
+        "hands": [{"defender_points": 20, "infractions": counts}, {"defender_points": 40, **second}],
+    }
+
+
+def test_after_an_open_grab_the_grabs_winner_deals_and_no_other_can_have_dealt() -> None:
+    error = refused(_after_an_open_grab())
+    assert (error.field, error.code) == ("hands[1].dealer", "case.dealer_grab")
+    assert str(error) == (
+        "hands[1].dealer: required: the previous hand left the deal open (一次性抢庄); give the seat "
+        "that won the grab"
+    )
+    assert describe(error, "zh") == "hands[1].dealer：必填：上一副未定庄（一次性抢庄）；请填写抢到庄的座位。"
+    error = refused(_after_an_open_grab(dealer="E", dealt_by="S"))
+    assert (error.field, str(error), error.values) == (
+        "hands[1].dealt_by",
+        "hands[1].dealt_by: E won the grab (dealer), got S",
+        {"dealer": "E", "got": "S"},
+    )
+    assert describe(error, "zh") == "hands[1].dealt_by：本副由 E 抢到庄，记录的实际庄家却是 S。"
+    # who dealt, as recorded when the hand was played, names the grab's winner
+    dealt = judge(_after_an_open_grab(dealt_by="S"))["hands"][1]
+    assert dealt["dealer"] == "S" and dealt["dealer_by_rotation"] is None and dealt["dealer_side"] == "NS"
+    grabbed = judge(_after_an_open_grab(dealer="E", dealt_by="E"))["hands"][1]
+    assert grabbed["dealer"] == "E" and grabbed["dealer_by_rotation"] is None
