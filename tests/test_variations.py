@@ -333,3 +333,31 @@ def test_the_times_are_the_offending_sides_and_a_hand_in_play_loses_its_level_wh
     hand = in_play["hands"][0]
     assert hand["in_progress"] and hand["rulings"][0]["levels"] == {"NS": -1, "EW": 0}
     assert hand["levels_after"] == {"NS": "2", "EW": "2"}  # nothing moves until the hand is scored
+
+
+def test_a_level_taken_before_play_moves_the_levels_the_first_hand_starts_from() -> None:
+    """A level change ruled before the first hand (a club's 迟到扣一级) was worded to the
+    referee ("南北方降1级") and then moved nothing: it now moves the round's starting levels."""
+    club = _draft(
+        "bhg-2011",
+        (
+            'id = "under_ten"\nsanction = { warning = true }',
+            'id = "under_ten"\nsanction = { levels = { offender = -1 } }',
+        ),
+    )
+    late = {"kind": "late_arrival", "seat": "N", "minutes": 5}
+    out = judge(
+        _round({"defender_points": 40}, levels={"NS": "5", "EW": "5"}, finished="time", before_play=[late]),
+        rulebook=club,
+    )
+    assert out["before_play"][0]["levels"] == {"NS": -1, "EW": 0}
+    assert out["hands"][0]["levels_before"] == {"NS": "4", "EW": "5"}
+    # North-South deal from 4 and keep the deal with 40 (+1): 5, level with East-West
+    assert out["hands"][0]["levels_after"] == {"NS": "5", "EW": "5"}
+    # the round ended before a hand: the result stands on the moved levels
+    out = judge(_round(levels={"NS": "5", "EW": "5"}, finished="time", before_play=[late]), rulebook=club)
+    assert out["result"]["levels"] == {"NS": "4", "EW": "5"} and out["result"]["winner"] == "EW"
+    # a voided ruling moves nothing
+    voided = {**late, "void": {"reason": "到场时间记错"}}
+    out = judge(_round(levels={"NS": "5", "EW": "5"}, finished="time", before_play=[voided]), rulebook=club)
+    assert out["result"]["levels"] == {"NS": "5", "EW": "5"}

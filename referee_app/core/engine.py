@@ -278,6 +278,8 @@ class RoundJudge:
             decision.result = self.forfeit_result(decision.forfeit)
             return decision
 
+        # a level change ruled before play (迟到扣一级) moves the levels the first hand starts from
+        self.move_by_rulings(self.levels, [r for r in before if r.void_reason is None])
         decision.time_warning = self.check_time_warning()
         hands_out: list[HandOutcome] = []
         dealer: str | None = self.case.first_dealer
@@ -593,10 +595,7 @@ class RoundJudge:
                     reading_assumed = True  # a gain stopped on a level the event does not print
             if j_drop is not None:
                 after[dealer_side] = j_drop
-        for r in rulings:
-            for side, change in r.levels.items():
-                if change:
-                    after[side], _ = advance(after[side], change, self.mandatory, False)
+        self.move_by_rulings(after, rulings)
         for side in SIDES:
             if after[side] != before[side]:
                 self.reached[side] = number
@@ -646,6 +645,14 @@ class RoundJudge:
             "forfeiting": forfeiting,
             "passed_a": passed_a,
         }
+
+    def move_by_rulings(self, levels: dict[str, str], rulings: list[Ruling]) -> None:
+        """The level changes sanctions rule (扣一级), in place: after whatever else moved
+        ``levels``, never below 2, never counted as playing a mandatory level."""
+        for r in rulings:
+            for side, change in r.levels.items():
+                if change:
+                    levels[side], _ = advance(levels[side], change, self.mandatory, False)
 
     def check_hand_facts(self, hand: Hand, number: int) -> bool:
         """Refuse a hand whose facts cannot have happened under this event's rules (a bottom
