@@ -337,3 +337,32 @@ def test_after_an_open_grab_the_grabs_winner_deals_and_no_other_can_have_dealt()
     assert dealt["dealer"] == "S" and dealt["dealer_by_rotation"] is None and dealt["dealer_side"] == "NS"
     grabbed = judge(_after_an_open_grab(dealer="E", dealt_by="E"))["hands"][1]
     assert grabbed["dealer"] == "E" and grabbed["dealer_by_rotation"] is None
+
+
+# -- a round's shape -----------------------------------------------------------------------------
+
+
+def test_hands_after_the_round_ended_are_refused_saying_how_it_ended() -> None:
+    late = {"kind": "late_arrival", "seat": "N", "minutes": 15}  # BHG 二、1: 10 minutes or more
+    error = refused(case("bhg-2011", [hand(40)], before_play=[late]))
+    assert (error.field, str(error)) == (
+        "hands",
+        "hands: the round was forfeited before play (before_play); give no hands",
+    )
+    assert describe(error, "zh") == "hands：本轮在开赛前已判弃权（before_play），不应再有牌局。"
+    # East-West pass A in hand 1 (BHG 先过A者为胜)
+    error = refused(case("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"}))
+    assert (error.field, str(error), error.values) == (
+        "hands[1]",
+        "hands[1]: the round ended at hand 1 (passed A); no hand can follow",
+        {"n": 1},
+    )
+    assert describe(error, "zh") == "hands[1]：本轮已在第 1 副结束，之后不能再有牌局。"
+    forfeited = {
+        "kind": "misconduct",
+        "seat": "N",
+        "points": 30,
+        "override": {"reason": "拒绝比赛", "sanctions": ["round_forfeit"]},
+    }
+    error = refused(case("bhg-2011", [hand(40, forfeited), hand(40), hand(40)]))
+    assert str(error) == "hands[1]: the round ended at hand 1 (round forfeit); no hand can follow"
