@@ -366,3 +366,34 @@ def test_hands_after_the_round_ended_are_refused_saying_how_it_ended() -> None:
     }
     error = refused(case("bhg-2011", [hand(40, forfeited), hand(40), hand(40)]))
     assert str(error) == "hands[1]: the round ended at hand 1 (round forfeit); no hand can follow"
+
+
+def test_a_stored_decision_with_parts_left_out_is_worded_as_far_as_it_goes() -> None:
+    from referee_app.core.engine import word
+    from referee_app.core.rulebook import load_rulebook
+
+    bhg = load_rulebook("bhg-2011")
+    assert word({}, "zh", bhg) == {}
+    stored = judge(case("bhg-2011", [hand(60)]), lang="en")
+    worded = word({"hands": stored["hands"], "before_play": None}, "zh", bhg)
+    assert worded["hands"][0]["text"] == "防守方得60分，东西方连庄，升1级，下一副西家坐庄。"
+    assert word({"hands": stored["hands"], "before_play": []}, "en", bhg)["hands"][0]["text"] == (
+        "defenders' total 60; East-West keep the deal, +1; West deals next."
+    )
+    # a hand stored with its words, before decisions were language-free, keeps them
+    old = {k: v for k, v in stored["hands"][0].items() if k != "keep_deal"}
+    assert word({"hands": [old]}, "zh", bhg)["hands"][0]["text"] == stored["hands"][0]["text"]
+
+
+def test_a_round_forfeit_the_referee_imposes_cites_the_forfeit_clause() -> None:
+    """BHG 二 判弃权: the override's round forfeit cites the clause that forfeits a round, not
+    the clause of the sanction proposed (a misconduct's points)."""
+    forfeited = {
+        "kind": "misconduct",
+        "seat": "N",
+        "points": 30,
+        "override": {"reason": "拒绝比赛", "sanctions": ["round_forfeit"]},
+    }
+    ruling = judge(case("bhg-2011", [hand(40, forfeited)]))["hands"][0]["rulings"][0]
+    assert ruling["round_forfeit"] and ruling["citation"] == "二 判弃权"
+    assert ruling["proposed"]["citation"] != "二 判弃权"

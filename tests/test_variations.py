@@ -361,3 +361,28 @@ def test_a_level_taken_before_play_moves_the_levels_the_first_hand_starts_from()
     voided = {**late, "void": {"reason": "到场时间记错"}}
     out = judge(_round(levels={"NS": "5", "EW": "5"}, finished="time", before_play=[voided]), rulebook=club)
     assert out["result"]["levels"] == {"NS": "5", "EW": "5"}
+
+
+def test_a_tie_nothing_decides_is_marked_even_where_every_clause_is_printed() -> None:
+    """The result of a tie no rule decides (an open grab after the last hand; nobody's level
+    moved) is marked on its own, not only through an assumed match points clause."""
+    printed = (
+        'en = "Knockout: the winner goes on; 2/1/0 match points are recorded.", assumed = true,',
+        'en = "Knockout: the winner goes on; 2/1/0 match points are recorded.",',
+    )
+    club = _draft("hbue-2018", _HOLDS_DEAL, printed)
+    both = _round(
+        {"defender_points": 20, "infractions": [_miscount_by("N"), _miscount_by("E")]},
+        levels={"NS": "5", "EW": "5"},
+        finished="time",
+    )
+    out = judge(both, rulebook=club)
+    assert out["hands"][0]["assumed"] is False
+    assert out["result"]["decided_by"] == "tie_unresolved" and out["result"]["assumed"] is True
+    held = judge(
+        _round({"defender_points": 80}, levels={"NS": "3", "EW": "3"}, finished="time"), rulebook=club
+    )
+    assert held["result"]["decided_by"] == "tie_holds_deal_at_end" and held["result"]["assumed"] is False
+    first = _draft("hbue-2018", printed)
+    out = judge(both, rulebook=first)  # reached_level_first, and neither level moved
+    assert out["result"]["decided_by"] == "tie_unresolved" and out["result"]["assumed"] is True

@@ -823,13 +823,14 @@ class RoundJudge:
         also the largest part it is multiplied by where the throw's rule reads it."""
         cfg = self.rules["bottom"]
         assumed = set(cfg.get("assumed_values") or ())
-        from_pairs = cfg.get("assumed_tractor_from_pairs")
-        if from_pairs is not None and (hand.bottom.pairs or 2) >= from_pairs:
+        from_pairs, pairs = cfg.get("assumed_tractor_from_pairs"), hand.bottom.pairs
+        if from_pairs is not None and pairs is not None and pairs >= from_pairs:
             assumed.add("tractor")  # a tractor this long: its multiplier is the reading
-        shape = hand.bottom.shape or "single"
+        # a captured bottom has its shape, and a throw its largest part (the case requires them)
+        shape = hand.bottom.shape
         if shape in assumed:
             return True
-        return shape == "throw" and cfg["throw"] != "fixed" and (hand.bottom.largest or "single") in assumed
+        return shape == "throw" and cfg["throw"] != "fixed" and hand.bottom.largest in assumed
 
     def bottom_points(self, hand: Hand) -> int:
         return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0
