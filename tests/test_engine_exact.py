@@ -397,3 +397,33 @@ def test_a_round_forfeit_the_referee_imposes_cites_the_forfeit_clause() -> None:
     ruling = judge(case("bhg-2011", [hand(40, forfeited)]))["hands"][0]["rulings"][0]
     assert ruling["round_forfeit"] and ruling["citation"] == "二 判弃权"
     assert ruling["proposed"]["citation"] != "二 判弃权"
+
+
+def test_a_proposal_under_an_override_in_a_hand_both_sides_lose_words_no_award_of_its_own() -> None:
+    """HBUE 规则四、(一) "双方违规则下副牌实行一次性抢庄": neither side's award is given, for the
+    ruling and for the proposal the referee overrode alike."""
+    counts = [
+        {"kind": "wrong_card_count", "seat": "N", "phase": "end_of_hand"},
+        {
+            "kind": "wrong_card_count",
+            "seat": "E",
+            "phase": "end_of_hand",
+            "override": {"reason": "确认", "sanctions": ["hand_loss"]},
+        },
+    ]
+    raw = {
+        "event": "hbue-2018",
+        "first_dealer": "N",
+        "finished": "open",
+        "hands": [{"defender_points": 20, "infractions": counts}],
+    }
+    zh = judge(raw)["hands"][0]["rulings"][1]
+    assert (
+        zh["proposed"]["text"]
+        == "多或少牌（东）：判东西方本副牌负（双方均判负，结果见本副牌）。依据规则四、(一) 多或少牌。"
+    )
+    en = judge(raw, lang="en")["hands"][0]["rulings"][1]
+    assert en["proposed"]["text"] == (
+        "Wrong number of cards (East): East-West lose the hand (both sides lose it: see the hand's "
+        "outcome). Clause 规则四、(一) 多或少牌."
+    )
