@@ -427,3 +427,52 @@ def test_a_proposal_under_an_override_in_a_hand_both_sides_lose_words_no_award_o
         "Wrong number of cards (East): East-West lose the hand (both sides lose it: see the hand's "
         "outcome). Clause 规则四、(一) 多或少牌."
     )
+
+
+# -- a count the other reading of its scope would change (BHG 二、11 不按牌序扣牌) -------------
+
+
+def _trick_handling_counted(scope: str, *steps: int) -> Rulebook:
+    """BHG with its trick-handling counter (scope a reading: scope_clause assumed) over
+    ``scope`` and a step of 10 more points from each count in ``steps``."""
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    start = text.index("[counters.trick_handling]")
+    end = text.index("\n[[counters.trick_handling.steps]]", start)
+    head = text[start:end].replace('scope = "hand"', f'scope = "{scope}"', 1)
+    clause = 'clause = { ref = "二、11", title = "不按牌序扣牌", zh = "两次以上每次罚10分。", en = "More." }'
+    block = head + "".join(
+        f"\n[[counters.trick_handling.steps]]\nfrom_count = {n}\nsanction = {{ points = {10 * i} }}\n{clause}"
+        for i, n in enumerate(steps, start=1)
+    )
+    after = text.index("\n\n", end)
+    return rulebook_from_text(
+        text[:start] + block + text[after:].replace('id = "bhg-2011"', 'id = "club-2026"'),
+        "club.toml",
+        use_cache=False,
+    )
+
+
+def _marks(rulebook: Rulebook, *hands: list[str]) -> list[list[bool]]:
+    raw = case("bhg-2011", [hand(60, *({"kind": kind, "seat": seat} for kind, seat in h)) for h in hands])
+    return [[r["assumed"] for r in h["rulings"]] for h in judge(raw, rulebook=rulebook)["hands"]]
+
+
+def test_a_count_over_the_round_is_marked_only_where_counting_within_the_hand_changes_its_step() -> None:
+    th = "trick_handling"
+    club = _trick_handling_counted("round", 2, 3)
+    # North's 2nd and 3rd in one hand: the hand's count is the same, nothing is marked
+    assert _marks(club, [(th, "N"), (th, "N"), (th, "N")]) == [[False, False, False]]
+    # East-West's times are not North-South's, nor another counter's (a delay) theirs
+    assert _marks(club, [(th, "E"), (th, "E"), (th, "N")]) == [[False, False, False]]
+    assert _marks(club, [("delay", "N"), ("delay", "N"), (th, "N")]) == [[False, False, False]]
+    # North's 2nd of the round in another hand: counted within the hand a first time: marked
+    assert _marks(club, [(th, "N")], [(th, "N")]) == [[False], [True]]
+
+
+def test_a_count_within_the_hand_is_marked_only_where_counting_over_the_round_changes_its_step() -> None:
+    th = "trick_handling"
+    club = _trick_handling_counted("hand", 2, 4)
+    # the 3rd in one hand is the round's 3rd too: the same step, not marked
+    assert _marks(club, [(th, "N"), (th, "N"), (th, "N")]) == [[False, False, False]]
+    # a first in hand 2 after one in hand 1 would be the round's 2nd: marked
+    assert _marks(club, [(th, "N")], [(th, "N")]) == [[False], [True]]
