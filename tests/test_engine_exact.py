@@ -476,3 +476,25 @@ def test_a_count_within_the_hand_is_marked_only_where_counting_over_the_round_ch
     assert _marks(club, [(th, "N"), (th, "N"), (th, "N")]) == [[False, False, False]]
     # a first in hand 2 after one in hand 1 would be the round's 2nd: marked
     assert _marks(club, [(th, "N")], [(th, "N")]) == [[False], [True]]
+
+
+@pytest.mark.parametrize("reading", ["per_side_clause", "scope_clause"])
+def test_a_count_over_the_event_is_not_marked_by_a_reading_of_whose_times_or_over_what(reading: str) -> None:
+    """Gansu 六、六、E "累计三次传递非法信息的，取消违规方比赛资格": counted over the event, with the
+    pair's earlier times (history). A reading of whose times count (the pair's or the player's)
+    or what they are counted over marks a ruling counted within a round; over the event the
+    event's own count stands."""
+    clause = 'ref = "六、六、E", title = "传递非法信息", zh = "累计三次", en = "three times", assumed = true'
+    club = draft(
+        "gansu-2018",
+        (
+            '[counters.illegal_signal]\nscope = "event"',
+            f'[counters.illegal_signal]\nscope = "event"\n{reading} = {{ {clause} }}',
+        ),
+    )
+    raw = case(
+        "club-2026", [hand(60, signal("N", 4))], finished="open", history={"NS": {"illegal_signal": 2}}
+    )
+    ruling = judge(raw, rulebook=club)["hands"][0]["rulings"][0]
+    assert ruling["occurrence"] == 3 and ruling["disqualified"] is True
+    assert ruling["assumed"] is False
