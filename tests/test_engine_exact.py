@@ -498,3 +498,99 @@ def test_a_count_over_the_event_is_not_marked_by_a_reading_of_whose_times_or_ove
     ruling = judge(raw, rulebook=club)["hands"][0]["rulings"][0]
     assert ruling["occurrence"] == 3 and ruling["disqualified"] is True
     assert ruling["assumed"] is False
+
+
+def test_two_cards_exposed_at_once_are_read_as_one_exposure_and_marked() -> None:
+    """Gansu 六、六、C1 扣10分 for an exposure: two cards at once are the reading, as three are."""
+    two = {"kind": "exposed_card", "seat": "N", "trick": 2, "cards": 2}
+    ruling = judge(case("gansu-2018", [hand(60, two)]))["hands"][0]["rulings"][0]
+    assert ruling["points"] == 10 and ruling["assumed"] is True
+
+
+# -- a failed throw's other cards, charged as exposed but not a time (BHG 二、5, 二、4) ----------
+
+
+def _throw(seat: str, trick: int) -> dict[str, Any]:
+    return {"kind": "failed_throw", "seat": seat, "cards": 1, "thrown": 3, "trick": trick}
+
+
+def _exposed(seat: str, trick: int) -> dict[str, Any]:
+    return {"kind": "exposed_card", "seat": seat, "trick": trick}
+
+
+def _throw_marks(*hands: list[dict[str, Any]]) -> list[list[bool]]:
+    out = judge(case("bhg-2011", [hand(60, *h) for h in hands]))
+    return [[r["assumed"] for r in h["rulings"] if r["kind"] == "failed_throw"] for h in out["hands"]]
+
+
+def test_a_failed_throw_is_marked_where_its_exposed_cards_as_a_time_would_be_the_third() -> None:
+    """BHG 二、5 "其余按暴露张处理" and 二、4 "在一副牌中累积3次，判过错方负": the rulebook reads the
+    other cards as charged, not as a time; a throw that, counted as one, would be the side's
+    3rd exposure in the hand is marked."""
+    assert _throw_marks([_exposed("N", 1), _exposed("S", 2), _throw("N", 3)]) == [[True]]
+    # East-West's exposures are not North-South's times
+    assert _throw_marks([_exposed("E", 1), _exposed("W", 2), _throw("N", 3)]) == [[False]]
+    # counted within the hand: exposures in an earlier hand are not this hand's
+    assert _throw_marks([_exposed("N", 1), _exposed("S", 2)], [_throw("N", 3)]) == [[], [False]]
+    # an earlier throw's cards, read as no time, would be one: the second throw is marked
+    assert _throw_marks([_exposed("N", 1), _throw("N", 2), _throw("S", 3)]) == [[False, True]]
+    assert _throw_marks([_exposed("N", 1), _throw("E", 2), _throw("S", 3)]) == [[False, False]]
+    assert _throw_marks([_exposed("N", 1), _throw("N", 2)], [_throw("S", 3)]) == [[False], [False]]
+
+
+# -- a rulebook that leaves a case without a rule --------------------------------------------
+
+
+def test_a_kind_whose_every_rule_has_conditions_refuses_what_none_of_them_holds() -> None:
+    club = draft(
+        "bhg-2011",
+        (
+            'id = "under_ten"\nsanction = { warning = true }',
+            'id = "under_ten"\nwhen = { minutes = { min = 5 } }\nsanction = { warning = true }',
+        ),
+    )
+    from referee_app.core.errors import RulebookError
+
+    with pytest.raises(RulebookError) as caught:
+        judge(
+            case("club-2026", [], before_play=[{"kind": "late_arrival", "seat": "N", "minutes": 3}]),
+            rulebook=club,
+        )
+    assert str(caught.value) == (
+        "club.toml: infractions.late_arrival: no rule applies to before_play[0] "
+        "(the last rule of a kind should have no conditions)"
+    )
+    lost = draft(
+        "bhg-2011",
+        (
+            'id = "under_ten"\nsanction = { warning = true }',
+            'id = "under_ten"\nsanction = { hand_loss = true }',
+        ),
+    )
+    with pytest.raises(RulebookError) as caught:
+        judge(
+            case("club-2026", [], before_play=[{"kind": "late_arrival", "seat": "N", "minutes": 3}]),
+            rulebook=lost,
+        )
+    assert (
+        str(caught.value)
+        == "club.toml: infractions.late_arrival: a hand loss cannot be ruled before the first hand"
+    )
+
+
+def test_a_rule_for_the_defenders_applies_to_the_side_not_dealing() -> None:
+    per_card = 'id = "per_card"\ncounter = "exposed_card"\nsanction = { points_per_card = 10 }'
+    club = draft(
+        "bhg-2011",
+        (
+            per_card,
+            'id = "defenders"\nwhen = { role = "defenders" }\nsanction = { points = 30 }\n'
+            'clause = { ref = "二、4", title = "暴露张", zh = "防守方", en = "defenders" }\n\n'
+            "[[infractions.exposed_card.rules]]\n" + per_card,
+        ),
+    )
+    # East deals: North is a defender, East of the dealer side
+    rulings = judge(case("club-2026", [hand(60, _exposed("N", 2), _exposed("E", 3))]), rulebook=club)[
+        "hands"
+    ][0]["rulings"]
+    assert [(r["branch"], r["points"]) for r in rulings] == [("defenders", 30), ("per_card", 10)]
