@@ -594,3 +594,24 @@ def test_a_rule_for_the_defenders_applies_to_the_side_not_dealing() -> None:
         "hands"
     ][0]["rulings"]
     assert [(r["branch"], r["points"]) for r in rulings] == [("defenders", 30), ("per_card", 10)]
+
+
+def test_a_total_past_the_last_band_and_short_of_80_is_in_the_last_band() -> None:
+    """BHG 一、(十二) bands 40–75 +1 and the deal changing at 80: a referee's 17-point penalty
+    (二、17 酌情罚10–70分) makes 77, which the dealer side keeps with +1 (it was refused as
+    "no band holds 77", a rulebook error)."""
+    chosen = {"kind": "misconduct", "seat": "E", "points": 17}
+    out = judge(case("bhg-2011", [hand(60, chosen)], finished="open"))["hands"][0]
+    assert out["defender_total"] == 77 and out["keep_deal"] is True and out["gains"] == {"NS": 0, "EW": 1}
+    assert out["assumed"] is True  # BHG's bands are its reading (dealer_bands_clause assumed)
+
+
+def test_a_hand_the_defenders_win_is_marked_where_the_scoring_clause_is_a_reading() -> None:
+    """HBUE 规则三、(四) prints "拣分方总得分达到80分则由拣分方上庄，在此基础上每超过40分则升一级":
+    as printed a hand the defenders win is not marked; stated as a reading, it is."""
+    text = (RULES / "hbue-2018.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith('clause = { ref = "规则三、(四)"'))
+    club = draft("hbue-2018", (line, line[:-2] + ", assumed = true }"))
+    defenders = judge(case("club-2026", [hand(100)], finished="open"), rulebook=club)["hands"][0]
+    assert defenders["keep_deal"] is False and defenders["assumed"] is True
+    assert judge(case("hbue-2018", [hand(100)], finished="open"))["hands"][0]["assumed"] is False

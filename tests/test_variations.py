@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee_app.app.messages import describe
 from referee_app.core.engine import judge
 from referee_app.core.errors import CaseError, RulebookError
 from referee_app.core.rulebook import Rulebook, rulebook_from_text
@@ -80,7 +81,12 @@ def test_a_j_rule_by_suit_asks_which_j_captured() -> None:
     club = _draft("hbue-2018", _J_BY_SUIT)
     with pytest.raises(CaseError) as caught:
         judge(_round(_j_capture(60, None), levels={"NS": "J", "EW": "5"}), rulebook=club)
-    assert caught.value.field == "hands[0].bottom.j_suit"
+    assert caught.value.field == "hands[0].bottom.j_suit" and caught.value.code == "case.j_suit_required"
+    assert caught.value.values == {"rulebook": "club-2026", "clause": "第六条 特别滑钩（J）牌"}
+    assert describe(caught.value, "zh") == (
+        "hands[0].bottom.j_suit：必填：规则 club-2026 的滑钩按抠底的是主 J 还是副 J 降级（第六条 特别滑钩（J）牌）："
+        "trump 为主 J，side 为副 J。"
+    )
     assert str(caught.value) == (
         "hands[0].bottom.j_suit: required: club-2026's J rule drops the dealer side by which J "
         "captured (第六条 特别滑钩（J）牌): trump (the trump suit's J) or side (a side suit's J)"

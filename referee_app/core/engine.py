@@ -785,11 +785,12 @@ class RoundJudge:
         scoring = self.rules["scoring"]
         threshold = scoring["deal_changes_at"]
         if total < threshold:
-            for band in scoring["dealer_bands"]:
-                if total <= band["upto"]:
-                    clause = scoring.get("dealer_bands_clause") or scoring["clause"]
-                    return True, band["gain"], bool(clause["assumed"])
-            raise RulebookError(f"{self.rb.origin}: scoring.dealer_bands: no band holds {total}")
+            bands = scoring["dealer_bands"]
+            # the first band up to the total; a total past the last band's upto and short of
+            # the threshold (a referee's penalty not in fives: 77 under 75 and 80) is in the last
+            band = next((b for b in bands if total <= b["upto"]), bands[-1])
+            clause = scoring.get("dealer_bands_clause") or scoring["clause"]
+            return True, band["gain"], bool(clause["assumed"])
         gain = (total - threshold) // scoring["step"]
         cap = scoring.get("defender_gain_cap")
         if cap is not None:
