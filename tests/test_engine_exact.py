@@ -615,3 +615,12 @@ def test_a_hand_the_defenders_win_is_marked_where_the_scoring_clause_is_a_readin
     defenders = judge(case("club-2026", [hand(100)], finished="open"), rulebook=club)["hands"][0]
     assert defenders["keep_deal"] is False and defenders["assumed"] is True
     assert judge(case("hbue-2018", [hand(100)], finished="open"))["hands"][0]["assumed"] is False
+
+
+def test_offences_of_one_trick_found_then_and_later_are_counted_in_the_order_found() -> None:
+    """BHG 二、4 暴露张 counted per hand (3rd time: the hand lost): in trick 3 North exposes a
+    card found at once, and South one found in trick 6 although made in trick 3, typed first."""
+    later = {"kind": "exposed_card", "seat": "S", "trick": 3, "discovered": 6}
+    now = {"kind": "exposed_card", "seat": "N", "trick": 3}
+    rulings = judge(case("bhg-2011", [hand(60, later, now)], finished="open"))["hands"][0]["rulings"]
+    assert [(r["seat"], r["occurrence"]) for r in rulings] == [("S", 2), ("N", 1)]
