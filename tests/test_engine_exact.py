@@ -624,3 +624,117 @@ def test_offences_of_one_trick_found_then_and_later_are_counted_in_the_order_fou
     now = {"kind": "exposed_card", "seat": "N", "trick": 3}
     rulings = judge(case("bhg-2011", [hand(60, later, now)], finished="open"))["hands"][0]["rulings"]
     assert [(r["seat"], r["occurrence"]) for r in rulings] == [("S", 2), ("N", 1)]
+
+
+# -- readings that mark a hand, each alone (HBUE 2018, every other clause as printed) -----------
+
+
+def _hbue_line(prefix: str) -> str:
+    text = (RULES / "hbue-2018.toml").read_text(encoding="utf-8")
+    return next(x for x in text.splitlines() if x.startswith(prefix))
+
+
+def _printed(prefix: str) -> tuple[str, str]:
+    line = _hbue_line(prefix)
+    assert ", assumed = true" in line
+    return line, line.replace(", assumed = true", "", 1)
+
+
+def _read(prefix: str) -> tuple[str, str]:
+    line = _hbue_line(prefix)
+    assert "assumed" not in line
+    return line, line[:-2] + ", assumed = true }"
+
+
+_EXPOSED = (
+    'clause = { ref = "规则四", title = "违规与判罚", zh = "（未载明）", en = "10 points per exposed card."'
+)
+_MATCH_POINTS = 'clause = { ref = "通知四、(一)", title = "淘汰制", zh = "复赛、决赛均采取淘汰制。"'
+_HAND_LOSS = 'clause = { ref = "规则四", title = "违规判负"'
+_J_RULE = 'clause = { ref = "规则三、(六)", title = "特别滑钩（J）牌"'
+
+
+def _hbue_round(*hands: dict[str, Any], levels: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
+    return {
+        "event": "club-2026",
+        "first_dealer": "N",
+        "levels": levels or {"NS": "2", "EW": "2"},
+        "finished": "open",
+        "hands": list(hands),
+        **extra,
+    }
+
+
+def _count_error(seat: str) -> dict[str, Any]:
+    return {"kind": "wrong_card_count", "seat": seat, "phase": "after_bury"}
+
+
+def test_a_total_below_zero_counted_as_zero_marks_the_hand_where_that_is_a_reading() -> None:
+    """HBUE prints no negative total (规则三、(二), read as 0): East, a defender, exposes two
+    cards (20 points) with 10 in tricks."""
+    club = draft("hbue-2018", _printed(_EXPOSED))
+    exposed = {"kind": "exposed_card", "seat": "E", "trick": 2, "cards": 2}
+    below = judge(_hbue_round(hand(10, exposed)), rulebook=club)["hands"][0]
+    assert below["defender_total"] == 0 and below["gains"]["NS"] == 5 and below["assumed"] is True
+    above = judge(_hbue_round(hand(30, exposed)), rulebook=club)["hands"][0]
+    assert above["defender_total"] == 10 and above["assumed"] is False
+
+
+def test_a_hand_lost_under_a_hand_loss_rule_that_is_a_reading_is_marked() -> None:
+    lost = hand(40, _count_error("N"))
+    assert judge(_hbue_round(lost), rulebook=draft("hbue-2018"))["hands"][0]["assumed"] is False
+    read = judge(_hbue_round(lost), rulebook=draft("hbue-2018", _read(_HAND_LOSS)))["hands"][0]
+    assert read["lost_by"] == "NS" and read["assumed"] is True
+
+
+def _j(points: int, suit: str, *infractions: dict[str, Any]) -> dict[str, Any]:
+    bottom = {"points": 10, "captured": True, "shape": "single", "j": 1, "j_suit": suit}
+    return hand(points, *infractions, bottom=bottom)
+
+
+_BY_SUIT = ('single_to = "6"\npair_to = "2"', 'trump_to = "2"\nside_to = "8"\nmin_defender_total = 80')
+
+
+def test_a_dealer_side_losing_the_hand_still_drops_by_a_j_rule_from_80_only() -> None:
+    club = draft("hbue-2018", _BY_SUIT)
+    at_j = {"NS": "J", "EW": "5"}
+    reached = judge(_hbue_round(_j(60, "trump", _count_error("N")), levels=at_j), rulebook=club)["hands"][0]
+    assert reached["lost_by"] == "NS" and reached["j_drop"] == "2" and reached["levels_after"]["NS"] == "2"
+    short = judge(_hbue_round(_j(50, "trump", _count_error("N")), levels=at_j), rulebook=club)["hands"][0]
+    assert short["lost_by"] == "NS" and short["j_drop"] is None and short["levels_after"]["NS"] == "J"
+
+
+def test_defenders_losing_with_a_j_capture_are_marked_only_where_the_j_rule_would_apply() -> None:
+    """HBUE: "非庄方违规则庄方续庄" against "无论得分多少，一律由拣分方上庄": where the two meet the
+    rulebook's reading (the hand loss stands) marks the hand and the round's result."""
+    printed_points = _printed(_MATCH_POINTS)
+    club = draft("hbue-2018", _BY_SUIT, printed_points)
+    at_j = {"NS": "J", "EW": "5"}
+    met = judge(_hbue_round(_j(60, "side", _count_error("E")), levels=at_j, finished="time"), rulebook=club)
+    assert met["hands"][0]["lost_by"] == "EW" and met["hands"][0]["j_drop"] is None
+    assert met["hands"][0]["rulings"][0]["assumed"] is True and met["result"]["assumed"] is True
+    apart = judge(_hbue_round(_j(50, "side", _count_error("E")), levels=at_j, finished="time"), rulebook=club)
+    assert apart["hands"][0]["rulings"][0]["assumed"] is False and apart["result"]["assumed"] is False
+    # a rulebook that states no reading of it marks nothing
+    silent = draft("hbue-2018", (_hbue_line("defenders_lose_clause") + "\n", ""), printed_points)
+    out = judge(_hbue_round(_j(60, "side", _count_error("E")), levels=at_j, finished="time"), rulebook=silent)
+    assert out["hands"][0]["assumed"] is False and out["result"]["assumed"] is False
+
+
+def test_a_j_drop_marks_the_hand_where_the_j_rule_is_a_reading() -> None:
+    at_j = {"NS": "J", "EW": "5"}
+    bundled = judge(_hbue_round(_j(40, "side"), levels=at_j), rulebook=draft("hbue-2018"))["hands"][0]
+    assert bundled["j_drop"] == "6" and bundled["assumed"] is False
+    read = judge(_hbue_round(_j(40, "side"), levels=at_j), rulebook=draft("hbue-2018", _read(_J_RULE)))
+    assert read["hands"][0]["j_drop"] == "6" and read["hands"][0]["assumed"] is True
+
+
+def test_a_re_declaration_bonus_lapsing_in_a_hand_both_sides_lose_is_marked_where_that_is_a_reading() -> None:
+    """HBUE 规则三、(五) gives the bonus to 上庄方; after a hand both sides lose nobody is: the
+    rulebook reads that it lapses (both_lose_clause assumed)."""
+    both = {"defender_points": 40, "redeclarations": 1, "infractions": [_count_error("N"), _count_error("E")]}
+    raw = _hbue_round(hand(40), both)
+    read = judge(raw, rulebook=draft("hbue-2018"))["hands"][1]
+    assert read["redeclaration_bonus"] == 0 and read["next_dealer"] is None and read["assumed"] is True
+    printed = judge(raw, rulebook=draft("hbue-2018", _printed("both_lose_clause")))["hands"][1]
+    assert printed["redeclaration_bonus"] == 0 and printed["assumed"] is False
