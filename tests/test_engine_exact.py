@@ -738,3 +738,26 @@ def test_a_re_declaration_bonus_lapsing_in_a_hand_both_sides_lose_is_marked_wher
     assert read["redeclaration_bonus"] == 0 and read["next_dealer"] is None and read["assumed"] is True
     printed = judge(raw, rulebook=draft("hbue-2018", _printed("both_lose_clause")))["hands"][1]
     assert printed["redeclaration_bonus"] == 0 and printed["assumed"] is False
+
+
+def test_what_was_made_before_the_end_or_counted_at_the_end_is_no_offence_after_it() -> None:
+    # the signal in trick 5 ends the hand; an exposure made in trick 4 and found in trick 8 was
+    # made before the end, and a count error is found when the cards are counted
+    made_before = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 8}
+    counted = {"kind": "wrong_card_count", "seat": "N", "phase": "end_of_hand"}
+    out = judge(case("gansu-2018", [hand(60, signal("E", 5), made_before, counted)], finished="open"))
+    assert [r["kind"] for r in out["hands"][0]["rulings"]] == [
+        "illegal_signal",
+        "exposed_card",
+        "wrong_card_count",
+    ]
+
+
+def test_an_offence_in_a_later_phase_than_the_end_is_refused_on_its_phase() -> None:
+    drawing = 'sanction = { instruction = { zh = "由少牌方从多牌方手中任意抽取一张，比赛继续进行。"'
+    text = (RULES / "gansu-2018.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith(drawing))
+    club = draft("gansu-2018", (line, "sanction = { ends_hand = true }"))
+    while_drawing = {"kind": "wrong_card_count", "seat": "N", "phase": "drawing"}
+    error = refused(case("club-2026", [hand(60, while_drawing, _count_error("E"))], finished="open"), club)
+    assert error.field == "hands[0].infractions[1].phase" and error.values["at"] == "drawing"
