@@ -761,3 +761,46 @@ def test_an_offence_in_a_later_phase_than_the_end_is_refused_on_its_phase() -> N
     while_drawing = {"kind": "wrong_card_count", "seat": "N", "phase": "drawing"}
     error = refused(case("club-2026", [hand(60, while_drawing, _count_error("E"))], finished="open"), club)
     assert error.field == "hands[0].infractions[1].phase" and error.values["at"] == "drawing"
+
+
+# -- facts a hand cannot have ------------------------------------------------------------------
+
+
+def test_a_bottom_over_what_eight_cards_hold_is_refused_in_words() -> None:
+    """BHG 一、(十二) 抠底 with the bottom's eight cards: at most 80 card points."""
+    bottom = {"points": 85, "captured": True, "shape": "single"}
+    error = refused(case("bhg-2011", [hand(20, bottom=bottom)]))
+    assert (error.field, error.code, error.values) == (
+        "hands[0].bottom.points",
+        "case.bottom_over_max",
+        {"got": 85, "most": 80, "clause": "一、(十二) 抠底"},
+    )
+    assert str(error) == (
+        "hands[0].bottom.points: 85 card points, more than the 80 the bottom can hold (一、(十二) 抠底)"
+    )
+    assert (
+        describe(error, "zh")
+        == "hands[0].bottom.points：底牌 85 分，超过底牌最多可有的 80 分（一、(十二) 抠底）。"
+    )
+
+
+def test_more_re_declarations_than_the_event_allows_in_that_hand_are_refused_in_words() -> None:
+    """BHG 一、(七) 一副牌最多反两次主牌; Gansu 六、五、4: from the second hand, once."""
+    error = refused(case("bhg-2011", [hand(20, redeclarations=3)]))
+    assert (error.field, error.code, error.values) == (
+        "hands[0].redeclarations",
+        "case.redeclarations_over",
+        {"got": 3, "allowed": 2, "n": 1, "rulebook": "bhg-2011", "clause": "一、(七) 亮主牌"},
+    )
+    assert str(error) == (
+        "hands[0].redeclarations: 3 re-declarations, more than the 2 bhg-2011 allows in hand 1 (一、(七) 亮主牌)"
+    )
+    assert describe(error, "zh") == (
+        "hands[0].redeclarations：反主 3 次，超过规则 bhg-2011 第 1 副允许的 2 次（一、(七) 亮主牌）。"
+    )
+    error = refused(case("gansu-2018", [hand(20), hand(20, redeclarations=2)]))
+    assert str(error) == (
+        "hands[1].redeclarations: 2 re-declarations, more than the 1 gansu-2018 allows in hand 2 (六、五、4 抢庄)"
+    )
+    # two, as many as BHG allows, are judged
+    assert judge(case("bhg-2011", [hand(20, redeclarations=2)]))["hands"][0]["defender_total"] == 20
