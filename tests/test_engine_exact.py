@@ -804,3 +804,13 @@ def test_more_re_declarations_than_the_event_allows_in_that_hand_are_refused_in_
     )
     # two, as many as BHG allows, are judged
     assert judge(case("bhg-2011", [hand(20, redeclarations=2)]))["hands"][0]["defender_total"] == 20
+
+
+def test_a_decision_carries_the_odd_facts_the_referee_confirmed_and_it_rests_on() -> None:
+    """The same light exposure typed twice in one trick is odd, not impossible (core.unusual):
+    confirmed by the referee, the decision says it rests on that confirmation."""
+    exposed = {"kind": "exposed_card", "seat": "N", "trick": 3, "cards": 1, "severity": "light"}
+    confirmed = [{"fact": "same_offence_twice", "field": "hands[0].infractions[1]"}]
+    raw = {**case("gansu-2018", [hand(60, exposed, exposed)], finished="open"), "confirmed": confirmed}
+    assert judge(raw)["confirmed"] == confirmed
+    assert "confirmed" not in judge({**raw, "confirmed": []})
