@@ -814,3 +814,59 @@ def test_a_decision_carries_the_odd_facts_the_referee_confirmed_and_it_rests_on(
     raw = {**case("gansu-2018", [hand(60, exposed, exposed)], finished="open"), "confirmed": confirmed}
     assert judge(raw)["confirmed"] == confirmed
     assert "confirmed" not in judge({**raw, "confirmed": []})
+
+
+def test_a_kind_the_events_rulebook_does_not_have_is_refused_naming_those_it_has() -> None:
+    taken_back = {"kind": "take_back", "seat": "N"}  # 悔牌: a kind of some events, not BHG's
+    error = refused(case("bhg-2011", [hand(60, taken_back)], finished="open"))
+    fourteen = [
+        "late_arrival",
+        "out_of_turn",
+        "wrong_card_count",
+        "bottom_miscount",
+        "exposed_card",
+        "failed_throw",
+        "wrong_play",
+        "hidden_card",
+        "wrong_declaration",
+        "unreasonable_play",
+        "illegal_signal",
+        "delay",
+        "trick_handling",
+        "misconduct",
+    ]
+    assert (error.field, error.code, error.values) == (
+        "hands[0].infractions[0].kind",
+        "case.expected_choice",
+        {"allowed": fourteen, "got": '"take_back"'},
+    )
+    assert (
+        str(error) == f'hands[0].infractions[0].kind: expected one of {", ".join(fourteen)}, got "take_back"'
+    )
+    assert describe(error, "zh") == (
+        f'hands[0].infractions[0].kind：应为 {"、".join(fourteen)} 之一，收到 "take_back"。'
+    )
+
+
+def test_re_declarations_past_a_limit_the_rulebook_only_assumes_are_judged_and_marked() -> None:
+    # a club reading HBUE's silence as at most one re-declaration a hand (assumed)
+    limit = (
+        "[redeclarations]\nlimits = [{ from_hand = 1, max = 1 }]\n"
+        'clause = { ref = "规则三、(五)", title = "反牌", zh = "（未载明）", en = "One a hand.", assumed = true }\n\n'
+    )
+    club = draft("hbue-2018", ("[standings]", limit + "[standings]"))
+    over = judge(_hbue_round(hand(100, redeclarations=2)), rulebook=club)["hands"][0]
+    assert over["defender_total"] == 100 and over["assumed"] is True
+    within = judge(_hbue_round(hand(100, redeclarations=1)), rulebook=club)["hands"][0]
+    assert within["assumed"] is False
+
+
+def test_a_ruling_worded_alone_words_its_hand_loss_award() -> None:
+    from referee_app.core.engine import decide, word_ruling
+    from referee_app.core.rulebook import load_rulebook
+
+    lost = decide(case("hbue-2018", [hand(40, _count_error("E"))], finished="open")).to_json()
+    ruling = lost["hands"][0]["rulings"][0]
+    alone = word_ruling(dict(ruling), "zh", load_rulebook("hbue-2018"))["text"]
+    both = word_ruling(dict(ruling), "zh", load_rulebook("hbue-2018"), both_lost=True)["text"]
+    assert alone != both and "双方均判负" in both and "双方均判负" not in alone

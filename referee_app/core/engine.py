@@ -703,8 +703,9 @@ class RoundJudge:
         (_, ended_at, _, _), first, ruling = min(ending, key=lambda e: e[0])
         if first.trick is None and first.phase is None:
             return  # logged without saying when: the end is not placed in the hand
-        # the hand ends when the offence is found: the trick of its discovery
-        end = first.discovered if first.discovered is not None else ended_at
+        # the hand ends when the offence is found (play_order's second part): the trick of its
+        # discovery, or its phase
+        end = ended_at
         where = f"trick {end}" if first.trick is not None else str(first.phase)
         for i, inf in enumerate(hand.infractions):
             if inf is first or inf.phase == "end_of_hand":
@@ -1295,7 +1296,7 @@ def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     logged without a trick happen (drawing, burying, before the lead)."""
     if inf.trick is not None:
         when = inf.trick
-        found = inf.discovered if inf.discovered is not None else inf.trick
+        found = inf.discovered  # the case sets it to the trick when it is not said
     elif inf.phase is not None:
         when = found = _PHASE_POSITION[inf.phase]
     elif inf.what == "bury":
