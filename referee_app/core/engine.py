@@ -1296,7 +1296,7 @@ def play_order(inf: Infraction, index: int) -> tuple[int, int, str, int]:
     logged without a trick happen (drawing, burying, before the lead)."""
     if inf.trick is not None:
         when = inf.trick
-        found = inf.discovered  # the case sets it to the trick when it is not said
+        found = inf.discovered if inf.discovered is not None else inf.trick
     elif inf.phase is not None:
         when = found = _PHASE_POSITION[inf.phase]
     elif inf.what == "bury":
