@@ -215,6 +215,15 @@ def test_wrong_follow_costs_a_level_then_the_round(rulebook_path: Path) -> None:
     assert out["result"]["winner"] == "EW" and out["result"]["match_points"] == {"NS": 0, "EW": 3}
 
 
+def test_a_round_won_on_levels_cites_the_match_points_clause_where_no_result_clause_is_given(
+    rulebook_path: Path,
+) -> None:
+    out = play(rulebook_path, [{"defender_points": 70}], finished="time")
+    result = out["result"]
+    assert result["winner"] == "NS" and result["decided_by"] == "levels"
+    assert result["citation"] == result["match_points_citation"] == "第九条 积分"
+
+
 def test_the_command_line_judges_with_it(rulebook_path: Path, tmp_path: Path) -> None:
     case = tmp_path / "case.json"
     case.write_text(

@@ -244,3 +244,17 @@ def test_every_kind_of_rulebook_problem_has_its_words() -> None:
     kinds = own | fixed | set(rulebook._PYDANTIC_KINDS.values())
     missing = sorted(k for k in kinds if not messages.has(f"rulebook.problem.{k}"))
     assert not missing, missing
+
+
+def test_only_a_rulebook_problem_names_a_value_given_or_at_line() -> None:
+    """``given`` and ``at_line`` are a rulebook problem's optional parts, shown as "，收到 …"
+    and "（第 n 行）": another message naming a value so showed it garbled ("限时提醒（第 ，收到 2
+    副时发出）", "案例写的是“，收到 gansu-2018”")."""
+    for key, entry in _all_entries().items():
+        if ":rulebook.problem." in key:
+            continue
+        assert not placeholders(entry["zh"]) & {"given", "at_line"}, key
+    warned = messages.describe(
+        Reported("x", code="case.past_time_warning", n=4, warned_in=2, last=3, rulebook="r", clause="c"), "zh"
+    )
+    assert warned == "第 4 副已超出限时提醒（第 2 副时发出）后允许的牌局：规则 r 只允许打到第 3 副（c）。"

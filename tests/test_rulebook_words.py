@@ -60,7 +60,9 @@ def test_the_words_are_chinese_under_zh_and_fill_without_placeholders() -> None:
 def test_the_reference_states_what_the_options_readers_asked_about_do() -> None:
     text = reference_markdown()
     for needle in (
-        '`"last_dealer_side"` 最后一副的庄家方胜',
+        '`"dealt_last_hand"` 最后一副的庄家方胜',
+        '`"holds_deal_at_end"` 终局时坐庄的一方胜',
+        "按其结果换庄之后该坐庄的一方",
         "那一副的庄家，不是那副之后换庄的结果",
         "`keep_better_outcome`",
         "过错永不使过错方得利",
@@ -83,8 +85,15 @@ def test_the_committed_reference_and_json_schema_are_current() -> None:
 def test_the_json_schema_titles_each_key_in_chinese_and_lists_its_options() -> None:
     schema = json_schema()
     tie = schema["$defs"]["Round"]["properties"]["tie"]
-    assert tie["title"] == "同级时胜负" and tie["enum"] == ["draw", "reached_first", "last_dealer_side"]
-    assert "- last_dealer_side: 最后一副的庄家方胜" in tie["description"]
+    assert tie["title"] == "同级时胜负" and tie["enum"][:4] == [
+        "draw",
+        "reached_level_first",
+        "dealt_last_hand",
+        "holds_deal_at_end",
+    ]
+    assert "- dealt_last_hand: 最后一副的庄家方胜" in tie["description"]
+    # the old names are still read, and say so
+    assert "- last_dealer_side: 最后一副的庄家方胜（旧名）" in tie["description"]
     assert schema["properties"]["scoring"]["title"] == "计分与升级"
     assert json.loads(json_schema_text()) == schema
     assert re.search(r'"additionalProperties": false', json_schema_text())

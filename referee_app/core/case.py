@@ -88,6 +88,9 @@ class Bottom:
     pairs: int | None = None
     largest: str | None = None
     j: int = 0
+    #: Which J captured (主J / 副J): ``trump``, the trump suit's J, or ``side``, a side
+    #: suit's J; None: not said. Decides the drop under a J rule that goes by it.
+    j_suit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -236,13 +239,14 @@ def _hand(raw: Any, path: str) -> Hand:
 
 
 def _bottom(raw: Any, path: str) -> Bottom:
-    obj = _object(raw, path, {"points", "captured", "shape", "pairs", "largest", "j"})
+    obj = _object(raw, path, {"points", "captured", "shape", "pairs", "largest", "j", "j_suit"})
     points = _points(obj, "points", f"{path}.points") or 0
     captured = _bool(obj, "captured", f"{path}.captured") or False
     shape = _choice(obj, "shape", f"{path}.shape", SHAPES)
     largest = _choice(obj, "largest", f"{path}.largest", ("single", "pair", "tractor"))
     pairs = _int(obj, "pairs", f"{path}.pairs", low=2, high=12)
     j = _int(obj, "j", f"{path}.j", low=0, high=2) or 0
+    j_suit = _choice(obj, "j_suit", f"{path}.j_suit", ("trump", "side"))
     if captured and shape is None:
         raise CaseError(
             f"{path}.shape: required when captured is true (single, pair, tractor or throw)",
@@ -279,7 +283,13 @@ def _bottom(raw: Any, path: str) -> Bottom:
             j=j,
             allowed=list(fitting),
         )
-    return Bottom(points, captured, shape, pairs, largest, j)
+    if j_suit is not None and not j:
+        raise CaseError(
+            f"{path}.j_suit: says which J captured, but no J captured (j is 0)",
+            code="case.j_suit_without_j",
+            field=f"{path}.j_suit",
+        )
+    return Bottom(points, captured, shape, pairs, largest, j, j_suit)
 
 
 def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:

@@ -278,6 +278,8 @@ class RoundJudge:
             decision.result = self.forfeit_result(decision.forfeit)
             return decision
 
+        # a level change ruled before play (迟到扣一级) moves the levels the first hand starts from
+        self.move_by_rulings(self.levels, [r for r in before if r.void_reason is None])
         decision.time_warning = self.check_time_warning()
         hands_out: list[HandOutcome] = []
         dealer: str | None = self.case.first_dealer
@@ -334,7 +336,9 @@ class RoundJudge:
         elif passed_side is not None:
             decision.result = self.result(passed_side, "passed_a")
         elif self.case.finished != "open":
-            decision.result = self.result_on_time(last_dealer_side)
+            # ``dealer``: who holds the deal as the round ends, the last hand's next dealer
+            # (after its change of deal); none after an open grab
+            decision.result = self.result_on_time(last_dealer_side, dealer)
         return decision
 
     def check_time_warning(self) -> dict[str, Any] | None:
@@ -355,7 +359,7 @@ class RoundJudge:
                 code="case.past_time_warning",
                 field=extra.path,
                 n=last + 1,
-                given=given,
+                warned_in=given,  # not "given": a message shows that as ", got …"
                 last=last,
                 rulebook=self.rb.id,
                 clause=cite(clause),
@@ -533,14 +537,14 @@ class RoundJudge:
                     if better and not points_keep:
                         gains[defenders] = max(gains[defenders], points_gain)
                     # an offence must not spare the dealer side the J rule's drop
-                    j_drop = self.j_rule_drop(hand, before[dealer_side])
+                    j_drop = self.j_rule_drop(hand, before[dealer_side], total)
                 else:
                     keep_deal = True
                     gains[dealer_side] = printed
                     if better and points_keep:
                         gains[dealer_side] = max(gains[dealer_side], points_gain)
                     j_rule = self.rules["scoring"].get("j_rule")
-                    if self.j_rule_drop(hand, before[dealer_side]) is not None:
+                    if self.j_rule_drop(hand, before[dealer_side], total) is not None:
                         # the defenders captured with a J but lost the hand: two printed
                         # clauses meet; the hand loss stands and the J rule does not apply
                         overruled = j_rule.get("defenders_lose_clause")
@@ -557,7 +561,7 @@ class RoundJudge:
             total = max(0, raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
             gains[dealer_side if keep_deal else defenders] = gain
-            j_drop = self.j_rule_drop(hand, before[dealer_side])
+            j_drop = self.j_rule_drop(hand, before[dealer_side], total)
             if j_drop is not None:
                 keep_deal = False
                 gains[dealer_side] = 0
@@ -601,10 +605,7 @@ class RoundJudge:
                     reading_assumed = True  # a gain stopped on a level the event does not print
             if j_drop is not None:
                 after[dealer_side] = j_drop
-        for r in rulings:
-            for side, change in r.levels.items():
-                if change:
-                    after[side], _ = advance(after[side], change, self.mandatory, False)
+        self.move_by_rulings(after, rulings)
         for side in SIDES:
             if after[side] != before[side]:
                 self.reached[side] = number
@@ -655,6 +656,14 @@ class RoundJudge:
             "passed_a": passed_a,
         }
 
+    def move_by_rulings(self, levels: dict[str, str], rulings: list[Ruling]) -> None:
+        """The level changes sanctions rule (扣一级), in place: after whatever else moved
+        ``levels``, never below 2, never counted as playing a mandatory level."""
+        for r in rulings:
+            for side, change in r.levels.items():
+                if change:
+                    levels[side], _ = advance(levels[side], change, self.mandatory, False)
+
     def check_hand_facts(self, hand: Hand, number: int) -> bool:
         """Refuse a hand whose facts cannot have happened under this event's rules (a bottom
         worth more than its cards hold, more re-declarations than allowed); True when the
@@ -704,8 +713,9 @@ class RoundJudge:
         (_, ended_at, _, _), first, ruling = min(ending, key=lambda e: e[0])
         if first.trick is None and first.phase is None:
             return  # logged without saying when: the end is not placed in the hand
-        # the hand ends when the offence is found: the trick of its discovery
-        end = first.discovered if first.discovered is not None else ended_at
+        # the hand ends when the offence is found (play_order's second part): the trick of its
+        # discovery, or its phase
+        end = ended_at
         where = f"trick {end}" if first.trick is not None else str(first.phase)
         for i, inf in enumerate(hand.infractions):
             if inf is first or inf.phase == "end_of_hand":
@@ -722,7 +732,8 @@ class RoundJudge:
                     clause=ruling.citation,
                     at=where,
                 )
-        if hand.bottom.captured and not (first.trick is not None and end >= TRICKS):
+        # (a count error found when the cards are counted, end_of_hand, comes after the last trick)
+        if hand.bottom.captured and end < TRICKS:
             raise CaseError(
                 f"{hand.path}.bottom.captured: the hand ended before its last trick "
                 f"({first.path}, {ruling.citation}, {where}); the bottom cannot be captured",
@@ -756,23 +767,41 @@ class RoundJudge:
         )
         return {"outcome": outcome, "next_dealer": None, "forfeiting": forfeiting, "passed_a": None}
 
-    def j_rule_drop(self, hand: Hand, dealer_level: str) -> str | None:
-        """The level the dealer side drops to under the J rule (滑钩), if it applies."""
+    def j_rule_drop(self, hand: Hand, dealer_level: str, total: int) -> str | None:
+        """The level the dealer side drops to under the J rule (滑钩), if it applies: by
+        how many Js captured, or by which J (主J / 副J) where the rulebook says so; only from
+        the rule's least defender ``total`` on, where it has one."""
         j_rule = self.rules["scoring"].get("j_rule")
         if not (j_rule and dealer_level == j_rule["level"] and hand.bottom.captured and hand.bottom.j > 0):
             return None
-        return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+        least = j_rule.get("min_defender_total")
+        if least is not None and total < least:
+            return None
+        if j_rule.get("trump_to") is None:
+            return j_rule["single_to"] if hand.bottom.j == 1 else j_rule["pair_to"]
+        if hand.bottom.j_suit is None:
+            raise CaseError(
+                f"{hand.path}.bottom.j_suit: required: {self.rb.id}'s J rule drops the dealer side "
+                f"by which J captured ({cite(j_rule['clause'])}): trump (the trump suit's J) "
+                "or side (a side suit's J)",
+                code="case.j_suit_required",
+                field=f"{hand.path}.bottom.j_suit",
+                rulebook=self.rb.id,
+                clause=cite(j_rule["clause"]),
+            )
+        return j_rule["trump_to"] if hand.bottom.j_suit == "trump" else j_rule["side_to"]
 
     def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
         """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""
         scoring = self.rules["scoring"]
         threshold = scoring["deal_changes_at"]
         if total < threshold:
-            for band in scoring["dealer_bands"]:
-                if total <= band["upto"]:
-                    clause = scoring.get("dealer_bands_clause") or scoring["clause"]
-                    return True, band["gain"], bool(clause["assumed"])
-            raise RulebookError(f"{self.rb.origin}: scoring.dealer_bands: no band holds {total}")
+            bands = scoring["dealer_bands"]
+            # the first band up to the total; a total past the last band's upto and short of
+            # the threshold (a referee's penalty not in fives: 77 under 75 and 80) is in the last
+            band = next((b for b in bands if total <= b["upto"]), bands[-1])
+            clause = scoring.get("dealer_bands_clause") or scoring["clause"]
+            return True, band["gain"], bool(clause["assumed"])
         gain = (total - threshold) // scoring["step"]
         cap = scoring.get("defender_gain_cap")
         if cap is not None:
@@ -804,15 +833,16 @@ class RoundJudge:
         """Whether the bottom's multiplier comes from a value the rulebook states as a
         reading (``bottom.assumed_values``): the shape of the last trick, and for a throw
         also the largest part it is multiplied by where the throw's rule reads it."""
-        assumed = set(self.rules["bottom"].get("assumed_values") or ())
-        shape = hand.bottom.shape or "single"
+        cfg = self.rules["bottom"]
+        assumed = set(cfg.get("assumed_values") or ())
+        from_pairs, pairs = cfg.get("assumed_tractor_from_pairs"), hand.bottom.pairs
+        if from_pairs is not None and pairs is not None and pairs >= from_pairs:
+            assumed.add("tractor")  # a tractor this long: its multiplier is the reading
+        # a captured bottom has its shape, and a throw its largest part (the case requires them)
+        shape = hand.bottom.shape
         if shape in assumed:
             return True
-        return (
-            shape == "throw"
-            and self.rules["bottom"]["throw"] != "fixed"
-            and (hand.bottom.largest or "single") in assumed
-        )
+        return shape == "throw" and cfg["throw"] != "fixed" and hand.bottom.largest in assumed
 
     def bottom_points(self, hand: Hand) -> int:
         return hand.bottom.points * self.multiplier(hand) if hand.bottom.captured else 0
@@ -1250,18 +1280,25 @@ class RoundJudge:
             "match_points_citation": cite(mp["clause"]),
         }
 
-    def result_on_time(self, last_dealer_side: str | None) -> dict[str, Any]:
+    def result_on_time(self, last_dealer_side: str | None, holder: str | None) -> dict[str, Any]:
+        """The result of a round ended on time: the higher level wins; equal levels are
+        decided by the rulebook's ``tie`` (``holder``: the seat holding the deal at the end)."""
         ns, ew = self.levels["NS"], self.levels["EW"]
         if ns != ew:
             return self.result("NS" if LEVELS.index(ns) > LEVELS.index(ew) else "EW", "levels")
         tie = self.rules["round"]["tie"]
-        if tie == "reached_first":
+        if tie == "holds_deal_at_end":
+            if holder is None:
+                # an open grab follows the last hand: no side holds the deal, nothing decides
+                return self.result(None, "tie_unresolved", assumed=True)
+            return self.result(side_of(holder), "tie_holds_deal_at_end")
+        if tie == "reached_level_first":
             if self.reached["NS"] != self.reached["EW"]:
                 first = "NS" if self.reached["NS"] < self.reached["EW"] else "EW"
                 return self.result(first, "tie_reached_first")
             # neither side reached the level before the other (nothing moved): no rule decides
             return self.result(None, "tie_unresolved", assumed=True)
-        if tie == "last_dealer_side" and last_dealer_side is not None:
+        if tie == "dealt_last_hand" and last_dealer_side is not None:
             return self.result(last_dealer_side, "tie_last_dealer_side")
         return self.result(None, "tie_draw")
 

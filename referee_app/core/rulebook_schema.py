@@ -85,21 +85,58 @@ class Redeclarations(Strict):
 
 
 class JRule(Strict):
-    """滑钩: capturing the bottom with the trump-rank card drops the dealer side."""
+    """滑钩: the defenders capture the bottom with a J while the dealer side is on ``level``:
+    the dealer side loses the deal and drops.
+
+    Where it drops is said one of two ways, both keys of a way given: by how many Js
+    captured (``single_to``, ``pair_to``: HBUE 单J抠底降至6；对J抠底降至2), or by which J
+    captured (``trump_to``, ``side_to``: the trump suit's J 主J sends it to one level, a side
+    suit's J 副J to another; the case says which, ``bottom.j_suit``).
+    ``min_defender_total``: the rule applies only when the defenders' total for the hand
+    (the bottom and penalties counted) reaches it (e.g. 80); absent, whatever their points
+    (无论得分多少). The defenders gain what their points give, as in any hand.
+    """
 
     level: Level
-    single_to: Level
-    pair_to: Level
+    single_to: Level | None = None
+    pair_to: Level | None = None
+    trump_to: Level | None = None
+    side_to: Level | None = None
+    min_defender_total: int | None = Field(default=None, ge=0)
     clause: Clause
     # the defenders capture with a J but lose the hand by sanction: the hand loss stands
     # (the dealer side keeps the deal, no drop); a reading where the event does not say
     defenders_lose_clause: Clause | None = None
 
+    @model_validator(mode="after")
+    def _one_way_of_dropping(self) -> JRule:
+        by_count = (self.single_to, self.pair_to)
+        by_suit = (self.trump_to, self.side_to)
+        whole = [all(v is not None for v in way) for way in (by_count, by_suit)]
+        given = [any(v is not None for v in way) for way in (by_count, by_suit)]
+        if whole.count(True) != 1 or given.count(True) != 1:
+            raise PydanticCustomError(
+                "rulebook_j_rule_drops",
+                "give the J rule's drops one way: single_to and pair_to, or trump_to and side_to",
+            )
+        return self
+
 
 class Scoring(Strict):
+    """计分与升级: the defenders' total decides the hand. From ``deal_changes_at`` on the deal
+    changes and the defenders gain a level for each further ``step`` points (每超过 step 分升
+    一级). Below it the dealer side keeps the deal and goes up by ``dealer_bands``, written
+    out, or derived from ``dealer_step`` (每低于 dealer_step 分升一级): one level for each
+    ``dealer_step`` points, or part of them, the total falls short of ``deal_changes_at``
+    (80 and 20: 60–75 +1, 40–55 +2, 20–35 +3, 0–15 +4), and ``dealer_zero_gain`` at 0 where
+    the event prints a shut-out (大光) apart (80, 40 and 3: BHG's 40–75 +1, 5–35 +2, 0 +3).
+    """
+
     deal_changes_at: int = Field(gt=0)
     step: int = Field(gt=0)
     dealer_bands: list[Band] = Field(min_length=1)
+    dealer_step: int | None = Field(default=None, gt=0)
+    dealer_zero_gain: int | None = Field(default=None, ge=0)
     defender_gain_cap: int | None = Field(default=None, ge=1)
     clause: Clause
     dealer_bands_clause: Clause | None = None
@@ -107,6 +144,29 @@ class Scoring(Strict):
     j_rule: JRule | None = None
     negative_total: Literal["zero"] = "zero"
     negative_clause: Clause | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bands_from_dealer_step(cls, data: object) -> object:
+        """The dealer bands a ``dealer_step`` stands for, written into the rulebook's data
+        (the engine and a reader of the data see bands either way)."""
+        if not isinstance(data, dict) or "dealer_step" not in data:
+            if isinstance(data, dict) and "dealer_zero_gain" in data:
+                raise PydanticCustomError(
+                    "rulebook_zero_gain_needs_step", "dealer_zero_gain: only with dealer_step"
+                )
+            return data
+        if "dealer_bands" in data:
+            raise PydanticCustomError("rulebook_bands_or_step", "give dealer_bands or dealer_step, not both")
+        step, threshold, zero = data["dealer_step"], data.get("deal_changes_at"), data.get("dealer_zero_gain")
+        if not (type(step) is int and type(threshold) is int and step > 0 and threshold > 0):
+            # the fields' own checks name what is wrong; the bands are not missing as well
+            return {**data, "dealer_bands": [{"upto": 0, "gain": 0}]}
+        most = -(-threshold // step)  # levels for a total of 0, a part of a step counting whole
+        bands = [{"upto": threshold - (gain - 1) * step - 1, "gain": gain} for gain in range(most, 0, -1)]
+        if type(zero) is int:
+            bands = [{"upto": 0, "gain": zero}, *(b for b in bands if b["upto"] > 0)]
+        return {**data, "dealer_bands": bands}
 
     # A check of the bands' own key (not of the whole part): pydantic runs it while another
     # key of the part is wrong (a step mistyped), so every problem is listed at once; the
@@ -149,6 +209,10 @@ class Bottom(Strict):
     #: the others (BHG prints ×8 for two pairs; three and more is read): a hand whose bottom
     #: is multiplied by one of them is marked assumed; the clause itself stays as printed.
     assumed_values: list[Literal["single", "pair", "tractor", "throw"]] = []
+    #: Tractors from this many pairs on have a multiplier that is a reading, the shorter ones
+    #: printed (BHG prints ×8 for two pairs: 3): a hand whose bottom is multiplied by such a
+    #: tractor (or a throw by its largest part, such a tractor) is marked assumed.
+    assumed_tractor_from_pairs: int | None = Field(default=None, ge=2)
 
 
 class Levels(Strict):
@@ -257,13 +321,35 @@ class MatchPoints(Strict):
     clause: Clause
 
 
+#: The old names of ``round.tie``'s options, still read (the bundled HBUE says reached_first):
+#: each stands for the option named for what it means.
+TIE_ALIASES = {"reached_first": "reached_level_first", "last_dealer_side": "dealt_last_hand"}
+
+
 class Round(Strict):
+    """The round's time, its warning, and who wins when it ends on time with the levels equal.
+
+    ``tie``: ``draw``; ``reached_level_first``, the side whose level last moved earlier (先到此级者胜);
+    ``dealt_last_hand``, the side of the last hand's dealer, whatever that hand's change of
+    deal; ``holds_deal_at_end``, the side holding the deal when the round ends: the one that
+    deals next after the last hand, its change of deal counted (a dealer side that lost the
+    hand, by points or for a miscount, has stepped down). The old names ``reached_first`` and
+    ``last_dealer_side`` are read as ``reached_level_first`` and ``dealt_last_hand``.
+    """
+
     minutes: int = Field(gt=0)
     warning_minutes_left: int = Field(ge=0)
     hands_after_warning: int = Field(ge=0)
     warning_includes_current: bool
     warning_text: Text
-    tie: Literal["draw", "reached_first", "last_dealer_side"]
+    tie: Literal[
+        "draw",
+        "reached_level_first",
+        "dealt_last_hand",
+        "holds_deal_at_end",
+        "reached_first",  # old names, read as the two above them
+        "last_dealer_side",
+    ]
     tie_clause: Clause
     clause: Clause
     #: Where the time warning (minutes left, hands after it) comes from; marked assumed
@@ -272,6 +358,11 @@ class Round(Strict):
     #: Where the event says who wins a round that ends on time by the levels (级数高者为胜);
     #: without it the match points' clause is cited.
     result_clause: Clause | None = None
+
+    @field_validator("tie")
+    @classmethod
+    def _tie_by_its_name(cls, value: str) -> str:
+        return TIE_ALIASES.get(value, value)
 
 
 class Appeal(Strict):
@@ -368,6 +459,12 @@ class When(Strict):
 
 
 class LevelChange(Strict):
+    """Levels a sanction moves each side (扣一级: ``offender = -1``), applied after the hand:
+    once the hand's own gains (and the J rule's drop) are made, never below 2 and never
+    counted as playing a mandatory level; a hand still in play moves nothing until it is
+    scored. With a counter whose step at the third time is ``round_forfeit``, "three times →
+    the round"."""
+
     offender: int = 0
     opponent: int = 0
 

@@ -308,6 +308,9 @@ class TableView(QWidget):
         self.j_cards = QSpinBox()
         self.j_cards.setRange(0, 2)
         self.has_j_rule = rulebook["scoring"].get("j_rule") is not None
+        # which J captured (主J / 副J), asked where the event's J rule drops by it
+        self.j_suit = QComboBox()
+        self.j_rule_by_suit = (rulebook["scoring"].get("j_rule") or {}).get("trump_to") is not None
         self.form_labels: dict[str, QLabel] = {}
         for key, widget in (
             ("defender_points", self.defender_points),
@@ -320,6 +323,7 @@ class TableView(QWidget):
             ("pairs", self.pairs),
             ("largest", self.largest),
             ("j_cards", self.j_cards),
+            ("j_suit", self.j_suit),
         ):
             label = QLabel()
             self.form_labels[key] = label
@@ -351,6 +355,7 @@ class TableView(QWidget):
         self.pairs.valueChanged.connect(self.preview_hand)
         self.largest.currentIndexChanged.connect(self.preview_hand)
         self.j_cards.valueChanged.connect(self.preview_hand)
+        self.j_suit.currentIndexChanged.connect(self.preview_hand)
         centre = QSplitter(Qt.Orientation.Vertical)
         centre.addWidget(self.hands_view)
         centre.addWidget(self.hand_box)
@@ -512,6 +517,7 @@ class TableView(QWidget):
                 "largest": self.largest.currentData(),
                 "pairs": self.pairs.value(),
                 "j_cards": self.j_cards.value(),
+                "j_suit": self.j_suit.currentData(),
             },
         )
 
@@ -528,6 +534,8 @@ class TableView(QWidget):
                 combo.setCurrentIndex(max(0, combo.findData(draft[name])))
         self.pairs.setValue(int(draft.get("pairs") or 2))
         self.j_cards.setValue(int(draft.get("j_cards") or 0))
+        if draft.get("j_suit"):
+            self.j_suit.setCurrentIndex(max(0, self.j_suit.findData(draft["j_suit"])))
         self.bottom_points.edit.setText(str(draft.get("bottom_points") or ""))
         self.defender_points.edit.setText(str(draft.get("defender_points") or ""))
 
@@ -761,6 +769,8 @@ class TableView(QWidget):
                 bottom["pairs"] = self.pairs.value()
             if self.has_j_rule and self.j_cards.value():
                 bottom["j"] = self.j_cards.value()
+                if self.j_rule_by_suit:
+                    bottom["j_suit"] = self.j_suit.currentData()
         return {"defender_points": points, "redeclarations": self.redeclarations.value(), "bottom": bottom}
 
     def _update_bottom_fields(self) -> None:
@@ -774,8 +784,15 @@ class TableView(QWidget):
             "pairs": captured
             and (shape == "tractor" or (shape == "throw" and self.largest.currentData() == "tractor")),
             "j_cards": captured and self.has_j_rule,
+            "j_suit": captured and self.j_rule_by_suit and self.j_cards.value() > 0,
         }
-        widgets = {"shape": self.shape, "largest": self.largest, "pairs": self.pairs, "j_cards": self.j_cards}
+        widgets = {
+            "shape": self.shape,
+            "largest": self.largest,
+            "pairs": self.pairs,
+            "j_cards": self.j_cards,
+            "j_suit": self.j_suit,
+        }
         for key, visible in show.items():
             widgets[key].setVisible(visible)
             self.form_labels[key].setVisible(visible)
@@ -878,6 +895,8 @@ class TableView(QWidget):
         if bottom.get("pairs"):
             self.pairs.setValue(int(bottom["pairs"]))
         self.j_cards.setValue(int(bottom.get("j") or 0))
+        if bottom.get("j_suit"):
+            self.j_suit.setCurrentIndex(max(0, self.j_suit.findData(bottom["j_suit"])))
         self.load(self.record)
         self.defender_points.edit.setFocus()
         self.defender_points.edit.selectAll()
@@ -1080,12 +1099,16 @@ class TableView(QWidget):
         for key, label in self.form_labels.items():
             label.setText(tr(f"field_{key}"))
         self.captured.setText(tr("captured_yes"))
-        for combo, names in ((self.shape, SHAPES), (self.largest, SHAPES[:3])):
+        for combo, names, words in (
+            (self.shape, SHAPES, "shape"),
+            (self.largest, SHAPES[:3], "shape"),
+            (self.j_suit, ("trump", "side"), "j_suit"),
+        ):
             current = combo.currentData()
             combo.blockSignals(True)
             combo.clear()
             for name in names:
-                combo.addItem(tr(f"shape_{name}"), name)
+                combo.addItem(tr(f"{words}_{name}"), name)
             combo.setCurrentIndex(max(0, combo.findData(current)))
             combo.blockSignals(False)
         if self.record is not None:

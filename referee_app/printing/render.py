@@ -913,6 +913,7 @@ _DECIDED_BY = {
     "tie_unresolved": ("级数相同，无法判定", "tie: unresolved"),
     "tie_last_dealer_side": ("级数相同，末副庄家方胜", "tie: last dealer side"),
     "tie_draw": ("级数相同，平局", "tie: draw"),
+    "tie_holds_deal_at_end": ("级数相同，终局坐庄方胜", "tie: holds the deal at the end"),
     "forfeit": ("弃权", "forfeit"),
 }
 

@@ -165,7 +165,7 @@ class Matches:
                 field="event",
                 source=source,
                 rulebook=rb.id,
-                given=given_event,
+                named=given_event,  # not "given": a message shows that as ", got …"
             )
         if replace_decisions and correction_reason is None:
             raise InputError(

@@ -26,7 +26,7 @@ def test_every_interface_string_exists_in_both_languages() -> None:
     from referee_app.gui.table_view import SHAPES
 
     used |= {f"status_{s}" for s in STATUS_COLOURS} | set(HAND_COLUMNS) | {f"shape_{s}" for s in SHAPES}
-    used |= {f"shot_{w}" for w in ("bury", "lead", "follow")}
+    used |= {f"shot_{w}" for w in ("bury", "lead", "follow")} | {"j_suit_trump", "j_suit_side"}
     used |= {
         f"field_{f}"
         for f in (
@@ -38,6 +38,7 @@ def test_every_interface_string_exists_in_both_languages() -> None:
             "pairs",
             "largest",
             "j_cards",
+            "j_suit",
         )
     }
     missing = sorted(k for k in used if k not in catalog)

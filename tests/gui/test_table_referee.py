@@ -22,6 +22,7 @@ from referee_app.gui.infraction_dialog import InfractionDialog
 from referee_app.gui.new_event import NewEventDialog
 from referee_app.store.service import Store
 
+from ..conftest import RULES
 from .conftest import open_event_with_table, when_modal
 
 # Facts entered for each kind so the dialog produces a valid infraction in every rulebook.
@@ -341,3 +342,42 @@ def test_a_ruling_reported_saved_survives_killing_the_app(tmp_path: Path, pairs_
         [match] = store.current_matches(event.id)
         decision = json.loads(match["decision_json"])
         assert decision["hands"][0]["rulings"][0]["points"] == 20
+
+
+def test_which_j_captured_is_asked_where_the_events_j_rule_drops_by_it(
+    make_window, pairs_csv, tmp_path
+) -> None:
+    """Issue 25: "the trump J sends the dealer side to 2, a side-suit J to 8" from 80 points:
+    the table asks which J captured once a J is counted, and the hand is judged by it."""
+    text = (RULES / "hbue-2018.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        'single_to = "6"\npair_to = "2"', 'trump_to = "2"\nside_to = "8"\nmin_defender_total = 80', 1
+    )
+    path = tmp_path / "club-2026.toml"
+    path.write_text(text.replace('id = "hbue-2018"', 'id = "club-2026"'), encoding="utf-8")
+    window = make_window()
+    open_event_with_table(window, str(path), pairs_csv)
+    view = window.table_view
+    for _ in range(2):  # East-West deal and hold North-South to 0: +5, then stopped on J
+        view.defender_points.edit.setText("0")
+        view.confirm_hand()
+    view.defender_points.edit.setText("60")
+    view.captured.setChecked(True)
+    view.bottom_points.edit.setText("10")
+    view.shape.setCurrentIndex(view.shape.findData("single"))
+    assert view.j_cards.isVisible() and not view.j_suit.isVisible()  # no J counted yet
+    view.j_cards.setValue(1)
+    assert view.j_suit.isVisible() and view.form_labels["j_suit"].text() == "抠底的J"
+    assert [view.j_suit.itemText(i) for i in range(2)] == ["主J（主牌花色的J）", "副J（副牌花色的J）"]
+    view.j_suit.setCurrentIndex(view.j_suit.findData("side"))
+    assert "J抠底，东西方降至8" in view.outcome.text()
+    view.confirm_hand()
+    case, decision = stored_decision(window)
+    assert case["hands"][2]["bottom"] == {
+        "points": 10,
+        "captured": True,
+        "shape": "single",
+        "j": 1,
+        "j_suit": "side",
+    }
+    assert decision["hands"][2]["j_drop"] == "8" and decision["hands"][2]["levels_after"]["EW"] == "8"
