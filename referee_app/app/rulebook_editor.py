@@ -51,6 +51,11 @@ _INLINE |= {"When", "Sanction"}
 #: the others to add (a rule's conditions, a sanction's parts), not a form of empty fields.
 SPARSE = {"When", "Sanction"}
 
+#: Parts that must say a thing one of several ways, each way optional keys (the J rule's
+#: drops: by how many Js, or by which J): a new part starts with the first way's keys, so it
+#: is whole once its values are filled.
+_FIRST_WAY: dict[str, tuple[str, ...]] = {"JRule": ("single_to", "pair_to")}
+
 
 def place(path: Place) -> str:
     """A place as the problems name it (``scoring.dealer_bands[1].upto``)."""
@@ -365,7 +370,7 @@ class Draft:
         as_inline = model in _INLINE if inline is None else inline
         part: Any = tomlkit.inline_table() if as_inline else tomlkit.table()
         for field in fields(model):
-            if field.optional:
+            if field.optional and field.name not in _FIRST_WAY.get(model, ()):
                 continue
             part[field.name] = self.first_value(field, as_inline)
         if as_inline:
