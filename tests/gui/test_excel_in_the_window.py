@@ -8,7 +8,7 @@ from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox
 
 from referee_app.app.session import Session
 from referee_app.core.rulebook import load_rulebook
@@ -22,7 +22,10 @@ def _pick(qtbot, path: Path, button: QDialogButtonBox.StandardButton, then=None)
 
     def choose(dialog) -> None:
         assert isinstance(dialog, QFileDialog)
-        dialog.selectFile(str(path))
+        # the path typed into the file name box, as a referee may: the dialog lists its folder
+        # in the background, and a file written just before it opened may not be listed yet
+        name = dialog.findChild(QLineEdit, "fileNameEdit")
+        name.setText(str(path))
         if then is not None:
             when_modal(then)
         buttons = dialog.findChild(QDialogButtonBox, "buttonBox")
