@@ -16,7 +16,6 @@ from PySide6.QtGui import QFont, QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -33,7 +32,7 @@ from ..app.session import Session
 from ..app.store import PIN_MAX, PIN_MIN, ROLES
 from .i18n import Language
 from .refusal import refusal
-from .widgets import button_shortcut
+from .widgets import button_shortcut, error_line, ok_cancel
 
 CHIEF = "chief_referee"
 
@@ -69,16 +68,8 @@ class SetPinDialog(QDialog):
         self.again = _pin_edit()
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: #c62828;")
-        self.error_label.setWordWrap(True)
-        self.error_label.setVisible(False)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.error_label = error_line()
+        self.buttons, self.ok_button = ok_cancel(self)
         self.labels = {key: QLabel() for key in ("role", "chief", "new", "again")}
         form = QFormLayout()
         form.addRow(self.labels["role"], self.role_combo)
@@ -172,16 +163,8 @@ class ClockChangeDialog(QDialog):
         self.reason.setPlaceholderText(tr("clock_reason_hint"))
         self.note = QLabel(tr(f"clock_{action}_note"))
         self.note.setWordWrap(True)
-        self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: #c62828;")
-        self.error_label.setWordWrap(True)
-        self.error_label.setVisible(False)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.error_label = error_line()
+        self.buttons, self.ok_button = ok_cancel(self)
         form = QFormLayout()
         form.addRow(tr("clock_minutes"), self.minutes)
         form.addRow(tr("reason"), self.reason)

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QRadioButton,
@@ -40,7 +39,7 @@ from PySide6.QtWidgets import (
 from ..app.errors import StoreError
 from ..app.session import Session
 from .watch import POLL_MS, StoreWatcher
-from .widgets import fmt_clock
+from .widgets import fmt_clock, ok_cancel
 
 STATUS_ZH = {
     "not_started": ("未开始", "#eceff1", "#37474f"),
@@ -461,12 +460,7 @@ class BigScreenDialog(QDialog):
         self.full_screen.setChecked(len(screens) > 1)
         self.hint = QLabel(tr("big_screen_hint"))
         self.hint.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.buttons, self.ok_button = ok_cancel(self)
         form = QFormLayout()
         form.addRow(tr("big_screen_what"), self.display)
         form.addRow("", self.overview)

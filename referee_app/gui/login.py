@@ -27,6 +27,7 @@ from ..app.session import Session
 from ..app.store import PIN_MAX, PIN_MIN, ROLES, local_hms, roles
 from .i18n import Language
 from .refusal import refusal
+from .widgets import error_line, ok_cancel
 
 
 class LoginDialog(QDialog):
@@ -52,18 +53,10 @@ class LoginDialog(QDialog):
         self.pin_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.pin_edit.setMaxLength(PIN_MAX)
         self.pin_edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"\d{0,12}"), self))
-        self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: #c62828;")
-        self.error_label.setWordWrap(True)
-        self.error_label.setVisible(False)
+        self.error_label = error_line()
         self.note_label = QLabel()
         self.note_label.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.buttons, self.ok_button = ok_cancel(self)
         # the note and "no PIN yet" tell the chief referee to set one: here is the way
         self.set_pin_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole)
         self.set_pin_button.clicked.connect(self.set_pin)

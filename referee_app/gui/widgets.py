@@ -18,6 +18,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -452,3 +454,20 @@ class WrapButton(QPushButton):
 
     def text(self) -> str:
         return self.label.text()
+
+
+def error_line() -> QLabel:
+    """A dialog's refusal line: red, wrapped, hidden until there is something to say."""
+    label = QLabel()
+    label.setStyleSheet("color: #c62828;")
+    label.setWordWrap(True)
+    label.setVisible(False)
+    return label
+
+
+def ok_cancel(dialog: QDialog) -> tuple[QDialogButtonBox, QPushButton]:
+    """A dialog's OK and Cancel (accept, reject), and its OK button to enable or disable."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons, buttons.button(QDialogButtonBox.StandardButton.Ok)
