@@ -510,8 +510,9 @@ def test_every_forms_qr_names_the_event_and_verify_paper_checks_it(
     db = tmp_path / "event.db"
     shutil.copy(office, db)
     proc = run_cli(
-        "--db", str(db), "appeal", "file", "--ruling", "1", "--by", "NS", "--grounds", "牌是掉出来的"
-    )
+        "--db", str(db), "appeal", "file", "--ruling", "1", "--by", "NS", "--grounds", "牌是掉出来的",
+        "--receipt", "R-0001", "--evidence", "邻桌裁判员目睹",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     with Store.open(str(db), read_only=True) as s:
         identity = event_identities(s, 1)[0][:16].upper()
