@@ -112,7 +112,7 @@ def placings(
 
     def group(p: str) -> tuple[int, int]:
         gone = out_in.get(p)
-        return (1 if gone is not None else 0, -(gone if gone is not None else reached.get(p, 0)))
+        return (1 if gone is not None else 0, -(gone if gone is not None else reached[p]))
 
     order = sorted(record.pairs, key=lambda p: (group(p), natural_key(p)))
     decided = int(rule["decided"]) if rule else 0
@@ -124,9 +124,7 @@ def placings(
         same = [p for p in order[i:] if group(p) == g]
         gone = out_in.get(same[0])
         if gone == 0:
-            rows += [
-                {"rank": None, "pair": p, "out_in": 0, "won": won.get(p, 0), "split": None} for p in same
-            ]
+            rows += [{"rank": None, "pair": p, "out_in": 0, "won": won[p], "split": None} for p in same]
         elif len(same) > 1 and i < decided and split_by:
             keys: list[tuple[tuple[Any, ...], str]] = []
             for p in same:
@@ -145,13 +143,9 @@ def placings(
                 rank = i + j + 1
                 if rank > decided:  # past the decided places: shared with the rest of its round
                     rank, split = max(decided + 1, i + 1), None
-                elif rank == decided:
-                    split = split if j + 1 < len(keys) else None
-                rows.append({"rank": rank, "pair": p, "out_in": gone, "won": won.get(p, 0), "split": split})
+                rows.append({"rank": rank, "pair": p, "out_in": gone, "won": won[p], "split": split})
         else:
-            rows += [
-                {"rank": i + 1, "pair": p, "out_in": gone, "won": won.get(p, 0), "split": None} for p in same
-            ]
+            rows += [{"rank": i + 1, "pair": p, "out_in": gone, "won": won[p], "split": None} for p in same]
         i += len(same)
     from .prizes import prize_of
 
