@@ -8,10 +8,14 @@ Each sample is a fresh process, timed from its start until it exits, with its pe
 QMainWindow of the same size, showing it and quitting once the event loop is idle after the
 first paint. The app quits the same way when ``REFEREE_APP_EXIT_WHEN_IDLE=painted``; with
 ``=ready`` it quits once the store is open, its events listed, the station taken back where
-it was, and what it then shows painted (what happens right after the first paint). Rows:
+it was, and what it then shows painted (what happens right after the first paint); with
+``=listed`` once the events read at a glance (``app/glance.py``, no SQLAlchemy) are painted,
+the store's code still loading behind them. Rows:
 
 * the first window painted (the store not yet opened);
-* ready on a store without events (the events list painted);
+* the events listed at a glance on a store without events: the window usable (the list read
+  and chosen from; the first choice waits for the store if it is still loading);
+* ready on a store without events (the store open, the events list painted);
 * ready on an event of ``--tables`` tables (512) seated in its current round, the station
   last in its hall: the window opens the event and quits once the hall has painted its
   tables — what a chief referee waits for when the window is started during a round. The
@@ -163,6 +167,7 @@ def main() -> int:
         subprocess.run(app, env=ready, check=True, capture_output=True)
         rows_to_run = [
             ("first window painted, idle", app, "painted"),
+            ("events listed at a glance", app, "listed"),
             ("store open, events listed", app, "ready"),
         ]
         if args.tables:

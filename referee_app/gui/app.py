@@ -96,8 +96,24 @@ def run(args: argparse.Namespace) -> int:
     def start() -> None:
         # after the first paint: the log file, Qt's own words (its buttons, in dialogs only)
         # and the store (SQLAlchemy) load while the referee already sees the window
+        from ..app.glance import glance_store  # the store's package: after the first paint
+
         start_logging()
         language.install_qt_translator()
+        glance = glance_store(args.db)
+        if glance is not None and not window.returns_into_an_event(glance.where):
+            # the events listed at once; the store's code loads behind them (StoreLoader)
+            loader = StoreLoader(lambda: opened(), app)
+            window.show_glance(glance.where, glance.events, loader.finish)
+            logger.info("events listed at a glance (%d), the store loading", len(glance.events))
+            if exit_when == "listed":  # the bench's "listed" row: the glance painted
+                quit_once_painted(window, app)
+                return
+            loader.start()
+            return
+        opened()
+
+    def opened() -> None:
         if not open_store(window, args):
             code[0] = 1
             app.exit(1)
@@ -120,6 +136,67 @@ def run(args: argparse.Namespace) -> int:
         window.store.close()  # its holder, the last connection, checkpoints the WAL into the file
     logger.info("window closed")
     return code[0] or result
+
+
+class StoreLoader:
+    """Loads the store's code (SQLAlchemy and the store's modules, most of the window's start)
+    on a thread while the window shows the events read at a glance, then opens the store on
+    the window's thread (``open``). The thread only imports: nothing of Qt or of the store's
+    data is touched off the window's thread. Once the store's modules are in, the thread goes
+    on with what opening an event needs (the session: the rulebook schema, the engine) while
+    the store opens. :meth:`finish` is also what a referee's first choice calls: it waits for
+    the store's modules (a busy cursor) and opens the store at once."""
+
+    POLL_MS = 20
+
+    def __init__(self, open_store: Any, app: Any) -> None:
+        import threading
+
+        from PySide6.QtCore import QTimer
+
+        self._open = open_store
+        self._store_code = threading.Event()
+        self._thread = threading.Thread(target=self._load, name="store-code", daemon=True)
+        self._timer = QTimer(app)
+        self._timer.setInterval(self.POLL_MS)
+        self._timer.timeout.connect(self._poll)
+        self._done = False
+
+    def _load(self) -> None:
+        try:
+            from ..app import store  # noqa: F401  (imported here, used once loaded)
+        except Exception:  # the window's thread imports it again and says what is wrong
+            logger.exception("loading the store's code behind the window")
+        finally:
+            self._store_code.set()
+        try:
+            from ..app import session  # noqa: F401  (what opening an event imports first)
+        except Exception:
+            logger.exception("loading the session's code behind the window")
+
+    def start(self) -> None:
+        self._thread.start()
+        self._timer.start()
+
+    def _poll(self) -> None:
+        if self._store_code.is_set():
+            self.finish()
+
+    def finish(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        self._timer.stop()
+        if self._thread.ident and not self._store_code.is_set():
+            from PySide6.QtCore import Qt
+            from PySide6.QtWidgets import QApplication
+
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                self._store_code.wait()
+            finally:
+                QApplication.restoreOverrideCursor()
+        self._open()
 
 
 def quit_once_painted(window: Any, app: Any) -> None:

@@ -7,6 +7,7 @@ first paint, and each view's module is imported when the view is first made."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QPaintEvent, QResizeEvent
 
     from ..app.changes import OpChanges
+    from ..app.glance import EventInfo
     from ..app.session import Session
     from ..app.store import Actor, Store
     from .appeals import AppealsView
@@ -104,6 +106,10 @@ class MainWindow(QMainWindow):
         self.watcher: StoreWatcher | None = None
         self.settings = QSettings("referee-app", "referee-app")
         self._painted = False
+        #: Finishes opening the store while only a glance at its events is shown (show_glance).
+        self._finish_store: Callable[[], object] | None = None
+        #: The events listed are a glance's: a choice made meanwhile is kept when the store lists them.
+        self._glanced = False
         #: What was just saved, imported or refused, over the view (made on first use).
         self.banner: QLabel | None = None
         #: The size fit_to_screen chose (a window resized since keeps its size).
@@ -129,6 +135,7 @@ class MainWindow(QMainWindow):
 
         self.store = store
         self.actor = actor
+        self._finish_store = None
         #: Typed, unconfirmed input of this store kept on disk (offered back after a crash).
         self.drafts = Drafts(store.where)
         self.act_new.setEnabled(True)
@@ -407,14 +414,14 @@ class MainWindow(QMainWindow):
         return print_prizes(self)
 
     def fill_events(self) -> None:
-        self.welcome.events.clear()
-        if self.store is None:  # until the store is open, nothing to choose or create
-            self.welcome.open_button.setEnabled(False)
-            self.welcome.new_button.setEnabled(False)
+        if self.store is None:  # until the store is open (or glanced at), nothing to choose or create
+            if self._finish_store is None:
+                self.welcome.events.clear()
+                self.welcome.open_button.setEnabled(False)
+                self.welcome.new_button.setEnabled(False)
             return
         from ..app import errors  # not at module level: the window paints first
 
-        self.welcome.new_button.setEnabled(True)
         try:
             events = self.store.list_events()
         except errors.StoreError as exc:
@@ -422,16 +429,41 @@ class MainWindow(QMainWindow):
                 self, self.language.tr("store_error"), describe(exc, self.language.lang)
             )
             events = []
+        self._list_events(events, self.store.where)
+
+    def _list_events(self, events: list[EventInfo], where: str) -> None:
+        """The welcome page's events, the station's last event chosen (or, right after a
+        glance, the one the referee chose meanwhile)."""
+        role = QtCore.Qt.ItemDataRole.UserRole
+        chosen = self.welcome.events.currentItem() if self._glanced else None
+        last = self.settings.value("last_event") if chosen is None else chosen.data(role)
+        self._glanced = False
+        self.welcome.events.clear()
+        self.welcome.new_button.setEnabled(True)
         for ev in events:
             item = QtWidgets.QListWidgetItem(f"{ev.name}   {ev.date or ''}   [{ev.rulebook_id}]")
-            item.setData(QtCore.Qt.ItemDataRole.UserRole, ev.id)
+            item.setData(role, ev.id)
             self.welcome.events.addItem(item)
         if events:
-            last = self.settings.value("last_event")
             row = next((i for i, ev in enumerate(events) if str(ev.id) == str(last)), len(events) - 1)
             self.welcome.events.setCurrentRow(row)
         self.welcome.open_button.setEnabled(bool(events))
-        self.welcome.where.setText(self.language.tr("store_at", where=self.store.where))
+        self.welcome.where.setText(self.language.tr("store_at", where=where))
+
+    def show_glance(self, where: str, events: list[EventInfo], finish: Callable[[], object]) -> None:
+        """The store's events as read at a glance (:mod:`..app.glance`) while the store's code
+        loads: listed and chosen as usual. Choosing (打开赛事, 新建赛事, a double-click) first
+        finishes opening the store (``finish``), under a busy cursor if it is still loading."""
+        self._finish_store = finish
+        self._list_events(events, where)
+        self._glanced = True
+
+    def store_ready(self) -> bool:
+        """Whether the store is open, finishing its opening first if only a glance is shown."""
+        if self.store is None and self._finish_store is not None:
+            finish, self._finish_store = self._finish_store, None
+            finish()
+        return self.store is not None
 
     def show_events(self) -> None:
         self.remember_place(None, None)
@@ -473,6 +505,8 @@ class MainWindow(QMainWindow):
         return editor
 
     def new_event(self) -> Any:
+        if not self.store_ready():
+            return None
         from ..app import errors  # not at module level: the window paints first
 
         if self.store is None or self.actor is None:
@@ -550,6 +584,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def open_selected(self) -> None:
+        if not self.store_ready():
+            return
         item = self.welcome.events.currentItem()
         if item is not None:
             self.open_event(int(item.data(QtCore.Qt.ItemDataRole.UserRole)))
@@ -889,6 +925,20 @@ class MainWindow(QMainWindow):
         self.settings.setValue(f"{key}/event", event_id or 0)
         self.settings.setValue(f"{key}/table", f"{table[0]}/{table[1]}" if table else "")
         self.settings.sync()
+
+    def returns_into_an_event(self, where: str) -> bool:
+        """Whether a start on the store at ``where`` goes back into an event (the station was
+        in one at quit or crash, or typed input waits to be offered back): the store is then
+        opened at once, since the event needs it, rather than glanced at first."""
+        from ..app.drafts import Drafts
+
+        drafts = Drafts(where)
+        if drafts.pending():
+            return True
+        try:
+            return int(str(self.settings.value(f"place/{drafts.prefix}/event", 0) or 0)) != 0
+        except ValueError:
+            return False
 
     def resume(self) -> None:
         """On start: reopen the event and table open at quit or crash, and offer back what was

@@ -26,7 +26,7 @@ from ..core.editing import carry_forward, lighter_but_worse, same_infraction
 from ..core.errors import field_of
 from ..core.text import attachment_line
 from . import audit, roles
-from .common import EventInfo, _current_at, _voided, from_iso, strip_case
+from .common import _current_at, _voided, from_iso, strip_case
 from .errors import ConflictError, InputError, NotFoundError, RoleError
 from .models import (
     appeal_steps,
@@ -42,6 +42,7 @@ from .models import (
 )
 from .save import _write_match
 from .shared import Shared
+from .sqlitefile import EventInfo
 
 if TYPE_CHECKING:
     from .common import Actor

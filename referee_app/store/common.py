@@ -1,6 +1,7 @@
-"""What the store's parts share: who acts (:class:`Actor`), an event as the store knows it
-(:class:`EventInfo`), a saved version (:class:`Recorded`), the case as ``judge`` reads it,
-a match's current version and whether it is voided, and the times kept as ISO text.
+"""What the store's parts share: who acts (:class:`Actor`), a saved version
+(:class:`Recorded`), the case as ``judge`` reads it, a match's current version and whether
+it is voided, and the times kept as ISO text (an event as the store lists it,
+:class:`.sqlitefile.EventInfo`, is read without SQLAlchemy too).
 
 Below :mod:`.service` (the :class:`~.service.Store`), the object its parts share
 (:mod:`.shared`), the save path (:mod:`.save`) and the parts (:mod:`.events`,
@@ -55,15 +56,6 @@ def _login() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no user name in the environment
         return "unknown"
-
-
-@dataclass(frozen=True)
-class EventInfo:
-    id: int
-    name: str
-    date: str | None
-    rulebook_id: str
-    rulebook_sha256: str
 
 
 @dataclass(frozen=True)

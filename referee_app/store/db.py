@@ -25,32 +25,11 @@ from sqlalchemy.pool import NullPool
 from .audit import PG_LOCK_SQL, PG_LOCK_TIMEOUT_S, PG_WRITE_LOCK, PG_WRITER_LOCK_TABLE, Writer
 from .errors import DatabaseError, SchemaTooNewError
 from .models import V4_TABLES, V5_TABLES, V6_TABLES, V8_TABLES, metadata, store_meta, voidings
+from .sqlitefile import SCHEMA_VERSION, resolve_target, sqlite_uri
 
-#: The schema this version of referee-app writes. See MIGRATIONS.
-SCHEMA_VERSION = 12
-ENV_DB = "REFEREE_APP_DB"
 #: Execution options of a connection that only reads (SQLite: BEGIN DEFERRED).
 READ_ONLY = {"sqlite_begin": "DEFERRED"}
 SQLITE_BUSY_TIMEOUT_MS = 30_000
-
-
-def default_db_path() -> Path:
-    from ..locations import user_data_dir
-
-    return user_data_dir() / "referee.db"
-
-
-def resolve_target(db: str | None) -> tuple[str, bool]:
-    """The database URL from ``--db``, then ``$REFEREE_APP_DB``, then the default file.
-
-    Returns ``(url, is_default)``.
-    """
-    raw = db or os.environ.get(ENV_DB) or None
-    if raw is None:
-        return f"sqlite:///{default_db_path()}", True
-    if "://" in raw:
-        return raw, False
-    return f"sqlite:///{Path(raw).expanduser().absolute()}", False
 
 
 def display_url(url: str | URL) -> str:
@@ -311,33 +290,6 @@ def _too_old(where: str, version: int, target: str) -> DatabaseError:
         supported=SCHEMA_VERSION,
         target=target,
     )
-
-
-def sqlite_uri(path: str, *, read_only: bool, look: bool = False) -> str:
-    """The ``file:`` URI SQLite opens ``path`` by: ``mode=ro`` for a reader, and
-    ``immutable=1`` besides when the file or its folder cannot be written (read-only media:
-    SQLite could not make the ``-shm`` file a WAL database needs, so it is told that nothing
-    changes the file and takes no locks).
-
-    ``look``: a glance at the file before it is opened (its tables, its schema version):
-    immutable too when no ``-wal`` file is there (no connection has it open, the file holds
-    every commit), so that the glance leaves no ``-wal``/``-shm`` beside a file it refuses."""
-    uri = Path(path).resolve().as_uri()
-    if not read_only:
-        return uri
-    folder = Path(path).resolve().parent
-    writable = os.access(path, os.W_OK) and os.access(folder, os.W_OK) and not _read_only_mount(folder)
-    closed = look and not os.path.exists(path + "-wal")
-    return f"{uri}?mode=ro" + ("" if writable and not closed else "&immutable=1")
-
-
-def _read_only_mount(folder: Path) -> bool:
-    """Whether ``folder`` is on a file system mounted read-only (root passes ``os.access``
-    on a file it cannot write there only when the mount is read-only: statvfs says)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):
-        return False
 
 
 def _refuse_too_new(where: str, current: int) -> None:

@@ -11,11 +11,12 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from . import audit
-from .common import Actor, EventInfo
+from .common import Actor
 from .errors import InputError
 from .models import events, pairs, players
 from .pairs_csv import PairRow
 from .shared import Shared
+from .sqlitefile import EventInfo
 
 
 class Events:

@@ -23,11 +23,12 @@ from sqlalchemy import Connection, select
 from ..core.editing import CarriedForward, DecisionPlace, with_dealers
 from ..core.text import forfeit_cause
 from . import audit
-from .common import Actor, EventInfo, Recorded
+from .common import Actor, Recorded
 from .driver import Driver
 from .errors import ConflictError, InputError, LockedError
 from .models import audit_log, hands, infractions, matches, role_pins, rounds, rulings, voidings
 from .models import signatures as signatures_t
+from .sqlitefile import EventInfo
 
 SIDES = ("NS", "EW")
 

@@ -33,7 +33,7 @@ from . import keys
 from .appeals import Appeals
 from .auditlog import AuditLog
 from .backup import Backups, Copied, check_backup, record, restore_new, target_exists
-from .common import Actor, EventInfo, Recorded
+from .common import Actor, Recorded
 from .db import display_url, open_engine, resolve_target
 from .desk import Desk
 from .errors import BackupError
@@ -42,6 +42,7 @@ from .matches import Matches
 from .pins import Pins
 from .registry import Registry
 from .shared import Shared
+from .sqlitefile import EventInfo
 from .walholder import WalHolder
 
 #: What app/ and the tests take from here: the Store, who acts, and what it returns.

@@ -18,11 +18,12 @@ from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import audit, keys, roles
-from .common import Actor, EventInfo
+from .common import Actor
 from .db import READ_ONLY, database_error, display_url, wal_identity
 from .errors import ConflictError, DatabaseError, InputError, NotFoundError, RoleError
 from .models import audit_log, events, role_pins, voidings
 from .models import signatures as signatures_t
+from .sqlitefile import EventInfo
 
 log = logging.getLogger("referee_app.store")
 

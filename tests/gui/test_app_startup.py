@@ -177,3 +177,112 @@ def test_ready_quits_once_the_hall_it_reopened_has_painted_its_tables(tmp_path: 
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["PAINTED", "1", "2"], done.stdout
+
+
+# -- the events at a glance while the store's code loads (app/glance.py, gui/app.StoreLoader) -----
+
+
+def _two_events(db: Path) -> list[int]:
+    from referee_app.app.session import Session
+    from referee_app.core.rulebook import load_rulebook
+    from referee_app.store.service import Actor, Store
+
+    chief = Actor("裁判长", "desk")
+    with Store.open(str(db), create=True, actor=chief) as store:
+        return [
+            Session.create_event(store, name, load_rulebook(rules), "2026-12-07", chief).id
+            for name, rules in (("春季赛", "gansu-2018"), ("秋季赛", "bhg-2011"))
+        ]
+
+
+@pytest.mark.parametrize("loading", [False, True], ids=["chosen before the store loaded", "while it loads"])
+def test_events_at_a_glance_are_chosen_from_and_the_choice_opens_the_store(
+    qtbot, tmp_path: Path, loading: bool
+) -> None:
+    """The window lists the events read at a glance before the store's code has loaded; a
+    referee's choice made meanwhile stands, and 打开赛事 opens that event (waiting for the store
+    if it is still loading)."""
+    from PySide6.QtCore import Qt
+
+    from referee_app.app.glance import glance_store
+    from referee_app.app.store import Actor, Store, open_store
+    from referee_app.gui.app import StoreLoader
+    from referee_app.gui.i18n import Language
+    from referee_app.gui.main_window import MainWindow
+
+    db = tmp_path / "event.sqlite"
+    spring, autumn = _two_events(db)
+    window = MainWindow(Language("zh"))
+    qtbot.addWidget(window)
+    window.show()
+    stores: list[Store] = []
+    actor = Actor("裁判一", "station-1")
+
+    def opened() -> None:
+        stores.append(open_store(str(db), actor=actor))
+        window.use_store(stores[-1], actor)
+
+    loader = StoreLoader(opened, QApplication.instance())
+    window.settings.setValue("last_event", autumn)  # the station's last event: the other one
+    glance = glance_store(str(db))
+    assert glance is not None
+    window.show_glance(glance.where, glance.events, loader.finish)
+    events = window.welcome.events
+    assert window.store is None and events.count() == 2 and window.welcome.open_button.isEnabled()
+    assert "秋季赛" in events.currentItem().text()  # the station's last, as the store would choose
+    first = events.item(0)
+    qtbot.mouseClick(events.viewport(), Qt.MouseButton.LeftButton, pos=events.visualItemRect(first).center())
+    assert events.currentItem() is first
+    if loading:
+        loader.start()
+        qtbot.waitUntil(lambda: window.store is not None, timeout=30_000)
+        assert "春季赛" in events.currentItem().text()  # the choice survived the store's own listing
+    try:
+        qtbot.mouseClick(window.welcome.open_button, Qt.MouseButton.LeftButton)
+        assert window.store is not None and window.session is not None
+        assert window.session.event.id == spring
+    finally:
+        window._close_event()
+        for store in stores:
+            store.close()
+
+
+LISTED_SCRIPT = """
+import sys
+from referee_app.launcher import main
+code = main(["--db", sys.argv[1]])
+print("LOADED", *sorted(m for m in ("sqlalchemy", "referee_app.store.service") if m in sys.modules))
+sys.exit(code)
+"""
+
+
+def test_listed_at_a_glance_the_window_has_not_loaded_sqlalchemy_nor_touched_the_store(tmp_path: Path) -> None:
+    """REFEREE_APP_EXIT_WHEN_IDLE=listed (bench_window.py's glance row) quits once the events
+    read at a glance are painted: by then no SQLAlchemy is loaded and the store's folder is as
+    it was (the glance opened the file read-only, immutable with no -wal there)."""
+    import hashlib
+    import os
+    import sqlite3
+    import subprocess
+
+    db = tmp_path / "store" / "event.sqlite"
+    db.parent.mkdir()
+    _two_events(db)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in db.parent.iterdir()}
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_STATE_HOME=str(tmp_path / "state"))
+    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run(
+        [sys.executable, "-c", LISTED_SCRIPT, str(db)],
+        env=env | {"REFEREE_APP_EXIT_WHEN_IDLE": "listed"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["LOADED"], done.stdout
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in db.parent.iterdir()} == before
+    log = (tmp_path / "state" / "referee-app" / "log" / "referee-app.log").read_text(encoding="utf-8")
+    assert "events listed at a glance (2)" in log

@@ -158,3 +158,52 @@ def test_readers_change_no_file_whatever_it_is(event_db: str, tmp_path: Path) ->
     assert cli(str(older / "event.db"), "verify")[0] == 0
     rc, _, err = cli(str(older / "event.db"), "verify", lang="zh")
     assert rc == 0, err
+
+
+# -- the window's glance at the events (store/sqlitefile.py, no SQLAlchemy) ------------------------
+
+
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_a_glance_lists_the_events_the_store_lists_and_changes_nothing(event_db: str, tmp_path: Path) -> None:
+    from referee_app.app.glance import glance_store
+
+    assert cli(event_db, "event", "create", "--rules", "gansu-2018", "--name", "第二站")[0] == 0
+    closed = _closed_copy(event_db, tmp_path / "hall")
+    before = _state(closed.parent)
+    glance = glance_store(str(closed))
+    assert _state(closed.parent) == before  # no -wal or -shm left, nothing rewritten
+    assert glance is not None and glance.where == str(closed)
+    with Store.open(str(closed), read_only=True) as store:
+        assert glance.events == store.list_events()  # one reading of the events, both ways
+    assert [e.name for e in glance.events] == ["测试杯", "第二站"]
+    # while another connection has the store open (its -wal there), the glance reads it too
+    assert glance_store(event_db) is not None and len(glance_store(event_db).events) == 2  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_a_glance_leaves_every_other_store_to_the_full_open(event_db: str, tmp_path: Path) -> None:
+    """Whatever the full open would upgrade, refuse or create is not glanced at: the glance
+    is None and the file is as it was (the window then opens it the full way, which says why)."""
+    from referee_app.app.glance import glance_store
+
+    older = _closed_copy(event_db, tmp_path / "older")
+    _set_version(older, SCHEMA_VERSION - 1)
+    newer = _closed_copy(event_db, tmp_path / "newer")
+    _set_version(newer, SCHEMA_VERSION + 1)
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    empty = loose / "empty.db"
+    empty.write_bytes(b"")
+    text = loose / "pairs.csv"
+    text.write_text("number,player1\n1,张三\n", encoding="utf-8")
+    other = loose / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE events (id INTEGER)")
+    con.commit()
+    con.close()
+    folders = {p: _state(p.parent) for p in (older, newer, empty, text, other)}
+    for target in (older, newer, empty, text, other, loose / "missing.db", loose):
+        assert glance_store(str(target)) is None, target
+    assert glance_store("postgresql+psycopg://referee@127.0.0.1:1/none") is None
+    assert {p: _state(p.parent) for p in folders} == folders
+    assert not (loose / "missing.db").exists()
