@@ -8,6 +8,7 @@ headless chromium at phone width for what a phone shows)."""
 from __future__ import annotations
 
 import http.client
+import os
 import shutil
 import socket
 import subprocess
@@ -360,7 +361,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.skipif(
-    CHROMIUM is None and os.environ.get("CI") != "true", reason="chromium is not installed (.ci/run installs it)"
+    CHROMIUM is None and os.environ.get("CI") != "true",
+    reason="chromium is not installed (.ci/run installs it)",
 )
 def test_the_pages_on_a_phone_in_real_chromium_zh_and_en(served: tuple[HallWeb, str], tmp_path: Path) -> None:
     """390×844 (a phone), Chinese and English: the page as chromium draws it (a screenshot,
