@@ -392,3 +392,68 @@ def test_a_tie_nothing_decides_is_marked_even_where_every_clause_is_printed() ->
     first = _draft("hbue-2018", printed)
     out = judge(both, rulebook=first)  # reached_level_first, and neither level moved
     assert out["result"]["decided_by"] == "tie_unresolved" and out["result"]["assumed"] is True
+
+
+# -- 5. a negative total that keeps adding levels (DOMAIN §5) --------------------------------
+
+_NEGATIVE_MORE = (
+    'negative_clause = { ref = "一、(十二)", title = "升级", zh = "（未载明）", en = "A total below 0 counts as 0.", '
+    'assumed = true, note = "Reading: a penalty cannot push the defenders\' total below zero." }',
+    'negative_total = "more_levels"\nnegative_step = 40\n'
+    'negative_clause = { ref = "第七条", title = "负分", zh = "防守方得分为负分时，每再低40分，庄家方多升一级。", '
+    'en = "A negative defender total: each further 40 points below zero, the dealer side one more level." }',
+)
+
+
+def _out_of_turn_cards(seat: str, cards: int) -> dict:
+    return {"kind": "out_of_turn", "seat": seat, "cards": cards, "trick": 2, "discovered": 2}
+
+
+def test_each_further_40_below_zero_gives_the_dealer_side_one_more_level() -> None:
+    """DOMAIN §5: some events "let negative totals keep adding levels" — the club's text
+    "防守方得分为负分时，每再低40分，庄家方多升一级": a total of 0 gives BHG's shut-out +3, each
+    whole 40 below it one more (−40 +4, −80 +5); −35 is not yet a further 40. The club's
+    clause is printed; BHG's reading of 0 as +3 (大光) still marks every such hand."""
+    club = _draft("bhg-2011", _NEGATIVE_MORE)
+    judged = {}
+    for cards in (0, 3, 4, 8, 11):
+        # E (a defender) plays out of turn: 10 points a card against the defenders' 0
+        infractions = [_out_of_turn_cards("E", cards)] if cards else []
+        hand = {"defender_points": 0, "infractions": infractions}
+        out = judge(_round(hand), rulebook=club)["hands"][0]
+        judged[out["defender_total"]] = (out["keep_deal"], out["levels_after"]["NS"], out["assumed"])
+    assert judged == {
+        0: (True, "5", True),  # 大光 +3
+        -30: (True, "5", True),
+        -40: (True, "6", True),  # one further 40: +4
+        -80: (True, "7", True),  # two: +5
+        -110: (True, "7", True),
+    }
+    # BHG itself counts the same hand as 0 (+3, its reading marked): unchanged
+    bhg = judge(
+        _round({"defender_points": 0, "infractions": [_out_of_turn_cards("E", 8)]}),
+        rulebook=_draft("bhg-2011"),
+    )
+    assert bhg["hands"][0]["defender_total"] == 0 and bhg["hands"][0]["levels_after"]["NS"] == "5"
+    assert bhg["hands"][0]["assumed"] is True
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (
+            ("negative_clause = {", 'negative_total = "more_levels"\nnegative_clause = {'),
+            'negative_step: required when negative_total = "more_levels"',
+        ),
+        (
+            ("negative_clause = {", "negative_step = 40\nnegative_clause = {"),
+            'negative_step: only with negative_total = "more_levels"',
+        ),
+    ],
+)
+def test_more_levels_below_zero_needs_its_step_and_the_step_its_option(
+    edit: tuple[str, str], problem: str
+) -> None:
+    with pytest.raises(RulebookError) as caught:
+        _draft("bhg-2011", edit)
+    assert problem in str(caught.value)

@@ -488,9 +488,9 @@ class RoundJudge:
             if loss_cfg["both_sides"] == "open_grab":
                 open_grab = True
                 decided_by = "hand_loss"
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
             else:  # the two shifts cancel: the hand is scored on its points
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
                 keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
                 gains[dealer_side if keep_deal else defenders] = gain
         elif len(lost_sides) == 1:
@@ -500,7 +500,7 @@ class RoundJudge:
                 reading_assumed = True  # the event's hand-loss rule is itself a reading
             if loss_cfg["mode"] == "shift" and all(r.award is None for r in losers):
                 shift = loss_cfg["shift"]
-                total = max(0, raw_total + (shift if offender == dealer_side else -shift))
+                total = self.counted(raw_total + (shift if offender == dealer_side else -shift))
                 keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
                 decided_by = "hand_loss"
                 winner_keeps = offender == defenders
@@ -526,7 +526,7 @@ class RoundJudge:
                 printed = max(award for award, _ in awards)
                 # every ruling carrying the largest award, so the mark never depends on order
                 largest = [r for award, r in awards if award == printed]
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
                 decided_by = "hand_loss"
                 points_keep, points_gain, _ = self.outcome_by_points(total)
                 # A hand that ends at once (立即结束) has no final points to compare with.
@@ -558,7 +558,7 @@ class RoundJudge:
                     for r in largest:
                         r.assumed = True
         else:
-            total = max(0, raw_total)
+            total = self.counted(raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
             gains[dealer_side if keep_deal else defenders] = gain
             j_drop = self.j_rule_drop(hand, before[dealer_side], total)
@@ -791,6 +791,13 @@ class RoundJudge:
             )
         return j_rule["trump_to"] if hand.bottom.j_suit == "trump" else j_rule["side_to"]
 
+    def counted(self, total: int) -> int:
+        """A defenders' total as the hand is scored on it: below 0 it counts as 0, unless the
+        rulebook's ``negative_total`` keeps it to give further levels (more_levels)."""
+        if self.rules["scoring"].get("negative_total", "zero") == "more_levels":
+            return total
+        return max(0, total)
+
     def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
         """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""
         scoring = self.rules["scoring"]
@@ -801,7 +808,11 @@ class RoundJudge:
             # the threshold (a referee's penalty not in fives: 77 under 75 and 80) is in the last
             band = next((b for b in bands if total <= b["upto"]), bands[-1])
             clause = scoring.get("dealer_bands_clause") or scoring["clause"]
-            return True, band["gain"], bool(clause["assumed"])
+            gain = band["gain"]
+            if total < 0:  # kept below 0 (more_levels): a level more for each whole step
+                # (the 0 band's reading marks it as at 0; negative_clause's, in play_hand)
+                gain += -total // scoring["negative_step"]
+            return True, gain, bool(clause["assumed"])
         gain = (total - threshold) // scoring["step"]
         cap = scoring.get("defender_gain_cap")
         if cap is not None:

@@ -142,7 +142,8 @@ class Scoring(Strict):
     dealer_bands_clause: Clause | None = None
     redeclaration: Redeclaration | None = None
     j_rule: JRule | None = None
-    negative_total: Literal["zero"] = "zero"
+    negative_total: Literal["zero", "more_levels"] = "zero"
+    negative_step: int | None = Field(default=None, gt=0, validate_default=True)
     negative_clause: Clause | None = None
 
     @model_validator(mode="before")
@@ -167,6 +168,23 @@ class Scoring(Strict):
         if type(zero) is int:
             bands = [{"upto": 0, "gain": zero}, *(b for b in bands if b["upto"] > 0)]
         return {**data, "dealer_bands": bands}
+
+    # the key's own check (run while another key of the part is wrong), against the option
+    # where that is sound
+    @field_validator("negative_step")
+    @classmethod
+    def _negative_step_with_more_levels(cls, step: int | None, info: ValidationInfo) -> int | None:
+        option = info.data.get("negative_total")
+        if option == "more_levels" and step is None:
+            raise PydanticCustomError(
+                "rulebook_negative_step_needed",
+                'negative_step: required when negative_total = "more_levels"',
+            )
+        if option == "zero" and step is not None:
+            raise PydanticCustomError(
+                "rulebook_negative_step_only", 'negative_step: only with negative_total = "more_levels"'
+            )
+        return step
 
     # A check of the bands' own key (not of the whole part): pydantic runs it while another
     # key of the part is wrong (a step mistyped), so every problem is listed at once; the
