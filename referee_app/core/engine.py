@@ -1309,10 +1309,21 @@ class RoundJudge:
                 return self.result(first, "tie_reached_first")
             # neither side reached the level before the other (nothing moved): no rule decides
             return self.result(None, "tie_unresolved", assumed=True)
+        if tie in ("lots", "referee"):
+            # 抽签 / 裁判长裁定: no winner until the chief referee records the decision (a
+            # decider desk record, as for a tied knockout match); no match points meanwhile
+            out = self.result(None, f"tie_{tie}")
+            out["match_points"] = {s: 0 for s in SIDES}
+            out["awaits"] = TIE_AWAITS[tie]
+            return out
         if tie == "dealt_last_hand" and last_dealer_side is not None:
             return self.result(last_dealer_side, "tie_last_dealer_side")
         return self.result(None, "tie_draw")
 
+
+#: What a tie on time the rulebook leaves to lots or to the referee awaits: the ``how`` of the
+#: chief referee's deciding result (``app.pairing.decide_tie``).
+TIE_AWAITS = {"lots": "lots", "referee": "decision"}
 
 #: Where an infraction without a trick falls in the hand, by the phase it was found in.
 _PHASE_POSITION = {"drawing": -3, "before_bottom": -2, "after_bury": 0, "end_of_hand": 26}

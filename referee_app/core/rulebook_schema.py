@@ -351,8 +351,13 @@ class Round(Strict):
     ``dealt_last_hand``, the side of the last hand's dealer, whatever that hand's change of
     deal; ``holds_deal_at_end``, the side holding the deal when the round ends: the one that
     deals next after the last hand, its change of deal counted (a dealer side that lost the
-    hand, by points or for a miscount, has stepped down). The old names ``reached_first`` and
-    ``last_dealer_side`` are read as ``reached_level_first`` and ``dealt_last_hand``.
+    hand, by points or for a miscount, has stepped down); ``lots`` (抽签) and ``referee``
+    (裁判长裁定): the round's result awaits that decision — recorded with no winner and no
+    match points, marked as awaiting (``awaits``: ``lots`` or ``decision``), until the chief
+    referee records it as a tied knockout match's is (``decide``, the same desk record); the
+    winner then takes the win's match points, the other the loss's. The old names
+    ``reached_first`` and ``last_dealer_side`` are read as ``reached_level_first`` and
+    ``dealt_last_hand``.
     """
 
     minutes: int = Field(gt=0)
@@ -365,6 +370,8 @@ class Round(Strict):
         "reached_level_first",
         "dealt_last_hand",
         "holds_deal_at_end",
+        "lots",
+        "referee",
         "reached_first",  # old names, read as the two above them
         "last_dealer_side",
     ]
