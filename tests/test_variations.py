@@ -457,3 +457,60 @@ def test_more_levels_below_zero_needs_its_step_and_the_step_its_option(
     with pytest.raises(RulebookError) as caught:
         _draft("bhg-2011", edit)
     assert problem in str(caught.value)
+
+
+# -- 6. a failed throw charged by the shape that blocked it (DOMAIN §5) ----------------------
+
+_TIERS = (
+    "sanction = { points_per_card = 10, rest_points_per_card = 10, instruction",
+    "sanction = { points_by_blocker = { single = 10, pair = 20, tractor = 40, long_tractor = 60 }, instruction",
+)
+
+
+def _failed_throw(cards: int, blocked_by: str | None) -> dict:
+    inf = {"kind": "failed_throw", "seat": "E", "cards": cards, "trick": 3}
+    if blocked_by is not None:
+        inf["blocked_by"] = blocked_by
+    return inf
+
+
+def test_a_failed_throw_costs_10_20_40_or_60_a_card_by_the_shape_that_blocked_it() -> None:
+    """DOMAIN §5: a failed throw penalised by "tiers by the shape that beat it (10/20/40/60
+    per card)" — 甩牌失败，被单张挡每张罚10分，被对子挡每张罚20分，被拖拉机挡每张罚40分，
+    被三连对以上挡每张罚60分."""
+    club = _draft("bhg-2011", _TIERS)
+    points = {}
+    for shape, cards in (("single", 1), ("pair", 2), ("tractor", 4), ("long_tractor", 6)):
+        hand = {"defender_points": 40, "infractions": [_failed_throw(cards, shape)]}
+        [ruling] = judge(_round(hand), rulebook=club)["hands"][0]["rulings"]
+        points[shape] = ruling["points"]
+    assert points == {"single": 10, "pair": 40, "tractor": 160, "long_tractor": 360}
+    # without a tier of its own, a longer tractor is charged as a tractor
+    short = _draft(
+        "bhg-2011",
+        (_TIERS[0], "sanction = { points_by_blocker = { single = 10, pair = 20, tractor = 40 }, instruction"),
+    )
+    hand = {"defender_points": 40, "infractions": [_failed_throw(6, "long_tractor")]}
+    assert judge(_round(hand), rulebook=short)["hands"][0]["rulings"][0]["points"] == 240
+
+
+def test_a_throw_charged_by_its_blocker_asks_which_shape_blocked_it() -> None:
+    club = _draft("bhg-2011", _TIERS)
+    hand = {"defender_points": 40, "infractions": [_failed_throw(2, None)]}
+    with pytest.raises(CaseError) as caught:
+        judge(_round(hand), rulebook=club)
+    assert caught.value.field == "hands[0].infractions[0].blocked_by"
+    assert "必填：规则 club-2026 按挡住甩牌的牌型" in describe(caught.value, "zh")
+    # the fact belongs to a failed throw only; and a tier table gives at least one tier
+    with pytest.raises(CaseError, match="only for failed_throw"):
+        judge(
+            _round(
+                {
+                    "defender_points": 40,
+                    "infractions": [{"kind": "wrong_play", "seat": "E", "blocked_by": "pair"}],
+                }
+            ),
+            rulebook=club,
+        )
+    with pytest.raises(RulebookError, match="give the points of at least one blocking shape"):
+        _draft("bhg-2011", (_TIERS[0], "sanction = { points_by_blocker = {}, instruction"))

@@ -45,7 +45,17 @@ Place = tuple[str | int, ...]
 
 #: The parts written as an inline table on their key's line (a clause, a text, a band): the
 #: way the bundled rulebooks write them. The others are tables of their own ([scoring.j_rule]).
-_INLINE = {"Clause", "Text", "Award", "LevelChange", "Range", "Band", "RedeclarationLimit", "Prize"}
+_INLINE = {
+    "Clause",
+    "Text",
+    "Award",
+    "LevelChange",
+    "Range",
+    "Band",
+    "RedeclarationLimit",
+    "Prize",
+    "BlockerTiers",
+}
 _INLINE |= {"When", "Sanction"}
 #: Parts whose keys may all be left out and are many: the editor shows those given and offers
 #: the others to add (a rule's conditions, a sanction's parts), not a form of empty fields.

@@ -14,7 +14,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "wrong_card_count": ("phase", "cards"),
     "bottom_miscount": (),
     "exposed_card": ("cards", "trick", "severity"),
-    "failed_throw": ("cards", "thrown", "trick"),
+    "failed_throw": ("cards", "thrown", "blocked_by", "trick"),
     "wrong_play": ("cards", "trick", "discovered"),
     "hidden_card": ("cards", "trick", "discovered", "affects_result"),
     "wrong_declaration": ("cards",),
@@ -29,6 +29,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "minutes": {"zh": "迟到分钟数", "en": "Minutes late"},
     "cards": {"zh": "涉及张数", "en": "Cards"},
     "thrown": {"zh": "甩出张数", "en": "Cards thrown"},
+    "blocked_by": {"zh": "被何牌型挡住", "en": "Blocked by"},
     "trick": {"zh": "发生于第几圈", "en": "Trick"},
     "discovered": {"zh": "发现于第几圈", "en": "Found in trick"},
     "phase": {"zh": "发现时机", "en": "Found when"},
@@ -51,6 +52,12 @@ CHOICES: dict[str, dict[str, dict[str, str]]] = {
     "severity": {
         "light": {"zh": "轻罚张", "en": "Light"},
         "heavy": {"zh": "重罚张", "en": "Heavy"},
+    },
+    "blocked_by": {
+        "single": {"zh": "单张", "en": "A single"},
+        "pair": {"zh": "对子", "en": "A pair"},
+        "tractor": {"zh": "拖拉机（两连对）", "en": "A tractor (two pairs)"},
+        "long_tractor": {"zh": "三连对以上", "en": "A tractor of three pairs or more"},
     },
     "what": {
         "bury": {"zh": "扣底", "en": "Burying"},
@@ -103,6 +110,8 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
                 used.add("thrown")
             if sanction["points_range"] is not None:
                 used.add("points")
+            if sanction.get("points_by_blocker") is not None:
+                used.add("blocked_by")
     return tuple(f for f in kind_fields(kind) if f in used or f in _ALWAYS)
 
 
@@ -125,4 +134,6 @@ def facts_required(rules: dict, kind: str) -> tuple[str, ...]:
             for condition, value in rule["when"].items():
                 if value is not None:
                     needed.update(_REQUIRED_BY_CONDITION.get(condition, ()))
+            if rule["sanction"].get("points_by_blocker") is not None:
+                needed.add("blocked_by")  # the tier it is charged by: never guessed
     return tuple(f for f in kind_fields(kind) if f in needed)

@@ -18,7 +18,7 @@ from .case import TRICKS, Case, Hand, Infraction, parse_case
 from .errors import CaseError, RulebookError
 from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
-from .rulebook_kinds import KINDS
+from .rulebook_kinds import BLOCKERS, KINDS
 from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
 from .unusual import confirmations_in_effect, redeclarations_allowed
@@ -1144,6 +1144,24 @@ class RoundJudge:
                     rulebook=self.rb.id,
                 )
             return sanction["points_thrown_less_one"] * (inf.thrown - 1)
+        tiers = sanction.get("points_by_blocker")
+        if tiers is not None:
+            given = [shape for shape in BLOCKERS if tiers.get(shape) is not None]
+            shape = inf.blocked_by
+            if shape == "long_tractor" and tiers.get(shape) is None:
+                shape = "tractor"  # no tier of its own: a longer tractor is a tractor
+            if "tractor" in given and "long_tractor" not in given:
+                given.append("long_tractor")
+            if shape is None or tiers.get(shape) is None:
+                raise CaseError(
+                    f"{inf.path}.blocked_by: required: {self.rb.id} charges a failed throw by the "
+                    f"shape that blocked it (one of {', '.join(given)})",
+                    code="case.blocked_by_required",
+                    field=f"{inf.path}.blocked_by",
+                    allowed=given,
+                    rulebook=self.rb.id,
+                )
+            return int(tiers[shape]) * inf.cards
         return 0
 
     def overridden(self, inf: Infraction, proposed: Ruling, dealer_side: str | None) -> Ruling:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic import Strict as StrictType
 from pydantic_core import PydanticCustomError
 
-from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
+from .rulebook_kinds import BLOCKERS, KINDS, PHASES  # noqa: F401  (re-exported)
 
 SCHEMA_VERSION = 1
 
@@ -494,6 +494,23 @@ class LevelChange(Strict):
     opponent: int = 0
 
 
+class BlockerTiers(Strict):
+    """Points a card of a failed throw by the shape that blocked it (被单张挡每张罚10分，被对子挡
+    20分，被拖拉机挡40分, 被三连对以上挡60分): the referee records the shape (``blocked_by``);
+    a shape the event gives no tier is refused, naming those it gives."""
+
+    single: int | None = Field(default=None, ge=0)
+    pair: int | None = Field(default=None, ge=0)
+    tractor: int | None = Field(default=None, ge=0)
+    long_tractor: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _some_tier(self) -> BlockerTiers:
+        if all(getattr(self, shape) is None for shape in BLOCKERS):
+            raise PydanticCustomError("rulebook_no_tier", "give the points of at least one blocking shape")
+        return self
+
+
 class Sanction(Strict):
     """What a rule does. Several parts may combine (points and an instruction, …)."""
 
@@ -502,6 +519,8 @@ class Sanction(Strict):
     points_per_card: int | None = Field(default=None, ge=0)
     points_thrown_less_one: int | None = Field(default=None, ge=0)
     points_range: IntPair | None = None
+    #: A failed throw's points a card by the shape that blocked it (tiers, e.g. 10/20/40/60).
+    points_by_blocker: BlockerTiers | None = None
     #: With ``points_per_card``: points for each card thrown but not blocked (a failed
     #: throw whose other cards are handled as exposed), when the cards thrown are known.
     rest_points_per_card: int | None = Field(default=None, ge=0)
@@ -531,7 +550,13 @@ class Sanction(Strict):
     def _one_points_form(self) -> Sanction:
         forms = [
             name
-            for name in ("points", "points_per_card", "points_thrown_less_one", "points_range")
+            for name in (
+                "points",
+                "points_per_card",
+                "points_thrown_less_one",
+                "points_range",
+                "points_by_blocker",
+            )
             if getattr(self, name) is not None
         ]
         if len(forms) > 1:
