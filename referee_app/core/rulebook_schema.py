@@ -287,8 +287,8 @@ class HandLoss(Strict):
     """
 
     mode: Literal["shift", "levels"]
-    shift: int | None = Field(default=None, gt=0)
-    award: Award | None = None
+    shift: int | None = Field(default=None, gt=0, validate_default=True)
+    award: Award | None = Field(default=None, validate_default=True)
     both_sides: Literal["by_points", "open_grab"]
     keep_better_outcome: bool = True
     clause: Clause
@@ -301,21 +301,19 @@ class HandLoss(Strict):
     # the deal, the gain is a reading and this clause says so.
     deal_without_gain_clause: Clause | None = None
 
-    @model_validator(mode="after")
-    def _mode_fields(self) -> HandLoss:
-        if self.mode == "shift" and self.shift is None:
+    # the keys' own checks against the mode (not the whole part's, which would wait while
+    # another key of the part is wrong): every problem listed at once
+    @field_validator("shift", "award")
+    @classmethod
+    def _mode_fields(cls, value: object, info: ValidationInfo) -> object:
+        needs = {"shift": "shift", "award": "levels"}[str(info.field_name)]
+        if value is None and info.data.get("mode") == needs:
             raise PydanticCustomError(
                 "rulebook_mode_needs",
-                'shift: required when mode = "shift"',
-                {"key": "shift", "mode": "shift"},
+                f'{info.field_name}: required when mode = "{needs}"',
+                {"key": str(info.field_name), "mode": needs},
             )
-        if self.mode == "levels" and self.award is None:
-            raise PydanticCustomError(
-                "rulebook_mode_needs",
-                'award: required when mode = "levels"',
-                {"key": "award", "mode": "levels"},
-            )
-        return self
+        return value
 
 
 class Forfeit(Strict):
@@ -511,6 +509,10 @@ class BlockerTiers(Strict):
         return self
 
 
+#: The ways a sanction counts points, one at most, in the order of their keys.
+POINTS_FORMS = ("points", "points_per_card", "points_thrown_less_one", "points_range", "points_by_blocker")
+
+
 class Sanction(Strict):
     """What a rule does. Several parts may combine (points and an instruction, …)."""
 
@@ -546,30 +548,32 @@ class Sanction(Strict):
             )
         return value
 
-    @model_validator(mode="after")
-    def _one_points_form(self) -> Sanction:
-        forms = [
-            name
-            for name in (
-                "points",
-                "points_per_card",
-                "points_thrown_less_one",
-                "points_range",
-                "points_by_blocker",
-            )
-            if getattr(self, name) is not None
-        ]
+    # each form's own check, against the forms before it where those are sound (not the whole
+    # sanction's, which would wait while another of its keys is wrong): every problem at once
+    @field_validator(*POINTS_FORMS)
+    @classmethod
+    def _one_points_form(cls, value: object, info: ValidationInfo) -> object:
+        if value is None:
+            return value
+        earlier = POINTS_FORMS[: POINTS_FORMS.index(str(info.field_name))]
+        forms = [name for name in earlier if info.data.get(name) is not None] + [str(info.field_name)]
         if len(forms) > 1:
             raise PydanticCustomError(
                 "rulebook_points_forms",
                 "give one way of counting points, not {shown}",
                 {"shown": ", ".join(forms), "forms": forms},
             )
-        if self.rest_points_per_card is not None and self.points_per_card is None:
+        return value
+
+    @field_validator("rest_points_per_card")
+    @classmethod
+    def _rest_with_per_card(cls, value: int | None, info: ValidationInfo) -> int | None:
+        # points_per_card absent from the data is wrong itself (its own problem is listed)
+        if value is not None and "points_per_card" in info.data and info.data["points_per_card"] is None:
             raise PydanticCustomError(
                 "rulebook_rest_points", "rest_points_per_card: only with points_per_card"
             )
-        return self
+        return value
 
 
 class Rule(Strict):
