@@ -505,15 +505,13 @@ def problem_lines(
 
     out = []
     for problem in problems:
-        text = describe(problem, lang)
+        text = describe(problem, lang, labels=True)
         for kind, words in (own_kinds or {}).items():
             text = text.replace(message("rulebook_place.quoted", lang, name=kind), words)
         values = problem.values
         where = str(values.get("path") or "")
         if "where" in values:
             where = str(values["where"]) + (f".{values['key']}" if "key" in values else "")
-        elif "key" in values:  # a part's own check naming its key (a hand loss's shift)
-            where = f"{where}.{values['key']}"
         out.append((text, "" if where == "(top)" else where))
     return out
 

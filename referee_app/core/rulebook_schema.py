@@ -310,8 +310,8 @@ class HandLoss(Strict):
         if value is None and info.data.get("mode") == needs:
             raise PydanticCustomError(
                 "rulebook_mode_needs",
-                f'{info.field_name}: required when mode = "{needs}"',
-                {"key": str(info.field_name), "mode": needs},
+                f'required when mode = "{needs}"',
+                {"mode": needs},
             )
         return value
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from referee_app.app.session import Session
 from referee_app.core.rulebook import check_files, load_rulebook
@@ -116,3 +116,34 @@ def test_the_editor_says_negative_levels_a_tie_by_lots_and_a_throw_by_its_blocke
     _case, decision = stored_decision(window)
     [ruling] = decision["hands"][-1]["rulings"]
     assert ruling["points"] == 40, ruling  # 2 cards blocked by a pair, 20 each
+
+
+def test_the_editor_follows_a_language_switch_and_names_the_keys_by_their_english_labels(
+    make_window, qtbot, tmp_path: Path
+) -> None:
+    """Issue 25 item 2: "every problem listed at once, each naming the field by its … label";
+    in English by its English label, not its path in the file. The window's language switched
+    while the editor is open: its pages and problems follow."""
+    path = tmp_path / "club-2026.toml"
+    text = (
+        (RULES / "bhg-2011.toml").read_text(encoding="utf-8").replace('id = "bhg-2011"', 'id = "club-2026"')
+    )
+    path.write_text(text.replace("fee_yuan = 200", "fee_yuan = -5"), encoding="utf-8")
+    window = make_window()
+    editor = RulebookEditor(window.language, path, window)
+    qtbot.addWidget(editor)
+    editor.select("appeal")
+    assert any("申诉 › 申诉费（元）：应不小于 0" in p for p in checked(qtbot, editor))
+    window.language.set("en")
+    problems = checked(qtbot, editor)
+    assert problems == ["club-2026.toml: appeal › fee (yuan): expected 0 or more, got -5 (line 105)"], (
+        problems
+    )
+    assert editor.current_key() == "appeal" and editor.save_button.text() == "Save"
+    titles = [label.text() for label in editor.page_area.widget().findChildren(QLabel)]
+    assert "Appeal" in " ".join(titles) and not any("申诉费" in t for t in titles), titles
+    window.language.set("zh")
+    assert any("申诉 › 申诉费（元）" in p for p in checked(qtbot, editor))
+    editor.reject()  # closed (nothing changed): a later switch is not followed
+    window.language.set("en")
+    assert editor.save_button.text() != "Save"
