@@ -514,3 +514,27 @@ def test_a_throw_charged_by_its_blocker_asks_which_shape_blocked_it() -> None:
         )
     with pytest.raises(RulebookError, match="give the points of at least one blocking shape"):
         _draft("bhg-2011", (_TIERS[0], "sanction = { points_by_blocker = {}, instruction"))
+
+
+def test_the_table_asks_what_blocked_a_throw_where_the_rule_or_a_step_of_its_counter_has_tiers() -> None:
+    """The failed throw's dialog asks for the blocking shape, never guessed, where its rule
+    is charged by tiers, or only its counter's later times are; BHG's does not ask."""
+    from referee_app.core.catalogue import facts_required, fields_for
+
+    club = _draft("bhg-2011", _TIERS).data
+    assert "blocked_by" in fields_for(club, "failed_throw") and "blocked_by" in facts_required(
+        club, "failed_throw"
+    )
+    bhg = _draft("bhg-2011").data
+    assert "blocked_by" not in fields_for(bhg, "failed_throw")
+    stepped = _draft(
+        "bhg-2011",
+        ('rest_counter = "exposed_card"', 'counter = "throws"\nrest_counter = "exposed_card"'),
+        (
+            "[counters.delay]",
+            '[counters.throws]\nscope = "hand"\n[[counters.throws.steps]]\nfrom_count = 2\n'
+            "sanction = { points_by_blocker = { single = 20, pair = 40 } }\n"
+            'clause = { ref = "第八条", title = "甩牌失败", zh = "第二次起按挡牌牌型加倍罚分。", en = "From the 2nd time: by the blocking shape, doubled." }\n\n[counters.delay]',
+        ),
+    ).data
+    assert "blocked_by" in facts_required(stepped, "failed_throw")

@@ -92,6 +92,13 @@ _CONDITION_FIELDS = {
 }
 
 
+def _charged_by_blocker(rules: dict, rule: dict) -> bool:
+    """Whether ``rule``, or a step of its counter, charges a failed throw by what blocked it."""
+    counter = rules.get("counters", {}).get(rule.get("counter") or "")
+    sanctions = [rule["sanction"], *(step["sanction"] for step in (counter or {}).get("steps", []))]
+    return any(s.get("points_by_blocker") is not None for s in sanctions)
+
+
 def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
     """The fields a referee is asked for ``kind`` under a rulebook's normalised ``rules``:
     those its conditions or sanctions read, and the facts a scoresheet shows."""
@@ -110,7 +117,7 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
                 used.add("thrown")
             if sanction["points_range"] is not None:
                 used.add("points")
-            if sanction.get("points_by_blocker") is not None:
+            if _charged_by_blocker(rules, rule):
                 used.add("blocked_by")
     return tuple(f for f in kind_fields(kind) if f in used or f in _ALWAYS)
 
@@ -134,6 +141,6 @@ def facts_required(rules: dict, kind: str) -> tuple[str, ...]:
             for condition, value in rule["when"].items():
                 if value is not None:
                     needed.update(_REQUIRED_BY_CONDITION.get(condition, ()))
-            if rule["sanction"].get("points_by_blocker") is not None:
+            if _charged_by_blocker(rules, rule):
                 needed.add("blocked_by")  # the tier it is charged by: never guessed
     return tuple(f for f in kind_fields(kind) if f in needed)
