@@ -296,3 +296,30 @@ def test_the_trial_bench_judges_the_chief_referees_own_cases_and_refuses_bad_inp
         "0 个与内置规则 hbue-2018"
         in referee_app("--lang", "zh", "rules", "try", str(plain), "--against", "hbue-2018").stdout
     )
+
+
+def test_a_hand_loss_missing_its_shift_and_a_sanction_with_two_forms_are_listed_beside_their_parts_other_errors(
+    tmp_path: Path,
+) -> None:
+    """Issue 25 item 2 "Validation as you type, every problem listed at once": the checks on
+    the hand-loss part (its mode's key) and on a sanction's forms of counting points are the
+    keys' own, so a wrong value elsewhere in the same part does not hide them."""
+    text = (RULES / "bhg-2011.toml").read_text(encoding="utf-8")
+    draft = text.replace("shift = 80\n", "", 1).replace(
+        'both_sides = "by_points"', 'both_sides = "neither"', 1
+    )
+    draft = draft.replace(
+        "sanction = { points_per_card = 10 }",
+        "sanction = { points_per_card = 10, points = 20, suspension_rounds = -1 }",
+        1,
+    )
+    path = tmp_path / "draft.toml"
+    path.write_text(draft, encoding="utf-8")
+    lines = referee_app("--lang", "zh", "rules", "check", str(path)).stderr.strip().splitlines()
+    assert len(lines) == 4, lines
+    assert any('判负 › 判负移分：判负计法为 "shift"（移分） 时必须给出' in line for line in lines), lines
+    assert any("判负 › 双方判负：应为" in line for line in lines), lines
+    assert any("处罚 › 每张罚分：罚分只能用一种计法，不能同时用 罚分、每张罚分" in line for line in lines), (
+        lines
+    )
+    assert any("停赛轮数：应不小于 0" in line for line in lines), lines

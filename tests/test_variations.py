@@ -392,3 +392,149 @@ def test_a_tie_nothing_decides_is_marked_even_where_every_clause_is_printed() ->
     first = _draft("hbue-2018", printed)
     out = judge(both, rulebook=first)  # reached_level_first, and neither level moved
     assert out["result"]["decided_by"] == "tie_unresolved" and out["result"]["assumed"] is True
+
+
+# -- 5. a negative total that keeps adding levels (DOMAIN §5) --------------------------------
+
+_NEGATIVE_MORE = (
+    'negative_clause = { ref = "一、(十二)", title = "升级", zh = "（未载明）", en = "A total below 0 counts as 0.", '
+    'assumed = true, note = "Reading: a penalty cannot push the defenders\' total below zero." }',
+    'negative_total = "more_levels"\nnegative_step = 40\n'
+    'negative_clause = { ref = "第七条", title = "负分", zh = "防守方得分为负分时，每再低40分，庄家方多升一级。", '
+    'en = "A negative defender total: each further 40 points below zero, the dealer side one more level." }',
+)
+
+
+def _out_of_turn_cards(seat: str, cards: int) -> dict:
+    return {"kind": "out_of_turn", "seat": seat, "cards": cards, "trick": 2, "discovered": 2}
+
+
+def test_each_further_40_below_zero_gives_the_dealer_side_one_more_level() -> None:
+    """DOMAIN §5: some events "let negative totals keep adding levels" — the club's text
+    "防守方得分为负分时，每再低40分，庄家方多升一级": a total of 0 gives BHG's shut-out +3, each
+    whole 40 below it one more (−40 +4, −80 +5); −35 is not yet a further 40. The club's
+    clause is printed; BHG's reading of 0 as +3 (大光) still marks every such hand."""
+    club = _draft("bhg-2011", _NEGATIVE_MORE)
+    judged = {}
+    for cards in (0, 3, 4, 8, 11):
+        # E (a defender) plays out of turn: 10 points a card against the defenders' 0
+        infractions = [_out_of_turn_cards("E", cards)] if cards else []
+        hand = {"defender_points": 0, "infractions": infractions}
+        out = judge(_round(hand), rulebook=club)["hands"][0]
+        judged[out["defender_total"]] = (out["keep_deal"], out["levels_after"]["NS"], out["assumed"])
+    assert judged == {
+        0: (True, "5", True),  # 大光 +3
+        -30: (True, "5", True),
+        -40: (True, "6", True),  # one further 40: +4
+        -80: (True, "7", True),  # two: +5
+        -110: (True, "7", True),
+    }
+    # BHG itself counts the same hand as 0 (+3, its reading marked): unchanged
+    bhg = judge(
+        _round({"defender_points": 0, "infractions": [_out_of_turn_cards("E", 8)]}),
+        rulebook=_draft("bhg-2011"),
+    )
+    assert bhg["hands"][0]["defender_total"] == 0 and bhg["hands"][0]["levels_after"]["NS"] == "5"
+    assert bhg["hands"][0]["assumed"] is True
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (
+            ("negative_clause = {", 'negative_total = "more_levels"\nnegative_clause = {'),
+            'negative_step: required when negative_total = "more_levels"',
+        ),
+        (
+            ("negative_clause = {", "negative_step = 40\nnegative_clause = {"),
+            'negative_step: only with negative_total = "more_levels"',
+        ),
+    ],
+)
+def test_more_levels_below_zero_needs_its_step_and_the_step_its_option(
+    edit: tuple[str, str], problem: str
+) -> None:
+    with pytest.raises(RulebookError) as caught:
+        _draft("bhg-2011", edit)
+    assert problem in str(caught.value)
+
+
+# -- 6. a failed throw charged by the shape that blocked it (DOMAIN §5) ----------------------
+
+_TIERS = (
+    "sanction = { points_per_card = 10, rest_points_per_card = 10, instruction",
+    "sanction = { points_by_blocker = { single = 10, pair = 20, tractor = 40, long_tractor = 60 }, instruction",
+)
+
+
+def _failed_throw(cards: int, blocked_by: str | None) -> dict:
+    inf = {"kind": "failed_throw", "seat": "E", "cards": cards, "trick": 3}
+    if blocked_by is not None:
+        inf["blocked_by"] = blocked_by
+    return inf
+
+
+def test_a_failed_throw_costs_10_20_40_or_60_a_card_by_the_shape_that_blocked_it() -> None:
+    """DOMAIN §5: a failed throw penalised by "tiers by the shape that beat it (10/20/40/60
+    per card)" — 甩牌失败，被单张挡每张罚10分，被对子挡每张罚20分，被拖拉机挡每张罚40分，
+    被三连对以上挡每张罚60分."""
+    club = _draft("bhg-2011", _TIERS)
+    points = {}
+    for shape, cards in (("single", 1), ("pair", 2), ("tractor", 4), ("long_tractor", 6)):
+        hand = {"defender_points": 40, "infractions": [_failed_throw(cards, shape)]}
+        [ruling] = judge(_round(hand), rulebook=club)["hands"][0]["rulings"]
+        points[shape] = ruling["points"]
+    assert points == {"single": 10, "pair": 40, "tractor": 160, "long_tractor": 360}
+    # without a tier of its own, a longer tractor is charged as a tractor
+    short = _draft(
+        "bhg-2011",
+        (_TIERS[0], "sanction = { points_by_blocker = { single = 10, pair = 20, tractor = 40 }, instruction"),
+    )
+    hand = {"defender_points": 40, "infractions": [_failed_throw(6, "long_tractor")]}
+    assert judge(_round(hand), rulebook=short)["hands"][0]["rulings"][0]["points"] == 240
+
+
+def test_a_throw_charged_by_its_blocker_asks_which_shape_blocked_it() -> None:
+    club = _draft("bhg-2011", _TIERS)
+    hand = {"defender_points": 40, "infractions": [_failed_throw(2, None)]}
+    with pytest.raises(CaseError) as caught:
+        judge(_round(hand), rulebook=club)
+    assert caught.value.field == "hands[0].infractions[0].blocked_by"
+    assert "必填：规则 club-2026 按挡住甩牌的牌型" in describe(caught.value, "zh")
+    # the fact belongs to a failed throw only; and a tier table gives at least one tier
+    with pytest.raises(CaseError, match="only for failed_throw"):
+        judge(
+            _round(
+                {
+                    "defender_points": 40,
+                    "infractions": [{"kind": "wrong_play", "seat": "E", "blocked_by": "pair"}],
+                }
+            ),
+            rulebook=club,
+        )
+    with pytest.raises(RulebookError, match="give the points of at least one blocking shape"):
+        _draft("bhg-2011", (_TIERS[0], "sanction = { points_by_blocker = {}, instruction"))
+
+
+def test_the_table_asks_what_blocked_a_throw_where_the_rule_or_a_step_of_its_counter_has_tiers() -> None:
+    """The failed throw's dialog asks for the blocking shape, never guessed, where its rule
+    is charged by tiers, or only its counter's later times are; BHG's does not ask."""
+    from referee_app.core.catalogue import facts_required, fields_for
+
+    club = _draft("bhg-2011", _TIERS).data
+    assert "blocked_by" in fields_for(club, "failed_throw") and "blocked_by" in facts_required(
+        club, "failed_throw"
+    )
+    bhg = _draft("bhg-2011").data
+    assert "blocked_by" not in fields_for(bhg, "failed_throw")
+    stepped = _draft(
+        "bhg-2011",
+        ('rest_counter = "exposed_card"', 'counter = "throws"\nrest_counter = "exposed_card"'),
+        (
+            "[counters.delay]",
+            '[counters.throws]\nscope = "hand"\n[[counters.throws.steps]]\nfrom_count = 2\n'
+            "sanction = { points_by_blocker = { single = 20, pair = 40 } }\n"
+            'clause = { ref = "第八条", title = "甩牌失败", zh = "第二次起按挡牌牌型加倍罚分。", en = "From the 2nd time: by the blocking shape, doubled." }\n\n[counters.delay]',
+        ),
+    ).data
+    assert "blocked_by" in facts_required(stepped, "failed_throw")

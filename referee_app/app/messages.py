@@ -136,7 +136,12 @@ _SEP = {"zh": "：", "en": ": "}
 
 
 def describe(
-    error: BaseException, lang: str, *, field_name: FieldNamer | None = None, with_field: bool = True
+    error: BaseException,
+    lang: str,
+    *,
+    field_name: FieldNamer | None = None,
+    with_field: bool = True,
+    labels: bool = False,
 ) -> str:
     """What ``error`` says to a user in ``lang``, in one line, from the catalogue.
 
@@ -144,7 +149,9 @@ def describe(
     flag in English, its words in Chinese; default: :func:`field_words`). An error without
     a code of its own is worded by its class's general entry; in English its own line is
     kept (it is English already), with the field named the same way. ``with_field=False``:
-    the text alone, for a form that shows it beside the field's own widget."""
+    the text alone, for a form that shows it beside the field's own widget. ``labels``: a
+    rulebook problem names its keys by their labels in English too (the window's editor;
+    the command line's English names them by their path in the file)."""
     from ..core.errors import Reported, one_line
 
     namer = field_name or field_words
@@ -155,7 +162,7 @@ def describe(
     raw = dict(error.values)
     if "role" not in raw and isinstance(getattr(error, "role", None), str):
         raw["role"] = error.role  # type: ignore[attr-defined]  # PinError's own
-    if error.code.startswith("rulebook.problem.") and lang != "en":
+    if error.code.startswith("rulebook.problem.") and (lang != "en" or labels):
         raw = rulebook_problem_words(raw, lang)
     values = {k: _shown(k, v, lang) for k, v in raw.items()}
     if lang == "en" and not error.coded and str(error):

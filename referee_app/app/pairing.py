@@ -449,13 +449,16 @@ def decide_tie(
 ) -> dict[str, Any]:
     """The chief referee's deciding result of a tied knockout match (判定平局胜方): ``winner``
     goes on, by lots (``how`` ``lots``) or a decision, for ``reason`` (a ``decider`` desk
-    record). With ``correct``, a decision already taken is corrected (更正): a
-    ``decider_correction`` desk record naming the decision it replaces, with its reason in
-    the audit log; the bracket and the standings then read the correction. Refused in one
-    line when the match is not tied (or not decided, to correct), when the correction
-    changes nothing, or when a later round is published or played (its pairing was drawn
-    from the old winner: withdraw it first). Only the chief referee, on an event with PINs
-    (the store's ``desk.run``, checked in the write's transaction)."""
+    record); the same for a Swiss round tied on time whose rulebook leaves the tie to lots
+    or the referee (``round.tie``; the result awaits it): ``winner`` then takes the win.
+    With ``correct``, a decision already taken is corrected (更正): a ``decider_correction``
+    desk record naming the decision it replaces, with its reason in the audit log; the
+    bracket and the standings then read the correction. Refused in one line when the match
+    is not tied (or not decided, to correct), when the correction changes nothing, or when a
+    later round is published or played (its pairing was drawn from the old winner: withdraw
+    it first). Only the chief referee, on an event with PINs (the store's ``desk.run``,
+    checked in the write's transaction).
+    """
     from ..core.knockout import undecided
 
     loaded = load_event(store, event_id)
@@ -471,7 +474,16 @@ def decide_tie(
             field="reason",
         )
     if not correct:
-        ties = [u for u in undecided(loaded.record, round_no) if winner in (u.ns, u.ew)]
+        # a Swiss round's tie awaits a decision only where the rulebook leaves it to lots or
+        # the referee (round.tie); its other ties are draws
+        awaiting = {
+            frozenset((m.ns, m.ew)) for m in loaded.record.results if m.round == round_no and m.awaits
+        }
+        ties = [
+            u
+            for u in undecided(loaded.record, round_no)
+            if winner in (u.ns, u.ew) and (loaded.knockout or frozenset((u.ns, u.ew)) in awaiting)
+        ]
         if not ties:
             raise InputError(
                 f"--winner: pair {winner} has no undecided tied match in round {round_no}",

@@ -45,7 +45,17 @@ Place = tuple[str | int, ...]
 
 #: The parts written as an inline table on their key's line (a clause, a text, a band): the
 #: way the bundled rulebooks write them. The others are tables of their own ([scoring.j_rule]).
-_INLINE = {"Clause", "Text", "Award", "LevelChange", "Range", "Band", "RedeclarationLimit", "Prize"}
+_INLINE = {
+    "Clause",
+    "Text",
+    "Award",
+    "LevelChange",
+    "Range",
+    "Band",
+    "RedeclarationLimit",
+    "Prize",
+    "BlockerTiers",
+}
 _INLINE |= {"When", "Sanction"}
 #: Parts whose keys may all be left out and are many: the editor shows those given and offers
 #: the others to add (a rule's conditions, a sanction's parts), not a form of empty fields.
@@ -495,15 +505,13 @@ def problem_lines(
 
     out = []
     for problem in problems:
-        text = describe(problem, lang)
+        text = describe(problem, lang, labels=True)
         for kind, words in (own_kinds or {}).items():
             text = text.replace(message("rulebook_place.quoted", lang, name=kind), words)
         values = problem.values
         where = str(values.get("path") or "")
         if "where" in values:
             where = str(values["where"]) + (f".{values['key']}" if "key" in values else "")
-        elif "key" in values:  # a part's own check naming its key (a hand loss's shift)
-            where = f"{where}.{values['key']}"
         out.append((text, "" if where == "(top)" else where))
     return out
 

@@ -172,7 +172,11 @@ def register(subparsers: Any) -> None:
     _writer(ra)
     ra.set_defaults(func=_guard(cmd_readmit))
 
-    de = subparsers.add_parser("decide", help="the chief referee's deciding result of a tied knockout match")
+    de = subparsers.add_parser(
+        "decide",
+        help="the chief referee's deciding result of a tied knockout match, or of a round tied on time "
+        "that the rulebook leaves to lots or the referee",
+    )
     de.add_argument("--round", type=int, required=True)
     de.add_argument("--winner", required=True, help="the pair that goes on")
     de.add_argument("--how", choices=("lots", "decision"), required=True, help="by lots (抽签) or a decision")

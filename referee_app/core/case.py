@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import CaseError
 from .levels import LEVELS
-from .rulebook_kinds import KINDS, PHASES
+from .rulebook_kinds import BLOCKERS, KINDS, PHASES
 from .seats import SEATS, SIDES, side_of
 
 TRICKS = 25
@@ -56,6 +56,9 @@ class Infraction:
     what: str | None = None
     points: int | None = None
     thrown: int | None = None
+    #: failed_throw: the shape that blocked it (``rulebook_schema.BLOCKERS``), for an event
+    #: whose penalty goes by it (``points_by_blocker``).
+    blocked_by: str | None = None
     #: The referee's choice for misconduct (停赛 N rounds / 取消比赛资格), where the event
     #: lets the referee choose them.
     suspension_rounds: int | None = None
@@ -310,6 +313,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             "what",
             "points",
             "thrown",
+            "blocked_by",
             "suspension_rounds",
             "disqualified",
             "at_draw",
@@ -419,6 +423,14 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
             cards=cards,
             thrown=thrown,
         )
+    blocked_by = _choice(obj, "blocked_by", f"{path}.blocked_by", BLOCKERS)
+    if blocked_by is not None and kind != "failed_throw":
+        raise CaseError(
+            f"{path}.blocked_by: only for failed_throw (what blocked the throw), not {kind}",
+            code="case.blocked_by_only_throw",
+            field=f"{path}.blocked_by",
+            kind=kind,
+        )
     suspension = _int(obj, "suspension_rounds", f"{path}.suspension_rounds", low=1, high=99)
     disqualified = _bool(obj, "disqualified", f"{path}.disqualified") or False
     at_draw = _bool(obj, "at_draw", f"{path}.at_draw") or False
@@ -456,6 +468,7 @@ def _infraction(raw: Any, path: str, before_play: bool = False) -> Infraction:
         what=what,
         points=points,
         thrown=thrown,
+        blocked_by=blocked_by,
         suspension_rounds=suspension,
         disqualified=disqualified,
         at_draw=at_draw,

@@ -14,7 +14,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "wrong_card_count": ("phase", "cards"),
     "bottom_miscount": (),
     "exposed_card": ("cards", "trick", "severity"),
-    "failed_throw": ("cards", "thrown", "trick"),
+    "failed_throw": ("cards", "thrown", "blocked_by", "trick"),
     "wrong_play": ("cards", "trick", "discovered"),
     "hidden_card": ("cards", "trick", "discovered", "affects_result"),
     "wrong_declaration": ("cards",),
@@ -29,6 +29,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "minutes": {"zh": "迟到分钟数", "en": "Minutes late"},
     "cards": {"zh": "涉及张数", "en": "Cards"},
     "thrown": {"zh": "甩出张数", "en": "Cards thrown"},
+    "blocked_by": {"zh": "被何牌型挡住", "en": "Blocked by"},
     "trick": {"zh": "发生于第几圈", "en": "Trick"},
     "discovered": {"zh": "发现于第几圈", "en": "Found in trick"},
     "phase": {"zh": "发现时机", "en": "Found when"},
@@ -51,6 +52,12 @@ CHOICES: dict[str, dict[str, dict[str, str]]] = {
     "severity": {
         "light": {"zh": "轻罚张", "en": "Light"},
         "heavy": {"zh": "重罚张", "en": "Heavy"},
+    },
+    "blocked_by": {
+        "single": {"zh": "单张", "en": "A single"},
+        "pair": {"zh": "对子", "en": "A pair"},
+        "tractor": {"zh": "拖拉机（两连对）", "en": "A tractor (two pairs)"},
+        "long_tractor": {"zh": "三连对以上", "en": "A tractor of three pairs or more"},
     },
     "what": {
         "bury": {"zh": "扣底", "en": "Burying"},
@@ -85,6 +92,13 @@ _CONDITION_FIELDS = {
 }
 
 
+def _charged_by_blocker(rules: dict, rule: dict) -> bool:
+    """Whether ``rule``, or a step of its counter, charges a failed throw by what blocked it."""
+    counter = rules.get("counters", {}).get(rule.get("counter") or "")
+    sanctions = [rule["sanction"], *(step["sanction"] for step in (counter or {}).get("steps", []))]
+    return any(s.get("points_by_blocker") is not None for s in sanctions)
+
+
 def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
     """The fields a referee is asked for ``kind`` under a rulebook's normalised ``rules``:
     those its conditions or sanctions read, and the facts a scoresheet shows."""
@@ -103,6 +117,8 @@ def fields_for(rules: dict, kind: str) -> tuple[str, ...]:
                 used.add("thrown")
             if sanction["points_range"] is not None:
                 used.add("points")
+            if _charged_by_blocker(rules, rule):
+                used.add("blocked_by")
     return tuple(f for f in kind_fields(kind) if f in used or f in _ALWAYS)
 
 
@@ -125,4 +141,6 @@ def facts_required(rules: dict, kind: str) -> tuple[str, ...]:
             for condition, value in rule["when"].items():
                 if value is not None:
                     needed.update(_REQUIRED_BY_CONDITION.get(condition, ()))
+            if _charged_by_blocker(rules, rule):
+                needed.add("blocked_by")  # the tier it is charged by: never guessed
     return tuple(f for f in kind_fields(kind) if f in needed)

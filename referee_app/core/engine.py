@@ -18,7 +18,7 @@ from .case import TRICKS, Case, Hand, Infraction, parse_case
 from .errors import CaseError, RulebookError
 from .levels import LEVELS, advance, difference
 from .rulebook import Rulebook, load_rulebook
-from .rulebook_kinds import KINDS
+from .rulebook_kinds import BLOCKERS, KINDS
 from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
 from .unusual import confirmations_in_effect, redeclarations_allowed
@@ -488,9 +488,9 @@ class RoundJudge:
             if loss_cfg["both_sides"] == "open_grab":
                 open_grab = True
                 decided_by = "hand_loss"
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
             else:  # the two shifts cancel: the hand is scored on its points
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
                 keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
                 gains[dealer_side if keep_deal else defenders] = gain
         elif len(lost_sides) == 1:
@@ -500,7 +500,7 @@ class RoundJudge:
                 reading_assumed = True  # the event's hand-loss rule is itself a reading
             if loss_cfg["mode"] == "shift" and all(r.award is None for r in losers):
                 shift = loss_cfg["shift"]
-                total = max(0, raw_total + (shift if offender == dealer_side else -shift))
+                total = self.counted(raw_total + (shift if offender == dealer_side else -shift))
                 keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
                 decided_by = "hand_loss"
                 winner_keeps = offender == defenders
@@ -526,7 +526,7 @@ class RoundJudge:
                 printed = max(award for award, _ in awards)
                 # every ruling carrying the largest award, so the mark never depends on order
                 largest = [r for award, r in awards if award == printed]
-                total = max(0, raw_total)
+                total = self.counted(raw_total)
                 decided_by = "hand_loss"
                 points_keep, points_gain, _ = self.outcome_by_points(total)
                 # A hand that ends at once (立即结束) has no final points to compare with.
@@ -558,7 +558,7 @@ class RoundJudge:
                     for r in largest:
                         r.assumed = True
         else:
-            total = max(0, raw_total)
+            total = self.counted(raw_total)
             keep_deal, gain, scoring_assumed = self.outcome_by_points(total)
             gains[dealer_side if keep_deal else defenders] = gain
             j_drop = self.j_rule_drop(hand, before[dealer_side], total)
@@ -791,6 +791,13 @@ class RoundJudge:
             )
         return j_rule["trump_to"] if hand.bottom.j_suit == "trump" else j_rule["side_to"]
 
+    def counted(self, total: int) -> int:
+        """A defenders' total as the hand is scored on it: below 0 it counts as 0, unless the
+        rulebook's ``negative_total`` keeps it to give further levels (more_levels)."""
+        if self.rules["scoring"].get("negative_total", "zero") == "more_levels":
+            return total
+        return max(0, total)
+
     def outcome_by_points(self, total: int) -> tuple[bool, int, bool]:
         """(dealer side keeps the deal, levels gained, whether the band used is assumed)."""
         scoring = self.rules["scoring"]
@@ -801,7 +808,11 @@ class RoundJudge:
             # the threshold (a referee's penalty not in fives: 77 under 75 and 80) is in the last
             band = next((b for b in bands if total <= b["upto"]), bands[-1])
             clause = scoring.get("dealer_bands_clause") or scoring["clause"]
-            return True, band["gain"], bool(clause["assumed"])
+            gain = band["gain"]
+            if total < 0:  # kept below 0 (more_levels): a level more for each whole step
+                # (the 0 band's reading marks it as at 0; negative_clause's, in play_hand)
+                gain += -total // scoring["negative_step"]
+            return True, gain, bool(clause["assumed"])
         gain = (total - threshold) // scoring["step"]
         cap = scoring.get("defender_gain_cap")
         if cap is not None:
@@ -1133,6 +1144,24 @@ class RoundJudge:
                     rulebook=self.rb.id,
                 )
             return sanction["points_thrown_less_one"] * (inf.thrown - 1)
+        tiers = sanction.get("points_by_blocker")
+        if tiers is not None:
+            given = [shape for shape in BLOCKERS if tiers.get(shape) is not None]
+            shape = inf.blocked_by
+            if shape == "long_tractor" and tiers.get(shape) is None:
+                shape = "tractor"  # no tier of its own: a longer tractor is a tractor
+            if "tractor" in given and "long_tractor" not in given:
+                given.append("long_tractor")
+            if shape is None or tiers.get(shape) is None:
+                raise CaseError(
+                    f"{inf.path}.blocked_by: required: {self.rb.id} charges a failed throw by the "
+                    f"shape that blocked it (one of {', '.join(given)})",
+                    code="case.blocked_by_required",
+                    field=f"{inf.path}.blocked_by",
+                    allowed=given,
+                    rulebook=self.rb.id,
+                )
+            return int(tiers[shape]) * inf.cards
         return 0
 
     def overridden(self, inf: Infraction, proposed: Ruling, dealer_side: str | None) -> Ruling:
@@ -1298,10 +1327,21 @@ class RoundJudge:
                 return self.result(first, "tie_reached_first")
             # neither side reached the level before the other (nothing moved): no rule decides
             return self.result(None, "tie_unresolved", assumed=True)
+        if tie in ("lots", "referee"):
+            # 抽签 / 裁判长裁定: no winner until the chief referee records the decision (a
+            # decider desk record, as for a tied knockout match); no match points meanwhile
+            out = self.result(None, f"tie_{tie}")
+            out["match_points"] = {s: 0 for s in SIDES}
+            out["awaits"] = TIE_AWAITS[tie]
+            return out
         if tie == "dealt_last_hand" and last_dealer_side is not None:
             return self.result(last_dealer_side, "tie_last_dealer_side")
         return self.result(None, "tie_draw")
 
+
+#: What a tie on time the rulebook leaves to lots or to the referee awaits: the ``how`` of the
+#: chief referee's deciding result (``app.pairing.decide_tie``).
+TIE_AWAITS = {"lots": "lots", "referee": "decision"}
 
 #: Where an infraction without a trick falls in the hand, by the phase it was found in.
 _PHASE_POSITION = {"drawing": -3, "before_bottom": -2, "after_bury": 0, "end_of_hand": 26}

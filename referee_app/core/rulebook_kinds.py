@@ -18,3 +18,8 @@ KINDS: tuple[str, ...] = (
     "misconduct",  # 不文明行为、不服从裁判
 )
 PHASES: tuple[str, ...] = ("drawing", "before_bottom", "after_bury", "end_of_hand")
+
+#: What blocked a failed throw (甩牌失败): the shape of the card or cards that beat it, a
+#: ``long_tractor`` a tractor of three pairs or more. A case's ``blocked_by``; the keys of a
+#: sanction's ``points_by_blocker``.
+BLOCKERS = ("single", "pair", "tractor", "long_tractor")

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic import Strict as StrictType
 from pydantic_core import PydanticCustomError
 
-from .rulebook_kinds import KINDS, PHASES  # noqa: F401  (re-exported)
+from .rulebook_kinds import BLOCKERS, KINDS, PHASES  # noqa: F401  (re-exported)
 
 SCHEMA_VERSION = 1
 
@@ -142,7 +142,8 @@ class Scoring(Strict):
     dealer_bands_clause: Clause | None = None
     redeclaration: Redeclaration | None = None
     j_rule: JRule | None = None
-    negative_total: Literal["zero"] = "zero"
+    negative_total: Literal["zero", "more_levels"] = "zero"
+    negative_step: int | None = Field(default=None, gt=0, validate_default=True)
     negative_clause: Clause | None = None
 
     @model_validator(mode="before")
@@ -167,6 +168,23 @@ class Scoring(Strict):
         if type(zero) is int:
             bands = [{"upto": 0, "gain": zero}, *(b for b in bands if b["upto"] > 0)]
         return {**data, "dealer_bands": bands}
+
+    # the key's own check (run while another key of the part is wrong), against the option
+    # where that is sound
+    @field_validator("negative_step")
+    @classmethod
+    def _negative_step_with_more_levels(cls, step: int | None, info: ValidationInfo) -> int | None:
+        option = info.data.get("negative_total")
+        if option == "more_levels" and step is None:
+            raise PydanticCustomError(
+                "rulebook_negative_step_needed",
+                'negative_step: required when negative_total = "more_levels"',
+            )
+        if option == "zero" and step is not None:
+            raise PydanticCustomError(
+                "rulebook_negative_step_only", 'negative_step: only with negative_total = "more_levels"'
+            )
+        return step
 
     # A check of the bands' own key (not of the whole part): pydantic runs it while another
     # key of the part is wrong (a step mistyped), so every problem is listed at once; the
@@ -269,8 +287,8 @@ class HandLoss(Strict):
     """
 
     mode: Literal["shift", "levels"]
-    shift: int | None = Field(default=None, gt=0)
-    award: Award | None = None
+    shift: int | None = Field(default=None, gt=0, validate_default=True)
+    award: Award | None = Field(default=None, validate_default=True)
     both_sides: Literal["by_points", "open_grab"]
     keep_better_outcome: bool = True
     clause: Clause
@@ -283,21 +301,19 @@ class HandLoss(Strict):
     # the deal, the gain is a reading and this clause says so.
     deal_without_gain_clause: Clause | None = None
 
-    @model_validator(mode="after")
-    def _mode_fields(self) -> HandLoss:
-        if self.mode == "shift" and self.shift is None:
+    # the keys' own checks against the mode (not the whole part's, which would wait while
+    # another key of the part is wrong): every problem listed at once
+    @field_validator("shift", "award")
+    @classmethod
+    def _mode_fields(cls, value: object, info: ValidationInfo) -> object:
+        needs = {"shift": "shift", "award": "levels"}[str(info.field_name)]
+        if value is None and info.data.get("mode") == needs:
             raise PydanticCustomError(
                 "rulebook_mode_needs",
-                'shift: required when mode = "shift"',
-                {"key": "shift", "mode": "shift"},
+                f'required when mode = "{needs}"',
+                {"mode": needs},
             )
-        if self.mode == "levels" and self.award is None:
-            raise PydanticCustomError(
-                "rulebook_mode_needs",
-                'award: required when mode = "levels"',
-                {"key": "award", "mode": "levels"},
-            )
-        return self
+        return value
 
 
 class Forfeit(Strict):
@@ -333,8 +349,13 @@ class Round(Strict):
     ``dealt_last_hand``, the side of the last hand's dealer, whatever that hand's change of
     deal; ``holds_deal_at_end``, the side holding the deal when the round ends: the one that
     deals next after the last hand, its change of deal counted (a dealer side that lost the
-    hand, by points or for a miscount, has stepped down). The old names ``reached_first`` and
-    ``last_dealer_side`` are read as ``reached_level_first`` and ``dealt_last_hand``.
+    hand, by points or for a miscount, has stepped down); ``lots`` (抽签) and ``referee``
+    (裁判长裁定): the round's result awaits that decision — recorded with no winner and no
+    match points, marked as awaiting (``awaits``: ``lots`` or ``decision``), until the chief
+    referee records it as a tied knockout match's is (``decide``, the same desk record); the
+    winner then takes the win's match points, the other the loss's. The old names
+    ``reached_first`` and ``last_dealer_side`` are read as ``reached_level_first`` and
+    ``dealt_last_hand``.
     """
 
     minutes: int = Field(gt=0)
@@ -347,6 +368,8 @@ class Round(Strict):
         "reached_level_first",
         "dealt_last_hand",
         "holds_deal_at_end",
+        "lots",
+        "referee",
         "reached_first",  # old names, read as the two above them
         "last_dealer_side",
     ]
@@ -469,6 +492,27 @@ class LevelChange(Strict):
     opponent: int = 0
 
 
+class BlockerTiers(Strict):
+    """Points a card of a failed throw by the shape that blocked it (被单张挡每张罚10分，被对子挡
+    20分，被拖拉机挡40分, 被三连对以上挡60分): the referee records the shape (``blocked_by``);
+    a shape the event gives no tier is refused, naming those it gives."""
+
+    single: int | None = Field(default=None, ge=0)
+    pair: int | None = Field(default=None, ge=0)
+    tractor: int | None = Field(default=None, ge=0)
+    long_tractor: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _some_tier(self) -> BlockerTiers:
+        if all(getattr(self, shape) is None for shape in BLOCKERS):
+            raise PydanticCustomError("rulebook_no_tier", "give the points of at least one blocking shape")
+        return self
+
+
+#: The ways a sanction counts points, one at most, in the order of their keys.
+POINTS_FORMS = ("points", "points_per_card", "points_thrown_less_one", "points_range", "points_by_blocker")
+
+
 class Sanction(Strict):
     """What a rule does. Several parts may combine (points and an instruction, …)."""
 
@@ -477,6 +521,8 @@ class Sanction(Strict):
     points_per_card: int | None = Field(default=None, ge=0)
     points_thrown_less_one: int | None = Field(default=None, ge=0)
     points_range: IntPair | None = None
+    #: A failed throw's points a card by the shape that blocked it (tiers, e.g. 10/20/40/60).
+    points_by_blocker: BlockerTiers | None = None
     #: With ``points_per_card``: points for each card thrown but not blocked (a failed
     #: throw whose other cards are handled as exposed), when the cards thrown are known.
     rest_points_per_card: int | None = Field(default=None, ge=0)
@@ -502,24 +548,32 @@ class Sanction(Strict):
             )
         return value
 
-    @model_validator(mode="after")
-    def _one_points_form(self) -> Sanction:
-        forms = [
-            name
-            for name in ("points", "points_per_card", "points_thrown_less_one", "points_range")
-            if getattr(self, name) is not None
-        ]
+    # each form's own check, against the forms before it where those are sound (not the whole
+    # sanction's, which would wait while another of its keys is wrong): every problem at once
+    @field_validator(*POINTS_FORMS)
+    @classmethod
+    def _one_points_form(cls, value: object, info: ValidationInfo) -> object:
+        if value is None:
+            return value
+        earlier = POINTS_FORMS[: POINTS_FORMS.index(str(info.field_name))]
+        forms = [name for name in earlier if info.data.get(name) is not None] + [str(info.field_name)]
         if len(forms) > 1:
             raise PydanticCustomError(
                 "rulebook_points_forms",
                 "give one way of counting points, not {shown}",
                 {"shown": ", ".join(forms), "forms": forms},
             )
-        if self.rest_points_per_card is not None and self.points_per_card is None:
+        return value
+
+    @field_validator("rest_points_per_card")
+    @classmethod
+    def _rest_with_per_card(cls, value: int | None, info: ValidationInfo) -> int | None:
+        # points_per_card absent from the data is wrong itself (its own problem is listed)
+        if value is not None and "points_per_card" in info.data and info.data["points_per_card"] is None:
             raise PydanticCustomError(
                 "rulebook_rest_points", "rest_points_per_card: only with points_per_card"
             )
-        return self
+        return value
 
 
 class Rule(Strict):

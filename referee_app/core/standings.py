@@ -53,7 +53,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import Reported
@@ -132,6 +132,9 @@ class MatchResult:
     forfeit: str | None = None
     #: The table it was played at (桌号), where the store says: lists print matches by table.
     table: int | None = None
+    #: A tie on time the rulebook leaves to lots or the referee (``lots``, ``decision``): no
+    #: winner and no match points until a :class:`Decider` for the match is recorded.
+    awaits: str | None = None
 
     @classmethod
     def from_result(
@@ -155,6 +158,27 @@ class MatchResult:
             int(ld["EW"]),
             forfeit,
             table,
+            result.get("awaits"),
+        )
+
+    def decided(self, deciders: tuple[Decider, ...], match_points: Mapping[str, Any]) -> MatchResult:
+        """The match as its awaited decision made it: the decider's pair wins with the win's
+        match points, the other takes the loss's; unchanged while none is recorded (or when
+        the match awaits nothing)."""
+        if self.awaits is None:
+            return self
+        d = next(
+            (d for d in deciders if d.round == self.round and {d.winner, d.loser} == {self.ns, self.ew}), None
+        )
+        if d is None:
+            return self
+        win, loss = int(match_points["win"]), int(match_points["loss"])
+        ns_won = d.winner == self.ns
+        return replace(
+            self,
+            winner="NS" if ns_won else "EW",
+            ns_points=win if ns_won else loss,
+            ew_points=loss if ns_won else win,
         )
 
 
@@ -413,6 +437,9 @@ def compute_standings(
             got=through,
         )
     win = int(rules["match_points"]["win"])
+    if any(m.awaits for m in record.results):  # ties decided by lots or the referee
+        decided = tuple(m.decided(record.deciders, rules["match_points"]) for m in record.results)
+        record = replace(record, results=decided)
     tallies = _tally(record, through, win)
 
     total: dict[str, int] = {}

@@ -140,10 +140,11 @@ class RulebookEditor(QDialog):
         self.close_button = buttons.addButton(tr("editor_close"), QDialogButtonBox.ButtonRole.RejectRole)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        self.based: QLabel | None = None
         if self.base is not None:
-            based = QLabel(tr("editor_based_on", base=self.base))
-            based.setStyleSheet(_HELP)
-            layout.addWidget(based)
+            self.based = QLabel(tr("editor_based_on", base=self.base))
+            self.based.setStyleSheet(_HELP)
+            layout.addWidget(self.based)
         layout.addWidget(split, 1)
         layout.addWidget(self.summary)
         layout.addWidget(self.problem_list)
@@ -151,6 +152,30 @@ class RulebookEditor(QDialog):
         bottom.addWidget(self.status, 1)
         bottom.addWidget(buttons)
         layout.addLayout(bottom)
+        self.fill_sections()
+        self.check()
+        language.changed.connect(self.retranslate)
+        # the window's language outlives the editor: closed, it no longer follows it
+        self.finished.connect(lambda _result: language.changed.disconnect(self.retranslate))
+
+    def retranslate(self, lang: str) -> None:
+        """The window's language switched while the editor is open: its words, the page's
+        labels and help, and the problems, in the new language (what is typed stays)."""
+        self.lang = lang
+        tr = self.language.tr
+        self.setWindowTitle(tr("editor_title", id=self.draft.value(("id",)) or "", file=self.draft.path.name))
+        if self.based is not None:
+            self.based.setText(tr("editor_based_on", base=self.base))
+        for button, name in (
+            (self.add_kind_button, "editor_add_kind"),
+            (self.add_counter_button, "editor_add_counter"),
+            (self.remove_entry_button, "editor_remove_entry"),
+            (self.save_button, "editor_save"),
+            (self.trial_button, "editor_trial"),
+            (self.close_button, "editor_close"),
+        ):
+            button.setText(tr(name))
+        self.status.setText("")
         self.fill_sections()
         self.check()
 

@@ -1124,6 +1124,8 @@ class TableView(QWidget):
                 winner = result["winner"]
                 # a draw is worded alone (平局), a win with its side (南北方胜)
                 who = tr("round_won", winner=SIDE_NAMES[lang][winner]) if winner else tr("draw")
+                if result.get("awaits"):  # a tie the rulebook leaves to lots or the referee
+                    who = tr(f"awaits_{result['awaits']}")
                 mp = result["match_points"]
                 self.status.setText(
                     tr(

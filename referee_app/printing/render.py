@@ -914,6 +914,8 @@ _DECIDED_BY = {
     "tie_last_dealer_side": ("级数相同，末副庄家方胜", "tie: last dealer side"),
     "tie_draw": ("级数相同，平局", "tie: draw"),
     "tie_holds_deal_at_end": ("级数相同，终局坐庄方胜", "tie: holds the deal at the end"),
+    "tie_lots": ("级数相同，待抽签决定", "tie: awaiting the lots"),
+    "tie_referee": ("级数相同，待裁判长裁定", "tie: awaiting the referee's decision"),
     "forfeit": ("弃权", "forfeit"),
 }
 

@@ -20,3 +20,36 @@ def test_a_drawn_round_reads_draw_not_draw_win(make_window, pairs_csv) -> None:
     window.act_lang.trigger()
     assert window.language.lang == "en"
     assert view.status.text().startswith("Result: Draw   match points NS 1 : EW 1"), view.status.text()
+
+
+def test_a_tie_left_to_lots_reads_awaiting_the_lots_not_draw(make_window, pairs_csv, tmp_path) -> None:
+    """Issue 25 / DOMAIN §5 "Level tie on time: … lots, or the referee decides": a club's
+    "比赛时间到双方级数相同时，抽签决定胜负" — the table says what the result awaits, no points."""
+    from referee_app.app.session import Session
+    from referee_app.core.rulebook import load_rulebook
+
+    from ..conftest import RULES
+
+    path = tmp_path / "club-2026.toml"
+    text = (
+        (RULES / "bhg-2011.toml").read_text(encoding="utf-8").replace('id = "bhg-2011"', 'id = "club-2026"')
+    )
+    path.write_text(text.replace('tie = "draw"', 'tie = "lots"', 1), encoding="utf-8")
+    window = make_window()
+    info = Session.create_event(
+        window.store, "俱乐部赛", load_rulebook(str(path)), "2026-11-30", window.actor
+    )
+    window.fill_events()
+    window.open_event(info.id)
+    assert window.import_pairs(str(pairs_csv)) == 4
+    window.session.open_table(1, 1, "1", "2", "E")
+    window.show_hall()
+    window.open_table(1, 1)
+    view = window.table_view
+    case = dict(view.record.case, hands=[{"defender_points": 80, "infractions": []}], finished="time")
+    record = window.session.save(view.record, case)
+    view.load(record)
+    view.retranslate()
+    assert view.status.text().startswith("本轮结果：级数相同，待抽签决定胜负　积分 南北0 : 东西0"), (
+        view.status.text()
+    )
