@@ -259,8 +259,10 @@ def record_clock_act(
 def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:
     """What keeps round ``round_no`` from being complete, one language-free gap each (kept
     as data in the audit log; :func:`referee_app.app.messages.word_gap` words one):
-    ``missing <pair>``, ``undecided <ns> <ew>`` (a knockout's tie) and ``no_result <table>``
-    (a table recorded without a result).
+    ``missing <pair>``, ``undecided <ns> <ew>`` (a knockout's tie, or any round's tie on
+    time the rulebook leaves to lots or to the chief referee, ``round.tie``, while no decision
+    is recorded: pairing the next round on its 0:0 would seat pairs by points the decision
+    then changes) and ``no_result <table>`` (a table recorded without a result).
 
     A pair whose opponent in the round's published pairing withdrew from that round (退赛
     after the pairing was published) is not missing: its table has no opponent to play, and
@@ -279,6 +281,13 @@ def round_unfinished(loaded: Loaded, round_no: int) -> list[str]:
             and loaded.record.withdrawn(opponents.get(g.removeprefix("missing "), ""), round_no)
         )
     ]
+    record = loaded.record
+    decided = {frozenset((d.winner, d.loser)) for d in record.deciders if d.round == round_no}
+    for m in record.results:
+        if m.round == round_no and m.awaits and frozenset((m.ns, m.ew)) not in decided:
+            gap = f"undecided {m.ns} {m.ew}"
+            if gap not in gaps:
+                gaps.append(gap)
     gaps += [f"no_result {t}" for t in loaded.pending.get(round_no, [])]
     return gaps
 

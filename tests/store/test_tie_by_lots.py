@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from store_helpers import cli, write_json
 
-from referee_app.app.event import load_event
+from referee_app.app.event import load_event, round_unfinished
 from referee_app.app.pairing import decide_tie
 from referee_app.core.engine import judge
 from referee_app.core.rulebook import rulebook_from_text
@@ -106,8 +106,16 @@ def test_the_chief_referees_lots_give_the_win_and_only_an_awaited_tie_can_be_dec
         return {r["pair"]: r["match_points"] for r in table.rows}
 
     assert points() == {"4": 2, "3": 0, "1": 0, "2": 0}  # the tie awaits: no points yet
+    with Store.open(db, read_only=True) as s:
+        assert round_unfinished(load_event(s, 1), 1) == ["undecided 1 2"]
+    # round 2 is not drawn on the 0:0 the decision will change (one line, exit 2)
+    rc, out, err = cli(db, "pair", "--round", "2", "--lang", "en")
+    assert rc == 2 and "round 1 is not finished" in err and "1" in err and "\n" not in err.strip(), err
     with Store.open(db) as s:
         with pytest.raises(InputError, match="no undecided tied match"):
             decide_tie(s, 1, 1, "3", "lots", "抽签", actor=WHO)
         decide_tie(s, 1, 1, "2", "lots", "抽签：第2对中签", actor=WHO)
     assert points() == {"4": 2, "3": 0, "1": 0, "2": 2}
+    with Store.open(db, read_only=True) as s:
+        assert round_unfinished(load_event(s, 1), 1) == []  # decided: round 2 may be drawn
+    assert cli(db, "pair", "--round", "2")[0] == 0
