@@ -102,7 +102,11 @@ class MainWindow(QMainWindow):
         self.hall_web: HallWebDialog | None = None
         self.audit_view: AuditLogView | None = None
         self.watcher: StoreWatcher | None = None
-        self.settings = QSettings("referee-app", "referee-app")
+        # the station's settings where the platform keeps them (QSettings' native place); in
+        # the default format, so that the tests can point every window at a folder of their own
+        self.settings = QSettings(
+            QSettings.defaultFormat(), QSettings.Scope.UserScope, "referee-app", "referee-app"
+        )
         self._painted = False
         #: What was just saved, imported or refused, over the view (made on first use).
         self.banner: QLabel | None = None
