@@ -193,6 +193,10 @@ class HallView(QWidget):
             self.round.blockSignals(False)
         self.retranslate()
 
+    def banner_top(self) -> int:
+        """Where the window's passing messages may start: under the round and its clock."""
+        return max(self.clock.geometry().bottom(), self.round.geometry().bottom())
+
     def refresh(self) -> None:
         """Read the round's tables again and draw every card (a new round, a language)."""
         for card in self.cards:

@@ -1157,7 +1157,9 @@ class MainWindow(QMainWindow):
         self.banner_timer.start(6000 if refused else 4000)
 
     def _place_banner(self) -> None:
-        """Centred over the top of the view, under the menu bar, at most half its width."""
+        """Centred over the top of the view, at most half its width; under the view's top
+        row where the view says it must stay in sight (``banner_top``: the hall's round
+        clock, which the banner hid for its seconds)."""
         if self.banner is None:
             return
         central = self.centralWidget()
@@ -1167,7 +1169,12 @@ class MainWindow(QMainWindow):
         width = min(max(320, area.width() // 2), area.width() - 16)
         self.banner.setFixedWidth(width)
         height = self.banner.heightForWidth(width)
-        self.banner.setGeometry(area.left() + (area.width() - width) // 2, area.top() + 6, width, height)
+        top = area.top() + 6
+        view = self.stack.currentWidget()
+        banner_top = getattr(view, "banner_top", None)
+        if view is not None and callable(banner_top):
+            top = max(top, view.mapTo(self, QtCore.QPoint(0, int(banner_top()))).y() + 4)
+        self.banner.setGeometry(area.left() + (area.width() - width) // 2, top, width, height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
