@@ -82,6 +82,7 @@ class WithdrawalDialog(QDialog):
         layout.addWidget(self.outcome)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
+        self.setMinimumWidth(480)
         self.decision: dict[str, Any] | None = None
         self.refresh()
 
@@ -112,6 +113,14 @@ class WithdrawalDialog(QDialog):
         self.decision = decision
         self.outcome.setText(outcome_html(self.language, decision))
         self.ok_button.setEnabled(True)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Tall enough for the whole preview (a wrapped label does not grow its dialog)."""
+        width = max(self.width(), self.minimumWidth())
+        self.outcome.setMinimumHeight(self.outcome.heightForWidth(width - 24))
+        if self.isVisible():
+            self.adjustSize()
 
     def accept(self) -> None:
         if self.decision is None:
