@@ -1145,6 +1145,8 @@ class MainWindow(QMainWindow):
             self.banner_timer = QtCore.QTimer(self)
             self.banner_timer.setSingleShot(True)
             self.banner_timer.timeout.connect(self.banner.hide)
+            # said in the hall, still shown at the table: placed for the view now shown
+            self.stack.currentChanged.connect(lambda *_: self._place_banner())
         colours = ("#ffebee", "#b71c1c", "#c62828") if refused else ("#e8f5e9", "#1b5e20", "#2e7d32")
         self.banner.setStyleSheet(
             f"background: {colours[0]}; color: {colours[1]}; border: 2px solid {colours[2]};"

@@ -120,3 +120,7 @@ def test_the_banner_over_the_hall_never_hides_its_round_clock(
         kept = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
         assert not shown.intersects(kept), widget
     assert window.rect().contains(shown) and shown.top() < window.height() // 4  # still where one looks
+    # a table opened while it is shown: back at the top of the view (the table has no clock)
+    qtbot.mouseClick(hall.cards[0], CLICK)
+    assert window.stack.currentWidget() is window.table_view and banner.isVisible()
+    assert banner.mapTo(window, QPoint(0, 0)).y() < shown.top()
