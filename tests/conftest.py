@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -61,6 +62,22 @@ _private_user_folders()
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test its own station settings (the window's recent stores, last event, round
+    clock, place): the window's ``QSettings`` (native format and place for the user) is made
+    in Qt's default format, pointed here at a folder of this test; a child process the test
+    starts finds its settings under the test's own config folder. A test cannot see what an
+    earlier one left, and none touches the user's settings."""
+    folder = tmp_path_factory.mktemp("settings")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / "config"))
+    qt_core = sys.modules.get("PySide6.QtCore")  # only tests that use Qt have it imported
+    if qt_core is not None:
+        settings = qt_core.QSettings
+        settings.setDefaultFormat(settings.Format.IniFormat)
+        settings.setPath(settings.Format.IniFormat, settings.Scope.UserScope, str(folder / "ini"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

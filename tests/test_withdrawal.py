@@ -74,3 +74,20 @@ def test_a_withdrawal_after_the_round_ended_or_with_a_wrong_side_is_refused() ->
     with pytest.raises(CaseError) as caught:
         judge(bad, lang="en")
     assert caught.value.field == "withdrawal.side"
+
+
+def test_the_windows_withdrawal_drops_a_hand_in_progress_without_rulings_and_keeps_one_with_them() -> None:
+    from referee_app.core import editing
+
+    case = _left([0, 0])
+    del case["withdrawal"]
+    case["finished"] = "open"
+    empty = dict(case, hands=[*case["hands"], {"in_progress": True, "infractions": []}])
+    left = editing.withdraw(empty, "EW", "  离开赛场 ")
+    assert left["hands"] == case["hands"] and left["withdrawal"] == {"side": "EW", "reason": "离开赛场"}
+    assert "withdrawal" not in empty and len(empty["hands"]) == 3  # its argument untouched
+    exposed = {"kind": "exposed_card", "seat": "W", "cards": 1, "trick": 2}
+    ruled = dict(case, hands=[*case["hands"], {"in_progress": True, "infractions": [exposed]}])
+    d = judge(editing.withdraw(ruled, "NS", "队员身体不适"), lang="zh")
+    assert len(d["hands"]) == 3 and d["hands"][2]["rulings"][0]["kind"] == "exposed_card"  # it stands
+    assert d["result"]["winner"] == "EW" and d["forfeit"]["cause"] == "withdrawal"

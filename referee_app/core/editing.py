@@ -187,6 +187,19 @@ def end_on_time(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def withdraw(case: dict[str, Any], side: str, reason: str) -> dict[str, Any]:
+    """A pair leaves during the round (中途退出): the case with its ``withdrawal`` (``side``,
+    the referee's ``reason``). The hands given stand and the rulebook's forfeit applies after
+    them (the engine, citing ``forfeit.withdrawal_clause``). A hand in progress with no
+    ruling is dropped (nothing of it was scored); one with rulings stays, its rulings stand."""
+    out = copy.deepcopy(case)
+    hand = hand_in_progress(out)
+    if hand is not None and not hand.get("infractions"):
+        out["hands"].pop()
+    out["withdrawal"] = {"side": side, "reason": reason.strip()}
+    return out
+
+
 #: What answers a ruling after it was made: the referee's own ruling in its place (改判) or
 #: its voiding (撤销), by the table referee, the chief referee or the committee.
 DECISION_KEYS = ("override", "void")

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QRegularExpression, Signal
-from PySide6.QtGui import QFont, QRegularExpressionValidator
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QFormLayout,
     QHBoxLayout,
@@ -32,17 +31,9 @@ from ..app.session import Session
 from ..app.store import PIN_MAX, PIN_MIN, ROLES
 from .i18n import Language
 from .refusal import refusal
-from .widgets import button_shortcut, error_line, ok_cancel
+from .widgets import RoleCombo, button_shortcut, error_line, ok_cancel, pin_edit
 
 CHIEF = "chief_referee"
-
-
-def _pin_edit() -> QLineEdit:
-    edit = QLineEdit()
-    edit.setEchoMode(QLineEdit.EchoMode.Password)
-    edit.setMaxLength(PIN_MAX)
-    edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"\d{0,12}"), edit))
-    return edit
 
 
 class SetPinDialog(QDialog):
@@ -57,15 +48,12 @@ class SetPinDialog(QDialog):
         super().__init__(parent)
         self.language = language
         self.session = session
-        self.role_combo = QComboBox()
-        for r in ROLES:
-            self.role_combo.addItem("", r)
         enforced = session.roles_enforced()
         # the first PIN of an event is the chief referee's (the store refuses any other first)
-        self.role_combo.setCurrentIndex(ROLES.index(role if role in ROLES and enforced else CHIEF))
-        self.chief_pin = _pin_edit()
-        self.new_pin = _pin_edit()
-        self.again = _pin_edit()
+        self.role_combo = RoleCombo(language, role if role in ROLES and enforced else CHIEF)
+        self.chief_pin = pin_edit()
+        self.new_pin = pin_edit()
+        self.again = pin_edit()
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.error_label = error_line()
@@ -91,13 +79,12 @@ class SetPinDialog(QDialog):
 
     @property
     def role(self) -> str:
-        return str(self.role_combo.currentData())
+        return self.role_combo.role
 
     def retranslate(self) -> None:
         tr = self.language.tr
         self.setWindowTitle(tr("set_pin_title"))
-        for i, r in enumerate(ROLES):
-            self.role_combo.setItemText(i, tr(f"role_{r}"))
+        self.role_combo.retranslate()
         self.labels["role"].setText(tr("login_role"))
         self.labels["chief"].setText(tr("set_pin_chief"))
         self.labels["new"].setText(tr("set_pin_new"))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -48,6 +49,13 @@ class TableCard(QPushButton):
         self.setSizePolicy(self.sizePolicy().horizontalPolicy(), self.sizePolicy().verticalPolicy())
         self.refresh()
 
+    def fit_text(self) -> None:
+        """At least 230×120, and as large as its text in its font (the big screen's is larger)."""
+        metrics = self.fontMetrics()
+        lines = self.text().splitlines() or [""]
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 28
+        self.setMinimumSize(max(230, width), max(120, metrics.lineSpacing() * len(lines) + 28))
+
     def refresh(self) -> None:
         tr = self.language.tr
         lang = self.language.lang
@@ -62,6 +70,7 @@ class TableCard(QPushButton):
             f"{SIDE_NAMES[lang]['EW']} {r.pairs['EW']}  {ew}\n"
             f"{tr('levels_short')} {levels['NS']} : {levels['EW']}"
         )
+        self.fit_text()
         self.setStyleSheet(
             f"QPushButton {{ background: {STATUS_COLOURS[status]}; text-align: left; padding: 8px;"
             " border: 1px solid #90a4ae; border-radius: 6px; }"
@@ -166,9 +175,17 @@ class HallView(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.grid_host)
+        self.cards_scroll = scroll
+        # as many cards to a row as the width holds (never sideways scrolling), at most this
+        self.max_columns: int | None = 4
+        #: The cards' font (None: the window's); the big screen's grows with its screen.
+        self.card_font: QFont | None = None
+        self.columns = 0
+        scroll.viewport().installEventFilter(self)
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend = QLabel()
+        self.legend.setWordWrap(True)  # the big screen's larger words never widen the window
         self.dashboard = QLabel()
         self.dashboard.setObjectName("dashboard")
         self.dashboard.setWordWrap(True)
@@ -192,6 +209,10 @@ class HallView(QWidget):
             self.round.setValue(rounds[-1])
             self.round.blockSignals(False)
         self.retranslate()
+
+    def banner_top(self) -> int:
+        """Where the window's passing messages may start: under the round and its clock."""
+        return max(self.clock.geometry().bottom(), self.round.geometry().bottom())
 
     def refresh(self) -> None:
         """Read the round's tables again and draw every card (a new round, a language)."""
@@ -233,14 +254,45 @@ class HallView(QWidget):
 
     def _card(self, record: TableRecord) -> TableCard:
         card = TableCard(self.language, record)
+        if self.card_font is not None:
+            card.setFont(self.card_font)
+            card.fit_text()
         card.clicked.connect(lambda _=False, c=card: self.openTable.emit(c.record.round, c.record.table))
         return card
 
+    def set_card_font(self, font: QFont) -> None:
+        """Draw the cards in ``font`` (the big screen's, scaled to its screen)."""
+        self.card_font = font
+        for card in self.cards:
+            card.setFont(font)
+            card.fit_text()
+        self._lay_out()
+
+    def fitting_columns(self) -> int:
+        """How many cards a row holds at the scroll area's width (at least one)."""
+        if not self.cards:
+            return 1
+        margins = self.grid.contentsMargins()
+        spacing = max(0, self.grid.horizontalSpacing())
+        room = self.cards_scroll.viewport().width() - margins.left() - margins.right()
+        card = max(c.minimumWidth() for c in self.cards)  # fit_text: at least its text's
+        columns = max(1, (room + spacing) // (card + spacing))
+        return columns if self.max_columns is None else min(columns, self.max_columns)
+
     def _lay_out(self) -> None:
-        """The cards in table order, four to a row."""
+        """The cards in table order, as many to a row as fit (four at most on a station)."""
+        self.columns = columns = self.fitting_columns()
+        for card in self.cards:
+            self.grid.removeWidget(card)
         for i, card in enumerate(self.cards):
-            self.grid.addWidget(card, i // 4, i % 4)
+            self.grid.addWidget(card, i // columns, i % columns)
         self.empty.setVisible(not self.cards)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize and watched is self.cards_scroll.viewport():
+            if self.cards and self.fitting_columns() != self.columns:
+                self._lay_out()
+        return super().eventFilter(watched, event)
 
     def update_dashboard(self, records: list[TableRecord]) -> None:
         """The chief referee's overview: tables by status, late pairs, open appeals."""

@@ -50,7 +50,7 @@ STATUS_ZH = {
 }
 PAGE_MS = 8000
 """How long each page of a long list stays on the screen (ms)."""
-_SIZES = re.compile(r"(font-size: ?|width=')(\d+)(px|')")
+_SIZES = re.compile(r"(font-size: ?|width='|cellspacing='|cellpadding=')(\d+)(px|')")
 DESIGN = (1920, 1080)
 """The screen the sizes below are written for; another screen's are scaled to it."""
 
@@ -177,6 +177,8 @@ class HallDisplay(QWidget):
             self.zoom = zoom
             self._size_labels()
             self.refresh()
+        elif event.oldSize().width() != self.width() and self.phase == "during":
+            self.refresh()  # the tiles to a row follow the width
 
     def _size_labels(self) -> None:
         colour = self.clock.styleSheet().partition(" color:")[2]
@@ -327,7 +329,11 @@ class HallDisplay(QWidget):
                 f"<span style='font-size:{46 if big else 32}px'>{escape(ns)} — {escape(ew)}</span><br>"
                 f"<span style='font-size:{52 if big else 36}px'>{word}</span></td>"
             )
-        per_row = 6 if len(numbers) <= 12 else 8
+        # six (eight) tiles to a row on a projector; fewer where a narrower screen holds fewer
+        tile = (280 if len(numbers) <= 12 else 200) + 2 * 14 + 16  # width, padding, spacing
+        room = self.width() - 80 - 16  # the layout's margins, the table's outer spacing
+        fits = max(1, int(room // max(1, self._px(tile))))
+        per_row = min(6 if len(numbers) <= 12 else 8, fits)
         cells, footer = self._paged(cells, 12 if len(numbers) <= 12 else 24)
         rows = ["<tr>" + "".join(cells[i : i + per_row]) + "</tr>" for i in range(0, len(cells), per_row)]
         return (
@@ -384,10 +390,10 @@ class HallOverviewScreen(QWidget):
 
         self.session = session
         self.setWindowTitle(f"{session.event.name} — {language.tr('hall')}")
-        big = QFont(self.font())
-        big.setPointSizeF(big.pointSizeF() * 1.6)
-        self.setFont(big)
+        self.base_font = QFont(self.font())
+        self.zoom = 0.0
         self.hall = HallView(language, session, self)
+        self.hall.max_columns = None  # as many cards to a row as the screen holds
         for button in (
             self.hall.seat_button,
             self.hall.clock.start_button,
@@ -400,7 +406,30 @@ class HallOverviewScreen(QWidget):
         layout.addWidget(self.hall)
         self.watcher = StoreWatcher(session.store_head, poll_ms, self, since=session.changes_since)
         self.watcher.changes.connect(self.follow)
+        self._scale(1.0)
         self.show_clock()
+
+    #: The text's scale on a 1366×768 screen (the station's font is read from a desk).
+    OVERVIEW_SCALE = 1.6
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # the text grows and shrinks with the screen (a 1024-px laptop window to a projector)
+        self._scale(max(0.75, min(2.5, self.width() / 1366, self.height() / 768)))
+
+    def _scale(self, zoom: float) -> None:
+        if abs(zoom - self.zoom) < 0.02:
+            return
+        self.zoom = zoom
+        font = QFont(self.base_font)
+        font.setPointSizeF(self.base_font.pointSizeF() * self.OVERVIEW_SCALE * zoom)
+        self.setFont(font)
+        self.hall.dashboard.setFont(font)  # styled: it keeps its own font otherwise
+        clock = QFont(font)
+        clock.setPointSizeF(font.pointSizeF() * 2.0)
+        clock.setBold(True)
+        self.hall.clock.display.setFont(clock)
+        self.hall.set_card_font(font)
 
     def follow(self, changes: Any) -> None:
         self.hall.apply(changes)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QRegularExpression, QTimer
-from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -27,7 +25,7 @@ from ..app.session import Session
 from ..app.store import PIN_MAX, PIN_MIN, ROLES, local_hms, roles
 from .i18n import Language
 from .refusal import refusal
-from .widgets import error_line, ok_cancel
+from .widgets import RoleCombo, error_line, ok_cancel, pin_edit
 
 
 class LoginDialog(QDialog):
@@ -40,19 +38,11 @@ class LoginDialog(QDialog):
         super().__init__(parent)
         self.language = language
         self.session = session
-        self.role_combo = QComboBox()
-        for r in ROLES:
-            self.role_combo.addItem("", r)
-        chosen = role if role in ROLES else session.role
-        if chosen in ROLES:
-            self.role_combo.setCurrentIndex(ROLES.index(chosen))
+        self.role_combo = RoleCombo(language, role if role in ROLES else session.role)
         #: Who logs in: the log names this person beside the role.
         self.name_edit = QLineEdit(session.actor.user)
         self.name_edit.setMaxLength(100)
-        self.pin_edit = QLineEdit()
-        self.pin_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.pin_edit.setMaxLength(PIN_MAX)
-        self.pin_edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"\d{0,12}"), self))
+        self.pin_edit = pin_edit()
         self.error_label = error_line()
         self.note_label = QLabel()
         self.note_label.setWordWrap(True)
@@ -89,7 +79,7 @@ class LoginDialog(QDialog):
 
     @property
     def role(self) -> str:
-        return str(self.role_combo.currentData())
+        return self.role_combo.role
 
     def retranslate(self, *_: object) -> None:
         tr = self.language.tr
@@ -98,8 +88,7 @@ class LoginDialog(QDialog):
         self.pin_label.setText(tr("login_pin"))
         self.name_label.setText(tr("login_name"))
         self.pin_edit.setPlaceholderText(tr("login_pin_hint"))
-        for i, role in enumerate(ROLES):
-            self.role_combo.setItemText(i, tr(f"role_{role}"))
+        self.role_combo.retranslate()
         self.ok_button.setText(tr("login_button"))
         self.set_pin_button.setText(tr("set_pin_menu"))
         enforced = self.session.roles_enforced()

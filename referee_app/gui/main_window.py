@@ -104,7 +104,11 @@ class MainWindow(QMainWindow):
         self.hall_web: HallWebDialog | None = None
         self.audit_view: AuditLogView | None = None
         self.watcher: StoreWatcher | None = None
-        self.settings = QSettings("referee-app", "referee-app")
+        # the station's settings where the platform keeps them (QSettings' native place); in
+        # the default format, so that the tests can point every window at a folder of their own
+        self.settings = QSettings(
+            QSettings.defaultFormat(), QSettings.Scope.UserScope, "referee-app", "referee-app"
+        )
         self._painted = False
         #: Finishes opening the store while only a glance at its events is shown (show_glance).
         self._finish_store: Callable[[], object] | None = None
@@ -1191,6 +1195,8 @@ class MainWindow(QMainWindow):
             self.banner_timer = QtCore.QTimer(self)
             self.banner_timer.setSingleShot(True)
             self.banner_timer.timeout.connect(self.banner.hide)
+            # said in the hall, still shown at the table: placed for the view now shown
+            self.stack.currentChanged.connect(lambda *_: self._place_banner())
         colours = ("#ffebee", "#b71c1c", "#c62828") if refused else ("#e8f5e9", "#1b5e20", "#2e7d32")
         self.banner.setStyleSheet(
             f"background: {colours[0]}; color: {colours[1]}; border: 2px solid {colours[2]};"
@@ -1203,7 +1209,9 @@ class MainWindow(QMainWindow):
         self.banner_timer.start(6000 if refused else 4000)
 
     def _place_banner(self) -> None:
-        """Centred over the top of the view, under the menu bar, at most half its width."""
+        """Centred over the top of the view, at most half its width; under the view's top
+        row where the view says it must stay in sight (``banner_top``: the hall's round
+        clock, which the banner hid for its seconds)."""
         if self.banner is None:
             return
         central = self.centralWidget()
@@ -1213,7 +1221,12 @@ class MainWindow(QMainWindow):
         width = min(max(320, area.width() // 2), area.width() - 16)
         self.banner.setFixedWidth(width)
         height = self.banner.heightForWidth(width)
-        self.banner.setGeometry(area.left() + (area.width() - width) // 2, area.top() + 6, width, height)
+        top = area.top() + 6
+        view = self.stack.currentWidget()
+        banner_top = getattr(view, "banner_top", None)
+        if view is not None and callable(banner_top):
+            top = max(top, view.mapTo(self, QtCore.QPoint(0, int(banner_top()))).y() + 4)
+        self.banner.setGeometry(area.left() + (area.width() - width) // 2, top, width, height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)

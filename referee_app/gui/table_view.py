@@ -46,6 +46,7 @@ from .models import HAND_COLUMNS, HandsModel, RulingsModel
 from .preview import PdfPreview, scoresheet_pdf, show_pdf
 from .refusal import refusal
 from .widgets import ShotClock, TableDiagram, WrapButton, button_shortcut, seat_names
+from .withdrawal import WithdrawalDialog
 
 SHAPES = ("single", "pair", "tractor", "throw")
 
@@ -265,6 +266,9 @@ class TableView(QWidget):
         arrivals = QHBoxLayout()
         arrivals.addWidget(self.arrive["NS"])
         arrivals.addWidget(self.arrive["EW"])
+        # a pair leaving during the round (中途退出): the hands played stand, then the forfeit
+        self.withdraw_button = QPushButton()
+        self.withdraw_button.clicked.connect(lambda: self.withdraw_pair())
         limits = rulebook.get("time_limits") or {}
         self.shot_clock = ShotClock(language, limits)
         self.shot_clock.expired.connect(lambda seat, what: self.log_infraction("delay", seat, {"what": what}))
@@ -274,6 +278,7 @@ class TableView(QWidget):
         left = QVBoxLayout()
         left.addWidget(self.diagram, 1)
         left.addLayout(arrivals)
+        left.addWidget(self.withdraw_button)
         left.addWidget(self.shot_box)
         left_widget = QWidget()
         left_widget.setLayout(left)
@@ -476,7 +481,8 @@ class TableView(QWidget):
         self.rulings_view.scrollToBottom()
         finished = record.decision.get("result") is not None
         locked = record.signed and self.correction_reason is None
-        for widget in (self.hand_box, self.kind_box, self.shot_box, *self.arrive.values()):
+        changes = (self.hand_box, self.kind_box, self.shot_box, self.withdraw_button, *self.arrive.values())
+        for widget in changes:
             widget.setEnabled((not finished or self.correction_reason is not None) and not locked)
         # a ruling that ended the round (a forfeit for late arrival) can still be voided
         self.void_button.setEnabled(not locked)
@@ -583,10 +589,11 @@ class TableView(QWidget):
 
     # -- changes -----------------------------------------------------------------------------
 
-    def save(self, case: dict[str, Any]) -> bool:
-        """Save a new version; the window says saved only after the store has committed. A
-        write refused for this station's role offers the PIN dialog and is tried once more;
-        refused again, what was typed (the hand, the correction's reason) stays."""
+    def save(self, case: dict[str, Any], said: Callable[[int], str] | None = None) -> bool:
+        """Save a new version; the window says saved (``said``: in these words, given the
+        version) only after the store has committed. A write refused for this station's role
+        offers the PIN dialog and is tried once more; refused again, what was typed (the
+        hand, the correction's reason) stays."""
         assert self.record is not None
         confirmed = self.confirm_unusual(case)
         if confirmed is None:
@@ -614,7 +621,8 @@ class TableView(QWidget):
                 self.reload()
                 return False
         self.load(self.record)
-        self.saved.emit(self.language.tr("saved_version", version=self.record.version))
+        version = self.record.version
+        self.saved.emit(said(version) if said else self.language.tr("saved_version", version=version))
         return True
 
     def confirm_unusual(self, case: dict[str, Any]) -> dict[str, Any] | None:
@@ -749,6 +757,32 @@ class TableView(QWidget):
             self.saved.emit(self.language.tr("arrived_on_time", side=name))
             return
         self.log_infraction("late_arrival", "N" if side == "NS" else "E", {"minutes": minutes})
+
+    def preview_withdrawal(self, side: str, reason: str) -> dict[str, Any]:
+        """The decision if ``side`` leaves now (中途退出), as it will be saved."""
+        assert self.record is not None
+        return self.session.preview(editing.withdraw(self.record.case, side, reason))
+
+    def withdraw_pair(self, dialog: WithdrawalDialog | None = None) -> bool:
+        """A pair leaves during the round: which side and why, the result previewed with
+        its clause, then saved as any change of the table (refused when another station
+        saved first, or the table is signed and no correction is open)."""
+        if self.record is None:
+            return False
+        record = self.record
+        dialog = dialog or WithdrawalDialog(self.language, record, self.preview_withdrawal, self)
+        self.active_dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self.active_dialog = None
+        side = dialog.side
+        if not accepted or side is None or self.record is not record:
+            return False
+        name = SIDE_NAMES[self.language.lang][side]
+        case = editing.withdraw(record.case, side, dialog.reason)
+        saved = self.save(case, said=lambda v: self.language.tr("withdrawal_saved", side=name, version=v))
+        if saved:
+            self.clear_hand_form()  # the round is over: points typed for a next hand are moot
+        return saved
 
     def _seat_clicked(self, seat: str) -> None:
         self.diagram.select(seat)
@@ -1075,6 +1109,7 @@ class TableView(QWidget):
             here = None if self.record is None else (self.record.round, self.record.table, side)
             key = "arrived_on_time_button" if here in self.on_time else "mark_arrived"
             arrived.setText(tr(key, side=SIDE_NAMES[lang][side]))
+        self.withdraw_button.setText(tr("withdrawal_button"))
         self.shot_box.setTitle(tr("shot_clock"))
         editing_hand = self.editing_hand
         self.hand_box.setTitle(

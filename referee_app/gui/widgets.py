@@ -18,11 +18,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -471,3 +473,42 @@ def ok_cancel(dialog: QDialog) -> tuple[QDialogButtonBox, QPushButton]:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     return buttons, buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
+class RoleCombo(QComboBox):
+    """The roles to log in to or set a PIN for (裁判员, 裁判长, 仲裁委员会), each item's data its
+    role; :meth:`retranslate` words them in the window's language."""
+
+    def __init__(self, language: Language, chosen: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from ..app.store import ROLES  # not at module level: the window paints first
+
+        self.language = language
+        self.roles = ROLES
+        for role in ROLES:
+            self.addItem("", role)
+        if chosen in ROLES:
+            self.setCurrentIndex(ROLES.index(chosen))
+        self.retranslate()
+
+    @property
+    def role(self) -> str:
+        return str(self.currentData())
+
+    def retranslate(self) -> None:
+        for i, role in enumerate(self.roles):
+            self.setItemText(i, self.language.tr(f"role_{role}"))
+
+
+def pin_edit(parent: QWidget | None = None) -> QLineEdit:
+    """A PIN field: hidden as typed, digits only, at most the store's longest PIN."""
+    from PySide6.QtCore import QRegularExpression
+    from PySide6.QtGui import QRegularExpressionValidator
+
+    from ..app.store import PIN_MAX
+
+    edit = QLineEdit(parent)
+    edit.setEchoMode(QLineEdit.EchoMode.Password)
+    edit.setMaxLength(PIN_MAX)
+    edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"\d{0,12}"), edit))
+    return edit

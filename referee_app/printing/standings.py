@@ -309,24 +309,44 @@ def hall_web_block(url: str, width: float) -> Any:
     return block
 
 
+def _pairing_heading(sheet: PairingSheet, title: str, title_en: str) -> list[Any]:
+    """A round's pairing sheet's heading (by table, by name): the event, 第 N 轮 ``title``
+    and its English, and a proposal's warning (it must not be taken for the tables the
+    players go to)."""
+    st = styles()
+    story: list[Any] = [
+        Paragraph(markup(sheet.event_name), st.event),
+        Spacer(1, 3),
+        Paragraph(escape(f"第 {sheet.round} 轮 {title}"), st.title),
+        Paragraph(escape(f"ROUND {sheet.round} {title_en}"), st.title_en),
+        Spacer(1, 4),
+    ]
+    if not sheet.published:
+        story += [
+            Paragraph('<font color="#8a1c1c">编排建议，未公布 · PROPOSAL, NOT PUBLISHED</font>', st.event),
+            Spacer(1, 4),
+        ]
+    return story
+
+
+def _finish_pairing(
+    doc: SimpleDocTemplate, story: list[Any], sheet: PairingSheet, width: float, running: str
+) -> None:
+    """A pairing sheet's stamp (when stamped) and its pages, ``running`` in their header."""
+    if sheet.stamp is not None:
+        from .render import stamp_block
+
+        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
+    _build(doc, story, sheet.rulebook_id, sheet.printed_at, _running(sheet.event_name, running))
+
+
 def render_pairing(sheet: PairingSheet, target: Target) -> None:
     """Write the round's pairing list as PDF to ``target`` (a path or a binary file)."""
     st = styles()
     doc = _sheet_doc(target, A4, f"{sheet.event_name} 第{sheet.round}轮对阵表")
     width = A4[0] - 2 * MARGIN
     method = METHODS.get(sheet.method, (sheet.method, sheet.method))
-    story: list[Any] = [
-        Paragraph(markup(sheet.event_name), st.event),
-        Spacer(1, 3),
-        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表"), st.title),
-        Paragraph(escape(f"ROUND {sheet.round} PAIRING"), st.title_en),
-        Spacer(1, 4),
-    ]
-    if not sheet.published:  # a proposal must not be taken for the tables the players go to
-        story += [
-            Paragraph('<font color="#8a1c1c">编排建议，未公布 · PROPOSAL, NOT PUBLISHED</font>', st.event),
-            Spacer(1, 4),
-        ]
+    story = _pairing_heading(sheet, "对 阵 表", "PAIRING")
     if sheet.version is not None:
         story += [
             Paragraph(escape(f"第 {sheet.version} 版 / version {sheet.version}"), st.title_en),
@@ -375,17 +395,7 @@ def render_pairing(sheet: PairingSheet, target: Target) -> None:
         from .render import paper_block
 
         story += [Spacer(1, 6), paper_block(sheet.paper, width)]
-    if sheet.stamp is not None:
-        from .render import stamp_block
-
-        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(
-        doc,
-        story,
-        sheet.rulebook_id,
-        sheet.printed_at,
-        _running(sheet.event_name, f"第 {sheet.round} 轮对阵表 round {sheet.round} pairing"),
-    )
+    _finish_pairing(doc, story, sheet, width, f"第 {sheet.round} 轮对阵表 round {sheet.round} pairing")
 
 
 SIDE_NAMES = {"NS": ("南北", "N-S"), "EW": ("东西", "E-W"), "bye": ("轮空", "bye")}
@@ -400,18 +410,7 @@ def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
     st = styles()
     doc = _sheet_doc(target, A4, f"{sheet.event_name} 第{sheet.round}轮对阵表（按姓名）")
     width = A4[0] - 2 * MARGIN
-    story: list[Any] = [
-        Paragraph(markup(sheet.event_name), st.event),
-        Spacer(1, 3),
-        Paragraph(escape(f"第 {sheet.round} 轮 对 阵 表（按 姓 名）"), st.title),
-        Paragraph(escape(f"ROUND {sheet.round} PAIRING BY NAME"), st.title_en),
-        Spacer(1, 4),
-    ]
-    if not sheet.published:
-        story += [
-            Paragraph('<font color="#8a1c1c">编排建议，未公布 · PROPOSAL, NOT PUBLISHED</font>', st.event),
-            Spacer(1, 4),
-        ]
+    story = _pairing_heading(sheet, "对 阵 表（按 姓 名）", "PAIRING BY NAME")
     seats = sheet.seat_of()
     people = [
         (name, pair)
@@ -451,17 +450,7 @@ def render_pairing_by_name(sheet: PairingSheet, target: Target) -> None:
     cols = [30 * mm, 14 * mm, 40 * mm, 14 * mm, 22 * mm, 0.0]
     cols[-1] = width - sum(cols)
     story.append(_grid(rows, cols, header=True, repeat=1))
-    if sheet.stamp is not None:
-        from .render import stamp_block
-
-        story += [Spacer(1, 6), stamp_block(sheet.stamp, width)]
-    _build(
-        doc,
-        story,
-        sheet.rulebook_id,
-        sheet.printed_at,
-        _running(sheet.event_name, f"第 {sheet.round} 轮按姓名 round {sheet.round} by name"),
-    )
+    _finish_pairing(doc, story, sheet, width, f"第 {sheet.round} 轮按姓名 round {sheet.round} by name")
 
 
 def render_table_cards(sheet: PairingSheet, target: Target) -> None:

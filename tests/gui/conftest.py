@@ -14,7 +14,7 @@ if os.environ["QT_QPA_PLATFORM"] == "offscreen":
     SMALL_SCREEN = Path(__file__).with_name("small_screen.json")
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SMALL_SCREEN}"
 
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from referee_app.app.session import Session  # noqa: E402
@@ -31,9 +31,8 @@ PAIRS = (
 @pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # each test's own data folder: the drafts (typed, unconfirmed input) live there
+    # (the station's settings: tests/conftest.py gives each test its own)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     yield
 
 

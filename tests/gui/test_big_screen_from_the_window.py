@@ -6,6 +6,7 @@ screen is read-only and follows the store."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
@@ -80,4 +81,88 @@ def test_the_hall_overview_is_the_big_screen_read_only_and_follows_a_save(
     record = session.table(1, 1)
     session.save(record, editing.complete_hand(record.case, 45))  # the table's hand, saved
     qtbot.waitUntil(lambda: "进行中" in hall.cards[0].text(), timeout=5000)
+    big.close()
+
+
+def _six_tables(window, tmp_path) -> None:
+    """Twelve pairs at six tables of round 1, one of them playing."""
+    csv = tmp_path / "twelve.csv"
+    csv.write_text(
+        "number,player1,player2,unit\n" + "".join(f"{i},甲{i}号,乙{i}号,{i}队\n" for i in range(1, 13)),
+        encoding="utf-8",
+    )
+    from referee_app.app.session import Session
+    from referee_app.core.rulebook import load_rulebook
+
+    info = Session.create_event(window.store, "大屏", load_rulebook("gansu-2018"), None, window.actor)
+    window.fill_events()
+    window.open_event(info.id)
+    assert window.import_pairs(str(csv)) == 12
+    for t in range(1, 7):
+        window.session.open_table(1, t, str(2 * t - 1), str(2 * t), "E")
+    record = window.session.table(1, 2)
+    window.session.save(record, editing.complete_hand(record.case, 45))
+    window.show_hall()
+
+
+def _open_big_screen(qtbot, window, overview: bool):
+    def choose(dialog) -> None:
+        if overview:
+            _click(qtbot, dialog.overview)
+        assert not dialog.full_screen.isChecked()  # one screen: a window that fits it
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+
+    when_modal(choose)
+    _press(qtbot, window)
+    [big] = window.big_screens
+    qtbot.waitExposed(big)
+    return big
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hall_overview_fits_a_1024_screen_with_its_text_scaled_and_grows_with_a_larger_one(
+    make_window, qtbot, tmp_path, lang: str
+) -> None:
+    window = make_window(lang)
+    _six_tables(window, tmp_path)
+    station_size = window.hall.cards[0].font().pointSizeF()
+    big = _open_big_screen(qtbot, window, overview=True)
+    assert isinstance(big, HallOverviewScreen) and big.width() <= 1024
+    hall = big.hall
+
+    def fits() -> None:
+        QApplication.processEvents()
+        viewport = hall.cards_scroll.viewport()
+        assert hall.cards_scroll.horizontalScrollBar().maximum() == 0  # nothing sideways
+        for card in hall.cards:
+            right = card.mapTo(viewport, QPoint(card.width(), 0)).x()
+            assert 0 < right <= viewport.width(), card.record.table
+            assert card.width() >= card.fontMetrics().horizontalAdvance(card.text().splitlines()[1])
+
+    fits()
+    small = hall.cards[0].font().pointSizeF()
+    assert small > station_size and hall.columns < 4  # larger text, fewer cards to a row
+    big.resize(1900, 1060)  # a projector's window
+    fits()
+    assert (
+        hall.cards[0].font().pointSizeF() > small * 1.5 and hall.clock.display.font().pointSizeF() > small * 3
+    )
+    big.resize(1024, 700)
+    fits()
+    assert hall.cards[0].font().pointSizeF() == small
+    big.close()
+
+
+def test_the_hall_displays_tiles_fit_a_1024_window_and_a_projector(make_window, qtbot, tmp_path) -> None:
+    window = make_window()
+    _six_tables(window, tmp_path)
+    big = _open_big_screen(qtbot, window, overview=False)
+    assert isinstance(big, HallDisplay) and big.phase == "during" and big.width() <= 1024
+    QApplication.processEvents()
+    row = big.body.text().split("<tr>")[1]
+    assert row.count("<td") == 5  # it was six, the sixth cut off
+    assert big.body.sizeHint().width() <= big.body.width()  # the tiles' table fits the window
+    big.resize(1920, 1080)
+    QApplication.processEvents()
+    assert big.zoom == 1.0 and big.body.sizeHint().width() <= big.body.width()
     big.close()

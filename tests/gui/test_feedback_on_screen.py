@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QStyle
 
@@ -11,6 +12,8 @@ from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
 
 from .conftest import open_event_with_table, when_modal
+
+CLICK = Qt.MouseButton.LeftButton
 
 
 def test_the_window_leaves_room_for_its_title_bar_and_shows_its_status_bar(qtbot) -> None:
@@ -85,3 +88,39 @@ def test_importing_pairs_from_the_menu_says_how_many_over_the_view(make_window, 
     qtbot.waitUntil(lambda: window.banner is not None and window.banner.isVisible())
     assert window.banner.text() == "已导入 4 对。"
     assert len(window.session.pairs()) == 4
+
+
+@pytest.mark.parametrize(("lang", "width"), [("zh", 1024), ("en", 1024), ("zh", 1366), ("en", 1366)])
+def test_the_banner_over_the_hall_never_hides_its_round_clock(
+    make_window, pairs_csv, qtbot, lang: str, width: int
+) -> None:
+    """It was centred over the top row, where the clock is: a seated table's 已安排 hid the
+    clock for its seconds (at 1024 px the clock sits right of the centre, under the banner)."""
+    window = make_window(lang)
+    open_event_with_table(window, "gansu-2018", pairs_csv)
+    window.resize(width, 700)
+    window.show_hall()
+    hall = window.hall
+    window.activateWindow()  # a shortcut goes to the active window, as on the referee's screen
+    qtbot.waitUntil(window.isActiveWindow)
+
+    def seat(dialog) -> None:
+        dialog.ns.setCurrentIndex(2)
+        dialog.ew.setCurrentIndex(3)
+        qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok), CLICK)
+
+    when_modal(seat)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # 安排桌次
+    banner = window.banner
+    assert banner is not None and banner.isVisible()
+    assert banner.text() == ("第 2 桌已安排。" if lang == "zh" else "Table 2 seated.")
+    shown = QRect(banner.mapTo(window, QPoint(0, 0)), banner.size())
+    for widget in (hall.clock.display, hall.clock.start_button, hall.round, hall.seat_button):
+        assert widget.isVisible()
+        kept = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+        assert not shown.intersects(kept), widget
+    assert window.rect().contains(shown) and shown.top() < window.height() // 4  # still where one looks
+    # a table opened while it is shown: back at the top of the view (the table has no clock)
+    qtbot.mouseClick(hall.cards[0], CLICK)
+    assert window.stack.currentWidget() is window.table_view and banner.isVisible()
+    assert banner.mapTo(window, QPoint(0, 0)).y() < shown.top()

@@ -21,8 +21,6 @@ PAIRS = (
 
 @pytest.fixture()
 def window(qtbot, tmp_path: Path) -> Iterator[object]:
-    from PySide6.QtCore import QSettings
-
     from referee_app.app.session import Session
     from referee_app.core import editing
     from referee_app.core.rulebook import load_rulebook
@@ -30,8 +28,6 @@ def window(qtbot, tmp_path: Path) -> Iterator[object]:
     from referee_app.gui.main_window import MainWindow
     from referee_app.store.service import Actor, Store
 
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     actor = Actor("裁判一", "station-1")
     store = Store.open(str(tmp_path / "event.sqlite"), create=True, actor=actor)
     win = MainWindow(Language("zh"))
