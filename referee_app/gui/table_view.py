@@ -222,9 +222,24 @@ class TableView(QWidget):
         button_shortcut(self.back_button, "Alt+Left", self)
         header = QHBoxLayout()
         header.addWidget(self.back_button)
-        header.addWidget(self.title, 1)
+        # the title with the round's state beside it, the pairs' names under them, wrapping:
+        # on one line with the buttons the names made the view wider than a 1024 px screen in
+        # English (long names or units wider still), and an <h2>'s margins cost the height the
+        # time warning's banner needs on a 700 px screen
         self.status = QLabel()
-        header.addWidget(self.status)
+        self.players_line = QLabel()
+        self.players_line.setTextFormat(Qt.TextFormat.PlainText)  # names as typed, never markup
+        self.players_line.setWordWrap(True)
+        title_line = QHBoxLayout()
+        title_line.setSpacing(16)
+        title_line.addWidget(self.title)
+        title_line.addWidget(self.status)
+        title_line.addStretch(1)
+        heading = QVBoxLayout()
+        heading.setSpacing(0)
+        heading.addLayout(title_line)
+        heading.addWidget(self.players_line)
+        header.addLayout(heading, 1)
         # Correcting a signed record is a state, not a passing message: it stays on screen.
         self.correction_banner = QLabel()
         self.correction_banner.setObjectName("correctionBanner")
@@ -362,7 +377,15 @@ class TableView(QWidget):
         self.j_cards.valueChanged.connect(self.preview_hand)
         self.j_suit.currentIndexChanged.connect(self.preview_hand)
         centre = QSplitter(Qt.Orientation.Vertical)
-        centre.addWidget(self.hands_view)
+        # the time warning's count over the hands: where the referee enters the next one, and
+        # in the column with room to spare (above the whole view it made the view taller than
+        # a 700 px screen in English)
+        hands_column = QWidget()
+        hands_layout = QVBoxLayout(hands_column)
+        hands_layout.setContentsMargins(0, 0, 0, 0)
+        hands_layout.addWidget(self.time_banner)
+        hands_layout.addWidget(self.hands_view, 1)
+        centre.addWidget(hands_column)
         centre.addWidget(self.hand_box)
         centre.setStretchFactor(0, 3)
         centre.setStretchFactor(1, 2)
@@ -431,7 +454,6 @@ class TableView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.correction_banner)
-        layout.addWidget(self.time_banner)
         layout.addWidget(body, 1)
 
         QShortcut(QKeySequence("Ctrl+Return"), self.hand_box).activated.connect(self.confirm_hand)
@@ -1150,9 +1172,12 @@ class TableView(QWidget):
             r = self.record
             ns, ew = (" · ".join(r.players.get(side, [])) for side in ("NS", "EW"))
             self.title.setText(
-                f"<h2>{tr('table_title', round=r.round, table=r.table)}</h2>"
-                f"{SIDE_NAMES[lang]['NS']} {r.pairs['NS']} {ns} &nbsp;vs&nbsp; "
-                f"{SIDE_NAMES[lang]['EW']} {r.pairs['EW']} {ew}"
+                f"<span style='font-size:x-large; font-weight:600'>"
+                f"{escape(tr('table_title', round=r.round, table=r.table))}</span>"
+            )
+            sides = SIDE_NAMES[lang]
+            self.players_line.setText(
+                f"{sides['NS']} {r.pairs['NS']} {ns}  vs  {sides['EW']} {r.pairs['EW']} {ew}"
             )
             result = r.decision.get("result")
             if result is not None:

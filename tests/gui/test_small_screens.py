@@ -167,3 +167,38 @@ def test_the_pairing_view_fits_1024_wide_in_both_languages(make_window, pairs_cs
         assert view.current is not None and view.redraw_button.isVisible(), lang
         assert window.minimumSizeHint().width() <= WIDTH, lang
         assert window.width() <= WIDTH and window.height() <= HEIGHT
+
+
+#: Four-character names and a long unit: the table's title line carried the names on one line
+#: with its buttons (1096 px wide in English).
+LONG_NAMES = (
+    "number,player1,player2,unit\n1,欧阳明月,司马长风,兰州市第一代表队\n"
+    "2,王五,赵六,二队\n3,孙七,周八,三队\n4,吴九,郑十,四队\n"
+)
+
+
+@pytest.mark.parametrize("rules", ["bhg-2011", "gansu-2018"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_view_fits_1024x700_with_long_names_hands_played_and_the_time_warning(
+    make_window, pairs_csv, app_font, rules: str, lang: str
+) -> None:
+    """Long names wrap under the title, and the time warning's count (Gansu) sits over the
+    hands: before, the names made the view 1096 px wide and the warning 692 px tall."""
+    pairs_csv.write_text(LONG_NAMES, encoding="utf-8")
+    window = make_window(lang)
+    open_event_with_table(window, rules, pairs_csv)
+    view = window.table_view
+    for points in ("45", "85", "125"):
+        view.defender_points.edit.setText(points)
+        QApplication.processEvents()
+        view.confirm_hand()
+    if rules == "gansu-2018":
+        view.give_time_warning()
+        assert view.time_banner.isVisibleTo(view)
+    assert "欧阳明月" in view.players_line.text()
+    window.fit_to_screen()
+    QApplication.processEvents()
+    hint = window.minimumSizeHint()
+    assert hint.width() <= WIDTH and hint.height() <= HEIGHT - 30, (rules, lang, hint)
+    for kind, button in view.kind_buttons.items():
+        assert button.visibleRegion().boundingRect() == button.rect(), (lang, kind)
