@@ -4,11 +4,12 @@ and the install test's, tests/test_install.py).
     python packaging/smoke_bundle.py dist/referee-app
 
 Runs, from a new empty folder and as a new user (own home, no REFEREE_APP_* settings), what a
-referee does first: ``--version`` (and the licences' listing is there), ``rules list``,
-``judge`` on an example case (compared with its expected decision), ``print scoresheet`` of
-that case, ``demo`` into a new store and ``verify`` on it, and the window offscreen until it
-has painted. One line per check; exit 1
-at the first that fails. Standard library only: it runs beside the bundle, not inside it.
+referee does first: ``--version`` (and the licences' listing is there), ``db driver`` (the
+PostgreSQL driver a hall's store needs loads, without a server), ``rules list``, ``judge`` on
+an example case (compared with its expected decision), ``print scoresheet`` of that case,
+``demo`` into a new store and ``verify`` on it, and the window offscreen until it has
+painted. One line per check; exit 1 at the first that fails. Standard library only: it runs
+beside the bundle, not inside it.
 """
 
 from __future__ import annotations
@@ -100,6 +101,14 @@ def main(argv: list[str]) -> int:
     listing = next(root.rglob("referee_app/licences/LICENCES.txt"), None)
     listed = listing.read_text(encoding="utf-8") if listing else ""
     check("the third-party licences ship", "PySide6" in listed and "LGPL-3.0" in listed, done)
+    # the PostgreSQL driver, loaded as a hall's store loads it (import only, no server): the
+    # dialect, psycopg and its own libpq (psycopg-binary's; "binary", not the system's)
+    done = run("db", "driver")
+    check(
+        "the PostgreSQL driver loads, its libraries' licences listed",
+        done.returncode == 0 and "binary" in done.stdout and "libpq (PostgreSQL) in psycopg-binary" in listed,
+        done,
+    )
     done = run("rules", "list")
     check("rules list", [ln.split("\t")[0] for ln in done.stdout.splitlines()] == BUNDLED, done)
     done = run("judge", "case.json")

@@ -214,7 +214,8 @@ def test_the_installed_window_starts_offscreen(installed: Installed) -> None:
 
 @pytest.fixture(scope="module")
 def bundle(installed: Installed) -> Path:
-    _pip(installed.bin / "python", "install", "-q", "pyinstaller", cwd=installed.work)
+    # as the release workflow's lock: PyInstaller and the PostgreSQL driver (the postgresql extra)
+    _pip(installed.bin / "python", "install", "-q", "pyinstaller", "psycopg[binary]", cwd=installed.work)
     build = subprocess.run(
         [
             str(_program(installed.bin, "pyinstaller")),
@@ -256,6 +257,7 @@ def test_the_bundle_works_and_carries_its_files(installed: Installed, bundle: Pa
         for what in (
             "--version names the licence",
             "the third-party licences ship",
+            "the PostgreSQL driver loads, its libraries' licences listed",
             "rules list",
             "judge an example case",
             "print scoresheet",

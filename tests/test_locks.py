@@ -64,7 +64,8 @@ def test_every_pin_has_hashes_and_recorded_wheels() -> None:
 
 def test_the_locks_hold_every_dependency_of_pyproject_within_its_bounds() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    wanted = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["bundle"]]
+    extras = [r for extra in lock.EXTRAS for r in project["optional-dependencies"][extra]]
+    wanted = [Requirement(r) for r in project["dependencies"] + extras]
     for system in lock.SYSTEMS:
         for python in lock.PYTHONS:
             env = system.environment(python)
@@ -80,6 +81,22 @@ def test_the_locks_hold_every_dependency_of_pyproject_within_its_bounds() -> Non
                     f"{name}=={pins[name].version} in {system.name}'s lock is outside {req.specifier} "
                     "(run tools/lock_dependencies.py)"
                 )
+
+
+def test_every_lock_carries_the_postgresql_driver_at_each_supported_python() -> None:
+    assert "postgresql" in lock.EXTRAS
+    problems = [line for system in lock.SYSTEMS for line in lock.driver_problems(system, _pins(system))]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_lock_without_the_compiled_driver_is_a_problem_named_for_its_system() -> None:
+    windows = next(s for s in lock.SYSTEMS if s.name == "windows")
+    pins = [p for p in _pins(windows) if p.name != "psycopg-binary"]
+    problems = list(lock.driver_problems(windows, pins))
+    assert problems == [
+        f"psycopg-binary: not in windows's lock at Python {python} (the PostgreSQL driver)"
+        for python in lock.PYTHONS
+    ]
 
 
 def test_the_release_workflow_installs_the_bundle_from_its_systems_lock() -> None:

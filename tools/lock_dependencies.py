@@ -4,12 +4,13 @@ per system the release workflow builds on, so two builds of one tag install the 
     pip install uv && python tools/lock_dependencies.py         # after a change of dependencies
 
 Writes ``packaging/locks/<system>.txt`` (``pip install --require-hashes -r`` reads them: the
-app's dependencies and the ``bundle`` extra, PyInstaller) and ``packaging/locks/wheels.json``,
-the wheel file names of every locked version. The resolution is uv's (``uv lock``, one
-resolution for every system and supported Python, in a scratch copy of ``pyproject.toml``;
-``uv export`` writes it with hashes); this script only splits it by system and keeps the
-wheel names, which ``tests/test_locks.py`` reads to check, without the network, that every
-locked dependency has a wheel for each system at each supported Python.
+app's dependencies, the ``bundle`` extra, PyInstaller, and the ``postgresql`` extra, the
+PostgreSQL driver psycopg with its compiled libpq, psycopg-binary) and
+``packaging/locks/wheels.json``, the wheel file names of every locked version. The
+resolution is uv's (``uv lock``, one resolution for every system and supported Python, in a
+scratch copy of ``pyproject.toml``; ``uv export`` writes it with hashes); this script only
+splits it by system and keeps the wheel names, which ``tests/test_locks.py`` reads to check,
+without the network, that every locked dependency has a wheel for each system at each supported Python.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ WHEELS = LOCKS / "wheels.json"
 #: The Pythons the app supports (``requires-python``); the bundles are built with BUNDLE_PYTHON.
 PYTHONS = ("3.11", "3.12", "3.13", "3.14")
 BUNDLE_PYTHON = "3.12"
+#: The extras the bundles carry: PyInstaller (the builder) and the PostgreSQL driver, so a
+#: hall on PostgreSQL (docs/manual/hall-postgresql.md) runs the released bundle as it is.
+EXTRAS = ("bundle", "postgresql")
+#: The PostgreSQL driver's distributions: the ``postgresql`` extra, psycopg[binary]
+DRIVER = ("psycopg", "psycopg-binary")
 
 #: The oldest systems the bundles run on: Qt 6.12's wheels need macOS 14 and glibc 2.34
 #: (the Linux runner, Ubuntu 22.04, has 2.35).
@@ -172,6 +178,17 @@ def wheel_problems(pins: list[Pin], wheels: dict[str, list[str]]) -> Iterator[st
                     yield f"{pin.name}=={pin.version}: no wheel for {system.name} at Python {python}"
 
 
+def driver_problems(system: System, pins: list[Pin]) -> Iterator[str]:
+    """One line for each supported Python at which ``system``'s lock lacks the PostgreSQL
+    driver (psycopg and its compiled libpq, psycopg-binary): its bundle could not open a
+    hall's PostgreSQL store."""
+    for python in PYTHONS:
+        here = {p.name for p in pins if p.applies(system, python)}
+        for name in DRIVER:
+            if name not in here:
+                yield f"{name}: not in {system.name}'s lock at Python {python} (the PostgreSQL driver)"
+
+
 def _uv() -> str:
     beside = Path(sys.executable).parent / ("uv.exe" if sys.platform == "win32" else "uv")
     found = str(beside) if beside.is_file() else shutil.which("uv")
@@ -196,7 +213,7 @@ def main() -> int:
         shutil.copy(ROOT / "README.md", work)
         subprocess.run([uv, "lock", "--quiet"], cwd=work, check=True)
         exported = subprocess.run(
-            [uv, "export", "--frozen", "--no-dev", "--extra", "bundle", "--no-emit-project"]
+            [uv, "export", "--frozen", "--no-dev", "--no-emit-project", *(f"--extra={e}" for e in EXTRAS)]
             + ["--format", "requirements-txt", "--no-header", "--no-annotate"],
             cwd=work,
             check=True,
@@ -212,6 +229,8 @@ def main() -> int:
             f"# The desktop bundle's dependencies on {system.name} (Python {', '.join(PYTHONS)}; the\n"
             f"# bundle is built with {BUNDLE_PYTHON}), pinned with hashes. Written by\n"
             "# tools/lock_dependencies.py from uv's resolution of pyproject.toml: do not edit.\n"
+            f"# Extras: {', '.join(EXTRAS)}; the PostgreSQL driver (psycopg, psycopg-binary with libpq)\n"
+            "# is in at every Python above (its wheels exist for each system).\n"
         )
         lock_file(system).write_text(head + "".join(p.line() + "\n" for p in mine), encoding="utf-8")
     locked = {f"{p.name}=={p.version}" for p in pins}
@@ -220,9 +239,14 @@ def main() -> int:
         encoding="utf-8",
     )
     problems = list(wheel_problems(pins, wheels))
+    problems += [
+        line
+        for system in SYSTEMS
+        for line in driver_problems(system, read_pins(lock_file(system).read_text(encoding="utf-8")))
+    ]
     for line in problems:
         print(line, file=sys.stderr)
-    print(f"{len(pins)} pins, {len(SYSTEMS)} systems; {len(problems)} without a wheel")
+    print(f"{len(pins)} pins, {len(SYSTEMS)} systems; {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -8,7 +8,8 @@ window's 关于 dialog reads (:func:`third_party`). Run from a venv, the dialog 
 from the installed metadata.
 
 Qt and PySide6 ship no licence text in their wheels: the LGPL-3.0 (and the GPL-3.0 it builds
-on) come from ``resources/licences/``. Standard library only: it runs inside the bundle too.
+on) come from ``resources/licences/``, and so do those of the libraries inside psycopg-binary's
+wheels (libpq, OpenSSL, …; :data:`PSYCOPG_LIBRARIES`). Standard library only: it runs inside the bundle too.
 """
 
 from __future__ import annotations
@@ -40,6 +41,37 @@ QT_NOTICE = {
     "folder and may be replaced by compatible builds. Their source code is published by the "
     "Qt Company (https://download.qt.io/official_releases/, https://code.qt.io/).",
 }
+#: psycopg-binary, the PostgreSQL driver's compiled part: its wheels carry libpq and the
+#: libraries libpq links (``psycopg_binary.libs/`` on Windows and Linux, ``.dylibs/`` on macOS),
+#: whose licences its metadata lacks. Their texts are in ``resources/licences/psycopg-binary/``
+#: (each upstream project's copyright and licence file as Debian ships it, and the full texts
+#: those refer to); the libraries of psycopg-binary 3.3.9's wheels, read off them.
+PSYCOPG_BINARY = "psycopg-binary"
+PSYCOPG_TEXTS = "psycopg-binary"
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library inside a wheel, not a distribution of its own: its licence, its texts (in
+    ``resources/licences/psycopg-binary/``) and the systems (``sys.platform``) whose wheel has it."""
+
+    name: str
+    licence: str
+    texts: tuple[str, ...]
+    systems: tuple[str, ...]
+
+
+_EVERY_SYSTEM = ("win32", "darwin", "linux")
+PSYCOPG_LIBRARIES = (
+    Library("libpq (PostgreSQL)", "PostgreSQL", ("libpq.txt",), _EVERY_SYSTEM),
+    Library("OpenSSL", "Apache-2.0", ("openssl.txt", "Apache-2.0.txt"), _EVERY_SYSTEM),
+    Library("krb5 (MIT Kerberos, with its com_err)", "MIT", ("krb5.txt",), ("darwin", "linux")),
+    Library("OpenLDAP (libldap, liblber)", "OLDAP-2.8", ("openldap.txt",), ("darwin", "linux")),
+    Library("com_err (e2fsprogs)", "MIT", ("com_err.txt",), ("linux",)),
+    Library("Cyrus-SASL (libsasl2)", "BSD-Attribution-HPND-disclaimer", ("cyrus-sasl.txt",), ("linux",)),
+    Library("keyutils (libkeyutils)", "LGPL-2.1-or-later", ("keyutils.txt", "LGPL-2.1.txt"), ("linux",)),
+    Library("libcrypt", "LGPL-2.1-or-later", ("libcrypt.txt", "LGPL-2.1.txt"), ("linux",)),
+)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
 _LICENCE_FILE = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
 
@@ -122,12 +154,30 @@ def _python() -> tuple[Component, list[tuple[str, Path]]]:
     return Component("Python", version, "PSF-2.0"), [("LICENSE.txt", text)] if text.is_file() else []
 
 
+def _libraries_inside(
+    dist: metadata.Distribution, platform: str
+) -> list[tuple[Component, list[tuple[str, Path]]]]:
+    """The libraries ``dist``'s wheel for ``platform`` carries, with their licence texts."""
+    if _canonical(dist.metadata["Name"]) != PSYCOPG_BINARY:
+        return []
+    texts = resources_dir() / "licences" / PSYCOPG_TEXTS
+    return [
+        (
+            Component(f"{lib.name} in {PSYCOPG_BINARY}", dist.version, lib.licence),
+            [(name, texts / name) for name in lib.texts],
+        )
+        for lib in PSYCOPG_LIBRARIES
+        if platform in lib.systems
+    ]
+
+
 def write_licences(
-    folder: Path, exclude: tuple[str, ...] = (), also: tuple[str, ...] = ()
+    folder: Path, exclude: tuple[str, ...] = (), also: tuple[str, ...] = (), platform: str = sys.platform
 ) -> list[Component]:
     """Copy the licence texts of everything shipped into ``folder`` (one sub-folder each), with
     the listing and the index; ``also`` names installed distributions shipped besides the
-    app's requirements (PyInstaller, whose start-up code is in every bundle)."""
+    app's requirements (PyInstaller, whose start-up code is in every bundle; the PostgreSQL
+    driver, whose wheel for ``platform`` brings libpq and the libraries it links)."""
     folder.mkdir(parents=True, exist_ok=True)
     font = resources_dir() / "fonts" / "LICENSE-wqy-microhei.txt"
     entries: list[tuple[Component, list[tuple[str, Path]]]] = [
@@ -149,6 +199,7 @@ def write_licences(
         name = _canonical(dist.metadata["Name"])
         texts = _texts(dist) or (qt_texts if name in QT else [])
         entries.append((Component(dist.metadata["Name"], dist.version, licence_of(dist)), texts))
+        entries += _libraries_inside(dist, platform)
     components: list[Component] = []
     for component, texts in entries:
         own = folder / _canonical(component.name.split(" ")[0])

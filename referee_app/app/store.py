@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..store import keys, pgroles, roles
 from ..store.appeals import parse_when
 from ..store.audit import ANCHOR_PREFIX, parse_anchor
-from ..store.db import SCHEMA_VERSION, display_url, resolve_target
+from ..store.db import SCHEMA_VERSION, PgDriver, display_url, postgresql_driver, resolve_target
 from ..store.logtext import describe
 from ..store.pairs_csv import read_pairs, spreadsheet_cell
 from ..store.roles import PIN_MAX, PIN_MIN, ROLES, local_hms
@@ -31,7 +31,9 @@ __all__ = [
     "Actor",
     "Store",
     "describe",
+    "PgDriver",
     "display_url",
+    "postgresql_driver",
     "keys",
     "local_hms",
     "open_store",

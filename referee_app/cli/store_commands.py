@@ -423,6 +423,12 @@ def _register_db_commands(subparsers: Any) -> None:
     up = db_sub.add_parser("upgrade", help="bring the store to this referee-app's schema (the owner's login)")
     _common(up)
     up.set_defaults(func=_guard(cmd_db_upgrade))
+    dd = db_sub.add_parser(
+        "driver",
+        help="whether this program can open a PostgreSQL store: its driver, loaded without connecting",
+    )
+    _common(dd)
+    dd.set_defaults(func=_guard(cmd_db_driver))
     sr = db_sub.add_parser(
         "setup-roles",
         help="PostgreSQL: make or update a station login that may only read and append",
@@ -448,6 +454,18 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     with _open(args):
         pass  # opening upgrades
     print(text("out.schema_version", args, version=SCHEMA_VERSION))
+    return 0
+
+
+def cmd_db_driver(args: argparse.Namespace) -> int:
+    """The PostgreSQL driver's line (exit 0), or why a PostgreSQL store cannot be opened (1)."""
+    from ..app.store import postgresql_driver
+
+    driver = postgresql_driver()
+    if driver is None:
+        print(_one_line(text("out.no_pg_driver", args)), file=sys.stderr)
+        return 1
+    print(text("out.pg_driver", args, psycopg=driver.psycopg, impl=driver.implementation, libpq=driver.libpq))
     return 0
 
 

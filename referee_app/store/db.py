@@ -14,6 +14,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -429,6 +430,31 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
     else:
         _pg_settings(engine)
     return engine
+
+
+@dataclass(frozen=True)
+class PgDriver:
+    """The PostgreSQL driver an installation has: psycopg's version, its implementation
+    (``binary``: psycopg-binary with its own libpq, as the desktop bundles carry it; ``c`` or
+    ``python``: a libpq of the system's) and libpq's version (``18.1``)."""
+
+    psycopg: str
+    implementation: str
+    libpq: str
+
+
+def postgresql_driver() -> PgDriver | None:
+    """The PostgreSQL driver, loaded as a connection to a ``postgresql+psycopg://`` store loads
+    it (SQLAlchemy's psycopg dialect, psycopg, its libpq), without connecting: a station can
+    tell before the hall whether it opens a PostgreSQL store. None when it is not installed."""
+    from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+
+    try:
+        psycopg = PGDialect_psycopg.import_dbapi()
+    except ImportError:
+        return None
+    version = int(psycopg.pq.version())  # libpq's own number: major * 10000 + minor
+    return PgDriver(psycopg.__version__, psycopg.pq.__impl__, f"{version // 10000}.{version % 10000}")
 
 
 #: How a PostgreSQL connection of referee-app names itself: this and its schema (see below).
