@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
+from ..core.inputs import read_limited, refuse_replacing_a_non_file
 from .messages import current_language, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -391,6 +392,7 @@ def _write_pdf(
         stamp = SignatureStamp(subject, fingerprint, datetime.now().astimezone(), reason, location)
         for form in forms:
             form.stamp = stamp
+    refuse_replacing_a_non_file(out, error=CommandError, field="out")
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         try:
@@ -431,7 +433,7 @@ def _key_file_identity(p12: str, passphrase: str) -> tuple[str, str]:
 
     try:
         _key, cert, _more = pkcs12.load_key_and_certificates(
-            Path(p12).read_bytes(), passphrase.encode("utf-8")
+            read_limited(p12, error=CommandError, field="key"), passphrase.encode("utf-8")
         )
     except OSError as exc:
         raise CommandError(

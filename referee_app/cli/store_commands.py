@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import Reported, cannot_read, cannot_write
+from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
 from ..core.seats import SEAT_NAMES
 from .messages import current_language, error_line, lang_of, say_error, text
@@ -887,8 +887,10 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
             found.append(parse_anchor(head, "--head"))
             head = None
         if args.anchors is not None:
+            from ..core.inputs import read_limited
+
             try:
-                text = open(args.anchors, encoding="utf-8").read()
+                text = read_limited(args.anchors, error=InputError, field="anchors").decode("utf-8")
             except (OSError, UnicodeDecodeError) as err:
                 raise InputError(
                     f"--anchors {args.anchors}: cannot read ({err})",
@@ -1059,16 +1061,13 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
 def cmd_sign(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
+    from ..core.inputs import read_input_bytes
+    from ..core.signature_image import MAX_SIGNATURE_BYTES
 
     sigs = {}
     for k in ("N", "E", "S", "W", "referee"):
         path = getattr(args, f"sig_{k}")
-        try:
-            with open(path, "rb") as fh:
-                sigs[k] = fh.read()
-        except OSError as err:
-            line, data = cannot_read(path, err, k)
-            raise InputError(line, **data) from None
+        sigs[k] = read_input_bytes(path, MAX_SIGNATURE_BYTES, error=InputError, field=k)
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(
