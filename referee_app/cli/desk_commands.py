@@ -979,7 +979,7 @@ def cmd_clock(args: argparse.Namespace) -> int:
     from referee_app.cli.store_commands import acting_as
     from referee_app.core.clock import clock_state
 
-    with Store.open(args.db) as store:
+    with Store.open(args.db, read_only=args.clock_command == "show") as store:  # show only reads
         ev = store.pick_event(args.event)
         if args.clock_command != "show":
             st = record_clock_act(
