@@ -211,9 +211,7 @@ def test_an_output_that_is_a_pipe_a_device_or_a_link_is_not_replaced(tmp_path: P
     for out in (fifo, link):
         rc, _, err = cli(None, "print", "scoresheet", "--case", case, "-o", str(out))
         assert (
-            rc == 2
-            and err
-            == f"{out}: cannot write: not a file (a device, a pipe or a link), not replaced\n"
+            rc == 2 and err == f"{out}: cannot write: not a file (a device, a pipe or a link), not replaced\n"
         ), err
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink() and kept.read_bytes() == b"keep me"
     rc, _, err = cli(None, "print", "scoresheet", "--case", case, "-o", str(fifo), lang="zh")
