@@ -196,6 +196,34 @@ def read_json(name: str) -> Any:
     return parse_json(read_input_bytes(name), "stdin" if name == "-" else name)
 
 
+def number(text: str) -> int:
+    """A whole number given on the command line (argparse's ``type`` of every numeric
+    option): ASCII digits, a minus allowed, at most 9 of them. ``int()`` also reads ``١١``
+    (Arabic-Indic digits), ``1_0`` and `` 1``, and a 20-digit round no column holds was an
+    internal error (SQLite: OverflowError) or a standings that ran for ever (issue 24)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+        raise ValueError(text)
+    return int(text)
+
+
+#: No event has more rounds: a larger number is a typing slip (and past what the store's
+#: integers hold).
+ROUND_MAX = 999
+
+
+def check_round(round_no: int, *, error: type[Reported] = BadInput) -> None:
+    """Refuse (``error``, ``input.round_range``) a round number outside 1 to :data:`ROUND_MAX`."""
+    if not 1 <= round_no <= ROUND_MAX:
+        raise error(
+            f"--round: expected a round number from 1 to {ROUND_MAX}, got {round_no}",
+            code="input.round_range",
+            field="round",
+            got=round_no,
+            max=ROUND_MAX,
+        )
+
+
 def is_pair_number(text: str) -> bool:
     """Whether ``text`` is a pair number: ASCII digits, not all zeros, at most 9 of them."""
     return text.isascii() and text.isdigit() and len(text) <= 9 and int(text) > 0

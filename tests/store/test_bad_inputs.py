@@ -216,3 +216,27 @@ def test_an_output_that_is_a_pipe_a_device_or_a_link_is_not_replaced(tmp_path: P
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink() and kept.read_bytes() == b"keep me"
     rc, _, err = cli(None, "print", "scoresheet", "--case", case, "-o", str(fifo), lang="zh")
     assert rc == 2 and "无法写入：这不是文件" in err, err
+
+
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_numbers_on_the_command_line_are_ascii_digits_a_store_can_hold(event_db: str) -> None:
+    """Every numeric option read with int(): ١١ and 1_0 taken as 11 and 10, a 20-digit round
+    an internal error (exit 3) or a standings that never ended (the issue 24 audit)."""
+    entries = count_entries(event_db)
+    for value in ("١١", "1_0", " 1", "99999999999999999999", "1" * 10):
+        for args in (
+            ("void", "--round", value, "--table", "1", "--reason", "r"),
+            ("pairing", "show", "--round", value),
+            ("standings", "--round", value),
+            ("clock", "show", "--round", value),
+            ("appeal", "decide", value, "--decision", "upheld", "--reason", "r", "--committee", "甲"),
+        ):
+            rc, out, err = cli_within(20, event_db, *args)
+            assert rc == 2 and out == "" and err.count("\n") == 1, (args, rc, err)
+            assert f"invalid number value: {value!r}" in err, (args, err)
+    for value in ("-1", "0", "1000"):  # a clock of round -1 was kept in the store
+        rc, _, err = cli(event_db, "clock", "start", "--round", value)
+        assert rc == 2 and err == f"--round: expected a round number from 1 to 999, got {int(value)}\n", err
+    rc, _, err = cli(event_db, "clock", "show", "--round", "0", lang="zh")
+    assert rc == 2 and "应为 1 至 999 的轮次，收到 0" in err, err
+    assert count_entries(event_db) == entries
