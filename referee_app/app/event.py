@@ -237,8 +237,10 @@ def record_clock_act(
 
     from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
 
+    from ..core.inputs import check_round
     from .errors import InputError
 
+    check_round(round_no, error=InputError)  # a clock of round -1 was kept
     round_minutes = int(store.pinned_rulebook(event_id).data["round"]["minutes"])
     acts = clock_acts(store, event_id, round_no)
     now = datetime.now(UTC)

@@ -37,6 +37,7 @@ from referee_app.app.event import Loaded, clock_acts, load_event, round_unfinish
 from referee_app.core.errors import one_line as _one_line
 
 from ..app.messages import has, word_gap
+from ..core.inputs import check_round, number
 from .messages import error_line, lang_of, say_error, text
 from .output import stdout_json
 
@@ -66,9 +67,9 @@ def _common(p: argparse.ArgumentParser, seed_help: str = SEED_HELP) -> None:
     p.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument(
-        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+        "--event", type=number, default=None, help="event id (default: the only event in the database)"
     )
-    p.add_argument("--seed", type=int, default=None, help=seed_help)
+    p.add_argument("--seed", type=number, default=None, help=seed_help)
     p.add_argument("--json", action="store_true", help="JSON on standard output")
     p.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (for Excel)")
     p.add_argument("--xlsx", default=None, metavar="FILE", help="also write the table as an Excel workbook")
@@ -86,7 +87,7 @@ def _export(args: argparse.Namespace, title: str, head: list[str], rows: list[li
 def register(subparsers: Any) -> None:
     """Add ``standings`` and ``pair`` to ``referee-app``'s subparsers."""
     st = subparsers.add_parser("standings", help="the standings (名次) by the rulebook's tie-break order")
-    st.add_argument("--round", type=int, default=None, help="after round R (default: the last round)")
+    st.add_argument("--round", type=number, default=None, help="after round R (default: the last round)")
     st.add_argument("--pdf", default=None, metavar="FILE", help="also write the printed standings sheet")
     _common(st)
     st.set_defaults(func=_guard(cmd_standings))
@@ -104,16 +105,16 @@ def register(subparsers: Any) -> None:
         help="check: re-derive every published round and report any that differs or breaks a rule "
         "(exit 2); simulate: random events paired and checked (no event store)",
     )
-    pa.add_argument("--round", type=int, default=None, help="the round to pair")
+    pa.add_argument("--round", type=number, default=None, help="the round to pair")
     pa.add_argument(
         "--why", action="store_true", help="say per table why it is paired so (floats, the criterion)"
     )
-    pa.add_argument("--pairs", type=int, default=16, help="simulate: pairs in each event")
+    pa.add_argument("--pairs", type=number, default=16, help="simulate: pairs in each event")
     pa.add_argument(
-        "--rounds", type=int, default=None, help="simulate: rounds (default: the rulebook's, else 5)"
+        "--rounds", type=number, default=None, help="simulate: rounds (default: the rulebook's, else 5)"
     )
     pa.add_argument("--rules", default="gansu-2018", help="simulate: the rulebook")
-    pa.add_argument("--events", type=int, default=1, help="simulate: how many events")
+    pa.add_argument("--events", type=number, default=1, help="simulate: how many events")
     pa.add_argument(
         "--knockout",
         action="store_true",
@@ -140,34 +141,34 @@ def register(subparsers: Any) -> None:
     pg_sub = pg.add_subparsers(dest="pairing_command", required=True, parser_class=type(pg))
     en = pg_sub.add_parser("enter", help="publish a pairing made or changed by hand (JSON as pair --json)")
     en.add_argument("file", help="the pairing as JSON, or - for standard input")
-    en.add_argument("--round", type=int, required=True)
+    en.add_argument("--round", type=number, required=True)
     _overriding(en)
     _publishing(en)
     _common(en)
     en.set_defaults(func=_guard(cmd_pairing_enter))
     sh = pg_sub.add_parser("show", help="a round's published pairing (the latest version)")
-    sh.add_argument("--round", type=int, required=True)
-    sh.add_argument("--version", type=int, default=None, help="an earlier version")
+    sh.add_argument("--round", type=number, required=True)
+    sh.add_argument("--version", type=number, default=None, help="an earlier version")
     sh.add_argument("--pdf", default=None, metavar="FILE", help="also write the printed pairing list")
     _common(sh)
     sh.set_defaults(func=_guard(cmd_pairing_show))
     un = pg_sub.add_parser(
         "unpublish", help="withdraw a round's published pairing before any of its results (with a reason)"
     )
-    un.add_argument("--round", type=int, required=True)
+    un.add_argument("--round", type=number, required=True)
     un.add_argument("--reason", required=True)
     _writer(un)
     un.set_defaults(func=_guard(cmd_pairing_unpublish))
 
     wd = subparsers.add_parser("withdraw", help="a pair withdraws (退赛) from round R on")
     wd.add_argument("--pair", required=True)
-    wd.add_argument("--from-round", type=int, required=True, dest="from_round")
+    wd.add_argument("--from-round", type=number, required=True, dest="from_round")
     wd.add_argument("--reason", required=True)
     _writer(wd)
     wd.set_defaults(func=_guard(cmd_withdraw))
     ra = subparsers.add_parser("readmit", help="re-admit a withdrawn pair from round R on")
     ra.add_argument("--pair", required=True)
-    ra.add_argument("--from-round", type=int, required=True, dest="from_round")
+    ra.add_argument("--from-round", type=number, required=True, dest="from_round")
     ra.add_argument("--reason", default=None)
     _writer(ra)
     ra.set_defaults(func=_guard(cmd_readmit))
@@ -177,7 +178,7 @@ def register(subparsers: Any) -> None:
         help="the chief referee's deciding result of a tied knockout match, or of a round tied on time "
         "that the rulebook leaves to lots or the referee",
     )
-    de.add_argument("--round", type=int, required=True)
+    de.add_argument("--round", type=number, required=True)
     de.add_argument("--winner", required=True, help="the pair that goes on")
     de.add_argument("--how", choices=("lots", "decision"), required=True, help="by lots (抽签) or a decision")
     de.add_argument("--reason", required=True)
@@ -201,7 +202,7 @@ def register(subparsers: Any) -> None:
         ("scores", "the round's official scores are published"),
     ):
         x = rd_sub.add_parser(name, help=help_text)
-        x.add_argument("--round", type=int, required=True)
+        x.add_argument("--round", type=number, required=True)
         x.add_argument("--at", default=None, help="when (ISO 8601; default: now)")
         _writer(x)
         x.set_defaults(func=_guard(cmd_round))
@@ -212,9 +213,9 @@ def register(subparsers: Any) -> None:
         x = ck_sub.add_parser(
             name, help=f"{name} the round clock" if name != "show" else "where the clock stands"
         )
-        x.add_argument("--round", type=int, required=True)
+        x.add_argument("--round", type=number, required=True)
         if name in ("extend", "adjust"):
-            x.add_argument("--minutes", type=int, required=True)
+            x.add_argument("--minutes", type=number, required=True)
             x.add_argument("--reason", default=None, help="why the clock's time changes")
         _writer(x)
         x.set_defaults(func=_guard(cmd_clock))
@@ -223,7 +224,7 @@ def register(subparsers: Any) -> None:
         "hall-display", help="the hall display (赛场大屏): full screen, read-only, follows the store"
     )
     hd.add_argument("--windowed", action="store_true", help="a window instead of full screen")
-    hd.add_argument("--screen", type=int, default=None, metavar="N", help="on screen N (1: the first)")
+    hd.add_argument("--screen", type=number, default=None, metavar="N", help="on screen N (1: the first)")
     hd.add_argument(
         "--web-url",
         default=None,
@@ -244,14 +245,14 @@ def register(subparsers: Any) -> None:
         help="the interface to serve on (default 127.0.0.1, this computer only; for the hall's "
         "network, this laptop's address on it)",
     )
-    hw.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
+    hw.add_argument("--port", type=number, default=8080, help="the port (default 8080)")
     hw.add_argument(
-        "--refresh", type=int, default=5, help="seconds between two refreshes of a page (default 5)"
+        "--refresh", type=number, default=5, help="seconds between two refreshes of a page (default 5)"
     )
     hw.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     hw.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     hw.add_argument(
-        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+        "--event", type=number, default=None, help="event id (default: the only event in the database)"
     )
     hw.set_defaults(func=_guard(cmd_hall_web))
 
@@ -264,7 +265,7 @@ def _writer(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument(
-        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+        "--event", type=number, default=None, help="event id (default: the only event in the database)"
     )
     p.add_argument("--user", default=None, help="who writes (default: REFEREE_APP_USER or the login name)")
     p.add_argument("--station", default=None, help="which station writes (default: the host name)")
@@ -978,12 +979,14 @@ def cmd_clock(args: argparse.Namespace) -> int:
     round clock of the whole hall, kept in the store."""
     from datetime import UTC, datetime
 
+    from referee_app.app.errors import InputError
     from referee_app.app.event import record_clock_act
     from referee_app.app.store import Store
     from referee_app.cli.store_commands import acting_as
     from referee_app.core.clock import clock_state
 
-    with Store.open(args.db) as store:
+    check_round(args.round, error=InputError)
+    with Store.open(args.db, read_only=args.clock_command == "show") as store:  # show only reads
         ev = store.pick_event(args.event)
         if args.clock_command != "show":
             st = record_clock_act(

@@ -376,6 +376,12 @@ def main(argv: Sequence[str] | None = None, windows: Windows | None = None) -> i
     func = getattr(args, "func", None)
     if func is None:
         return cmd_gui(args)
+    if not os.environ.get("REFEREE_APP_DEBUG"):
+        import warnings
+
+        # a library's warning is no line for a referee: verify-pdf printed pyHanko's import
+        # of DSA (CryptographyDeprecationWarning) as two lines before its one
+        warnings.simplefilter("ignore")
     try:
         return int(func(args))
     except KeyboardInterrupt:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
+from ..core.inputs import check_round, number, read_limited, refuse_replacing_a_non_file
 from .messages import current_language, lang_of, say_error, text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -84,16 +85,18 @@ def register(subparsers: Any) -> None:
     )
     ss.add_argument("--case", default=None, help="a case file (CASE-FORMAT.md); no database needed")
     ss.add_argument(
-        "--round", type=int, default=None, help="round number (shown; from the store without --case)"
+        "--round", type=number, default=None, help="round number (shown; from the store without --case)"
     )
     ss.add_argument(
-        "--table", type=int, default=None, help="table number (shown; from the store without --case)"
+        "--table", type=number, default=None, help="table number (shown; from the store without --case)"
     )
-    ss.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    ss.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     ss.add_argument("--date", default=None, help="the date printed in the header (YYYY-MM-DD)")
     ss.add_argument(
         "--blank",
-        type=int,
+        type=number,
         default=None,
         metavar="N",
         help="a blank sheet with N empty hand rows, to record the hands by hand",
@@ -104,13 +107,15 @@ def register(subparsers: Any) -> None:
     ss.set_defaults(func=_guard(cmd_print_scoresheet))
 
     rd = pr_sub.add_parser("round", help="every table's scoresheet of a round in one PDF (event store)")
-    rd.add_argument("--round", type=int, required=True)
-    rd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    rd.add_argument("--round", type=number, required=True)
+    rd.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     rd.add_argument("-o", "--output", required=True, help="the PDF to write")
     rd.add_argument("--quiet", action="store_true", help="no progress on standard error")
     rd.add_argument(
         "--blank",
-        type=int,
+        type=number,
         default=None,
         metavar="N",
         help="blank sheets with N empty hand rows for every table of the published pairing (before play)",
@@ -121,24 +126,26 @@ def register(subparsers: Any) -> None:
 
     ru = pr_sub.add_parser("ruling", help="a ruling slip (判罚单): from a case file, or --ruling ID (store)")
     ru.add_argument("--case", default=None, help="a case file")
-    ru.add_argument("--hand", type=int, default=None, help="hand number, 1 … (0: a ruling before play)")
-    ru.add_argument("--index", type=int, default=1, help="which ruling of that hand, 1 … (default 1)")
-    ru.add_argument("--ruling", type=int, default=None, help="a ruling id in the event store")
-    ru.add_argument("--round", type=int, default=None, help="round number to show")
-    ru.add_argument("--table", type=int, default=None, help="table number to show")
+    ru.add_argument("--hand", type=number, default=None, help="hand number, 1 … (0: a ruling before play)")
+    ru.add_argument("--index", type=number, default=1, help="which ruling of that hand, 1 … (default 1)")
+    ru.add_argument("--ruling", type=number, default=None, help="a ruling id in the event store")
+    ru.add_argument("--round", type=number, default=None, help="round number to show")
+    ru.add_argument("--table", type=number, default=None, help="table number to show")
     ru.add_argument("--date", default=None)
-    ru.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    ru.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     ru.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ru)
     _common(ru)
     ru.set_defaults(func=_guard(cmd_print_ruling))
 
     ap = pr_sub.add_parser("appeal", help="an appeal form (申诉表) from the event store")
-    ap.add_argument("--appeal", type=int, default=None, help="appeal id")
+    ap.add_argument("--appeal", type=number, default=None, help="appeal id")
     ap.add_argument(
         "--blank", action="store_true", help="a blank appeal form of the event, to fill in by hand"
     )
-    ap.add_argument("--event", type=int, default=None, help="event id in the store (for a blank form)")
+    ap.add_argument("--event", type=number, default=None, help="event id in the store (for a blank form)")
     ap.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(ap)
     _common(ap)
@@ -148,12 +155,16 @@ def register(subparsers: Any) -> None:
         "standings",
         help="the standings sheet (名次表): provisional or final, with the chief referee's sign-off",
     )
-    sd.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
-    sd.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    sd.add_argument(
+        "--round", type=number, default=None, help="after this round (default: the last recorded)"
+    )
+    sd.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     sd.add_argument(
         "--final", action="store_true", help="print as the final standings (default: provisional)"
     )
-    sd.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    sd.add_argument("--seed", type=number, default=None, help="seed of the lots (default: the event's id)")
     sd.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(sd)
     _common(sd)
@@ -162,10 +173,14 @@ def register(subparsers: Any) -> None:
     pz = pr_sub.add_parser(
         "prizes", help="the prize list (获奖名单) from the rulebook's prize counts, with its warnings"
     )
-    pz.add_argument("--round", type=int, default=None, help="after this round (default: the last recorded)")
-    pz.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pz.add_argument(
+        "--round", type=number, default=None, help="after this round (default: the last recorded)"
+    )
+    pz.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     pz.add_argument("--final", action="store_true", help="print as the final list (default: provisional)")
-    pz.add_argument("--seed", type=int, default=None, help="seed of the lots (default: the event's id)")
+    pz.add_argument("--seed", type=number, default=None, help="seed of the lots (default: the event's id)")
     pz.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(pz)
     _common(pz)
@@ -175,8 +190,10 @@ def register(subparsers: Any) -> None:
         "pairing",
         help="a round's pairing list (对阵表): the published pairing, else the round's proposal, marked",
     )
-    pg.add_argument("--round", type=int, required=True)
-    pg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    pg.add_argument("--round", type=number, required=True)
+    pg.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     pg.add_argument(
         "--by",
         choices=("table", "name"),
@@ -195,8 +212,10 @@ def register(subparsers: Any) -> None:
     pg.set_defaults(func=_guard(cmd_print_pairing))
 
     tc = pr_sub.add_parser("table-cards", help="table cards (桌号牌) of a round's pairing: two tables a page")
-    tc.add_argument("--round", type=int, required=True)
-    tc.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    tc.add_argument("--round", type=number, required=True)
+    tc.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     tc.add_argument("-o", "--output", required=True, help="the PDF to write")
     tc.add_argument(
         "--web-url",
@@ -210,8 +229,12 @@ def register(subparsers: Any) -> None:
     rg = pr_sub.add_parser(
         "results", help="the results grid (成绩册): each pair's opponent and result in every round"
     )
-    rg.add_argument("--round", type=int, default=None, help="through this round (default: the last recorded)")
-    rg.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    rg.add_argument(
+        "--round", type=number, default=None, help="through this round (default: the last recorded)"
+    )
+    rg.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     rg.add_argument("-o", "--output", required=True, help="the PDF to write")
     _sign_opts(rg)
     _common(rg)
@@ -227,7 +250,7 @@ def register(subparsers: Any) -> None:
     )
     kc.add_argument(
         "--event",
-        type=int,
+        type=number,
         default=None,
         help="keep the key (encrypted) and certificate in the event store for this event",
     )
@@ -242,7 +265,9 @@ def register(subparsers: Any) -> None:
     ke = key_sub.add_parser(
         "export", help="write the event's certificate (PEM) for a third party to check signed PDFs"
     )
-    ke.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    ke.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     ke.add_argument("-o", "--output", required=True, help="the certificate file to write (CERT.pem)")
     _common(ke)
     ke.set_defaults(func=_guard(cmd_key_export))
@@ -267,7 +292,9 @@ def register(subparsers: Any) -> None:
         default=None,
         help="the event's certificate (PEM), as written by key create (default: the event store's)",
     )
-    vp.add_argument("--event", type=int, default=None, help="event id in the store (default: the only one)")
+    vp.add_argument(
+        "--event", type=number, default=None, help="event id in the store (default: the only one)"
+    )
     _common(vp)
     vp.set_defaults(func=_guard(cmd_verify_pdf))
 
@@ -391,6 +418,7 @@ def _write_pdf(
         stamp = SignatureStamp(subject, fingerprint, datetime.now().astimezone(), reason, location)
         for form in forms:
             form.stamp = stamp
+    refuse_replacing_a_non_file(out, error=CommandError, field="out")
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         try:
@@ -431,7 +459,7 @@ def _key_file_identity(p12: str, passphrase: str) -> tuple[str, str]:
 
     try:
         _key, cert, _more = pkcs12.load_key_and_certificates(
-            Path(p12).read_bytes(), passphrase.encode("utf-8")
+            read_limited(p12, error=CommandError, field="key"), passphrase.encode("utf-8")
         )
     except OSError as exc:
         raise CommandError(
@@ -1136,20 +1164,8 @@ def cmd_print_results(args: argparse.Namespace) -> int:
     return _write_pdf(args, lambda handle: render_results_grid(sheet, handle), [sheet], reason)
 
 
-#: No event has more rounds: a larger number is a typing slip (and past what the store's
-#: integers hold).
-ROUND_MAX = 999
-
-
 def _check_round(round_no: int) -> None:
-    if not 1 <= round_no <= ROUND_MAX:
-        raise CommandError(
-            f"--round: expected a round number from 1 to {ROUND_MAX}, got {round_no}",
-            code="input.round_range",
-            field="round",
-            got=round_no,
-            max=ROUND_MAX,
-        )
+    check_round(round_no, error=CommandError)
 
 
 def cmd_print_table_cards(args: argparse.Namespace) -> int:

@@ -21,8 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import Reported, cannot_read, cannot_write
+from ..core.errors import Reported, cannot_write
 from ..core.errors import one_line as _one_line
+from ..core.inputs import number
 from ..core.seats import SEAT_NAMES
 from .messages import current_language, error_line, lang_of, say_error, text
 from .output import stdout_json
@@ -62,7 +63,7 @@ def _who(p: argparse.ArgumentParser) -> None:
 
 def _event_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--event", type=int, default=None, help="event id (default: the only event in the database)"
+        "--event", type=number, default=None, help="event id (default: the only event in the database)"
     )
 
 
@@ -115,7 +116,7 @@ def register(subparsers: Any) -> None:
     _event_opt(rec)
     rec.add_argument(
         "--expect-version",
-        type=int,
+        type=number,
         default=None,
         help="refuse unless the round and table are at this version (0 = new)",
     )
@@ -130,10 +131,10 @@ def register(subparsers: Any) -> None:
 
     vo = subparsers.add_parser("void", help="void the current result of a round and table")
     _event_opt(vo)
-    vo.add_argument("--round", type=int, required=True)
-    vo.add_argument("--table", type=int, required=True)
+    vo.add_argument("--round", type=number, required=True)
+    vo.add_argument("--table", type=number, required=True)
     vo.add_argument("--reason", required=True)
-    vo.add_argument("--expect-version", type=int, default=None)
+    vo.add_argument("--expect-version", type=number, default=None)
     _who(vo)
     _common(vo)
     vo.set_defaults(func=_guard(cmd_void))
@@ -205,7 +206,7 @@ def register(subparsers: Any) -> None:
     co.add_argument("case", help="a case file, or - for standard input")
     co.add_argument("--reason", required=True, help="why the record is corrected (kept in the log)")
     _event_opt(co)
-    co.add_argument("--expect-version", type=int, default=None)
+    co.add_argument("--expect-version", type=number, default=None)
     co.add_argument(
         "--replace-decisions",
         action="store_true",
@@ -221,9 +222,9 @@ def register(subparsers: Any) -> None:
         "sign", help="store the signatures (PNG) of N, E, S, W and the table referee; locks the round"
     )
     _event_opt(sg)
-    sg.add_argument("--round", type=int, required=True)
-    sg.add_argument("--table", type=int, required=True)
-    sg.add_argument("--expect-version", type=int, required=True, help="the version the signers saw")
+    sg.add_argument("--round", type=number, required=True)
+    sg.add_argument("--table", type=number, required=True)
+    sg.add_argument("--expect-version", type=number, required=True, help="the version the signers saw")
     for k in ("N", "E", "S", "W", "referee"):
         sg.add_argument(f"--{k}", dest=f"sig_{k}", required=True, metavar="PNG", help=f"{k}'s signature")
     _who(sg)
@@ -233,7 +234,9 @@ def register(subparsers: Any) -> None:
     ap = subparsers.add_parser("appeal", help="appeals (申诉): file, review, decide, withdraw, list")
     ap_sub = ap.add_subparsers(dest="appeal_command", required=True, parser_class=type(ap))
     af = ap_sub.add_parser("file", help="file an appeal against one ruling (checked against the window)")
-    af.add_argument("--ruling", type=int, required=True, help="the ruling's id (see referee-app appeal list)")
+    af.add_argument(
+        "--ruling", type=number, required=True, help="the ruling's id (see referee-app appeal list)"
+    )
     af.add_argument("--by", required=True, help="the appealing pair's side: NS or EW")
     af.add_argument("--grounds", required=True)
     af.add_argument("--evidence", default=None, help="the evidence, in writing")
@@ -257,13 +260,13 @@ def register(subparsers: Any) -> None:
     _common(af)
     af.set_defaults(func=_guard(cmd_appeal_file))
     ar = ap_sub.add_parser("review", help="the committee takes the appeal up (filed → under review)")
-    ar.add_argument("id", type=int)
+    ar.add_argument("id", type=number)
     _event_opt(ar)
     _who(ar)
     _common(ar)
     ar.set_defaults(func=_guard(cmd_appeal_review))
     ad = ap_sub.add_parser("decide", help="decide an appeal: upheld, modified or rejected")
-    ad.add_argument("id", type=int)
+    ad.add_argument("id", type=number)
     ad.add_argument("--decision", required=True, choices=("upheld", "modified", "rejected"))
     ad.add_argument("--reason", required=True)
     ad.add_argument("--committee", required=True, help='the committee\'s names, "名1,名2"')
@@ -273,14 +276,14 @@ def register(subparsers: Any) -> None:
     _common(ad)
     ad.set_defaults(func=_guard(cmd_appeal_decide))
     aw = ap_sub.add_parser("withdraw", help="the appellant withdraws the appeal")
-    aw.add_argument("id", type=int)
+    aw.add_argument("id", type=number)
     aw.add_argument("--reason", required=True)
     _event_opt(aw)
     _who(aw)
     _common(aw)
     aw.set_defaults(func=_guard(cmd_appeal_withdraw))
     al = ap_sub.add_parser("list", help="the event's appeals and their states")
-    al.add_argument("--round", type=int, default=None)
+    al.add_argument("--round", type=number, default=None)
     al.add_argument("--json", action="store_true")
     _event_opt(al)
     _common(al)
@@ -309,8 +312,8 @@ def register(subparsers: Any) -> None:
 
     lo = subparsers.add_parser("log", help="the audit trail, readable")
     _event_opt(lo)
-    lo.add_argument("--round", type=int, default=None)
-    lo.add_argument("--table", type=int, default=None)
+    lo.add_argument("--round", type=number, default=None)
+    lo.add_argument("--table", type=number, default=None)
     _common(lo)
     lo.set_defaults(func=_guard(cmd_log))
 
@@ -905,8 +908,10 @@ def _anchors_of(args: argparse.Namespace) -> tuple[str | None, list[Any]]:
             found.append(parse_anchor(head, "--head"))
             head = None
         if args.anchors is not None:
+            from ..core.inputs import read_limited
+
             try:
-                text = open(args.anchors, encoding="utf-8").read()
+                text = read_limited(args.anchors, error=InputError, field="anchors").decode("utf-8")
             except (OSError, UnicodeDecodeError) as err:
                 raise InputError(
                     f"--anchors {args.anchors}: cannot read ({err})",
@@ -1077,16 +1082,13 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
 def cmd_sign(args: argparse.Namespace) -> int:
     from ..app.errors import InputError
+    from ..core.inputs import read_input_bytes
+    from ..core.signature_image import MAX_SIGNATURE_BYTES
 
     sigs = {}
     for k in ("N", "E", "S", "W", "referee"):
         path = getattr(args, f"sig_{k}")
-        try:
-            with open(path, "rb") as fh:
-                sigs[k] = fh.read()
-        except OSError as err:
-            line, data = cannot_read(path, err, k)
-            raise InputError(line, **data) from None
+        sigs[k] = read_input_bytes(path, MAX_SIGNATURE_BYTES, error=InputError, field=k)
     with _open(args) as store:
         ev = store.pick_event(args.event)
         version = store.sign_match(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..locations import rules_dir
 from .errors import RulebookError, cannot_read
+from .inputs import read_limited
 from .rulebook_kinds import KINDS
 from .validated import ValidatedCache, code_stamp
 
@@ -100,7 +101,7 @@ def resolve(ref: str) -> Path:
 def load_rulebook(ref: str) -> Rulebook:
     path = resolve(ref)
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, error=RulebookError)
     except OSError as exc:
         raise RulebookError(
             f"{_shown(str(path))}: cannot read the rulebook: {exc.strerror or exc}",
@@ -338,7 +339,10 @@ def check_files(paths: list[str]) -> list[RulebookError]:
     for name in paths:
         path = Path(name)
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = read_limited(path, error=RulebookError).decode("utf-8")
+        except RulebookError as exc:
+            problems.append(exc)
+            continue
         except OSError as exc:
             line, unread = cannot_read(name, exc)
             problems.append(RulebookError(line, **unread))

@@ -15,6 +15,7 @@ are Pillow's (it comes with reportlab).
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ MIN_WIDTH, MIN_HEIGHT = 16, 8
 #: of 255), on a transparent or light background: a one-pixel line 120 pixels long, or 60
 #: pixels of stroke of the pad's pen (measured: 124; 45 pixels give 94, a tap none).
 MIN_INK_PIXELS = 120
+#: Share of the pixels a signature inks at most: strokes on a background. A black or dark
+#: rectangle (an image filled, not signed) has ink everywhere; a pad's signature inks under
+#: 10 %, a thick felt pen scanned tight under 40 %.
+MAX_INK_SHARE = 0.5
 _INK_ALPHA, _INK_GREY = 128, 160
 
 
@@ -87,6 +92,14 @@ def signature_problem(data: Any) -> SignatureProblem | None:
             f"blank: {ink} pixels of ink, a signature has at least {MIN_INK_PIXELS}",
             {"ink": ink, "min": MIN_INK_PIXELS},
         )
+    if ink > MAX_INK_SHARE * width * height:
+        share = round(100 * ink / (width * height))
+        return SignatureProblem(
+            "signature.filled",
+            f"filled: {share} % of its pixels are ink, a signature has strokes on a light or "
+            f"transparent background (at most {round(100 * MAX_INK_SHARE)} %)",
+            {"share": share, "most": round(100 * MAX_INK_SHARE)},
+        )
     return None
 
 
@@ -139,7 +152,9 @@ def _ink(data: bytes) -> int | SignatureProblem:
             im.load()
             rgba = im.convert("RGBA")
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError, zlib.error) as err:
-        return _broken(" ".join(str(err).split())[:120] or type(err).__name__)
+        # Pillow names its stream ("<_io.BytesIO object at 0x…>"), nothing the referee gave
+        said = re.sub(r"\s*<_io\.BytesIO object at 0x[0-9a-f]+>", "", str(err))
+        return _broken(" ".join(said.split())[:120] or type(err).__name__)
     grey = rgba.convert("L").point(lambda v: 255 if v < _INK_GREY else 0)
     opaque = rgba.getchannel("A").point(lambda v: 255 if v >= _INK_ALPHA else 0)
     return int(ImageChops.multiply(grey, opaque).histogram()[255])

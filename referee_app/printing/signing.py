@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import cannot_read
+from ..core.inputs import read_limited
 from .errors import SigningError
 
 FIELD_NAME = "RefereeAppSignature"
@@ -165,7 +166,7 @@ def load_certificate(path: str | Path) -> Any:
     from cryptography import x509
 
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, error=SigningError, field="cert")
     except OSError as exc:
         raise SigningError(
             f"{path}: cannot read the certificate: {exc.strerror or exc}",
@@ -218,7 +219,7 @@ def sign_pdf(
             source=p12,
         )
     try:
-        data = Path(in_path).read_bytes()
+        data = read_limited(in_path, error=SigningError)
     except OSError as exc:
         line, values = cannot_read(in_path, exc)
         raise SigningError(line, **values) from None
@@ -266,7 +267,7 @@ def verify_pdf(path: str | Path, cert: Any) -> VerifyResult:
         cert = load_certificate(cert)
     root = asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER))
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, error=SigningError)
     except OSError as exc:
         line, data = cannot_read(path, exc)
         raise SigningError(line, **data) from None

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, and_, select
 
 from ..core.editing import carry_forward, lighter_but_worse, same_infraction
 from ..core.errors import field_of
+from ..core.inputs import read_limited
 from ..core.text import attachment_line
 from . import audit, roles
 from .common import _current_at, _voided, from_iso, strip_case
@@ -58,7 +59,7 @@ def _with_attachment(evidence: str | None, attachment: str | Path | None) -> str
         return evidence
     path = Path(attachment)
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(read_limited(path, error=InputError, field="attachment")).hexdigest()
     except OSError as exc:
         raise InputError(
             f"--attachment: cannot read {path}: {exc.strerror or exc}",

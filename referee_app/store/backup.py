@@ -40,6 +40,7 @@ from sqlalchemy import Connection, Engine, Integer, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from ..core.inputs import refuse_replacing_a_non_file
 from . import audit
 from .common import Actor
 from .db import (
@@ -142,6 +143,7 @@ def take_backup(engine: Engine, out: str, *, force: bool = False) -> Copied:
         )
     if dest.is_dir():
         raise BackupError(f"--out {dest}: is a folder, not a file", code="backup.out_not_file", out=str(dest))
+    refuse_replacing_a_non_file(dest, error=BackupError, field="out")
     if not dest.parent.is_dir():
         raise BackupError(
             f"--out {dest}: folder {dest.parent} does not exist",
@@ -328,6 +330,7 @@ def restore_new(source: str, target: str, checked: Copied) -> Copied:
                 out=str(dest),
                 folder=str(dest.parent),
             )
+        refuse_replacing_a_non_file(dest, error=BackupError, field="store")
         part = dest.with_name(dest.name + ".part")
         _remove(part)
         try:

@@ -413,7 +413,10 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
             given = u.query.get("options", "")
             given = " ".join(given) if isinstance(given, tuple) else given
             options = f"{given} -c default_transaction_read_only=on".strip()
-            engine = create_engine(u.difference_update_query(["options"]), connect_args={"options": options})
+            engine = create_engine(
+                u.difference_update_query(["options"]),
+                connect_args={"options": options, **_pg_connect_timeout(u)},
+            )
         elif u.get_backend_name() == "sqlite":
             # No connection outlives its transaction: SQLite's POSIX locks belong to the
             # process, and anything in it (a Qt file dialog sniffing the folder) that opens
@@ -422,7 +425,7 @@ def make_engine(url: str | URL, *, read_only: bool = False) -> Engine:
             # connection opened per transaction always opens the WAL everyone else uses.
             engine = create_engine(u, poolclass=NullPool)
         else:
-            engine = create_engine(u)
+            engine = create_engine(u, connect_args=_pg_connect_timeout(u))
     except (NoSuchModuleError, ImportError) as err:
         raise DatabaseError(f"--db {display_url(u)}: {err}") from None
     if u.get_backend_name() == "sqlite":
@@ -455,6 +458,18 @@ def postgresql_driver() -> PgDriver | None:
         return None
     version = int(psycopg.pq.version())  # libpq's own number: major * 10000 + minor
     return PgDriver(psycopg.__version__, psycopg.pq.__impl__, f"{version // 10000}.{version % 10000}")
+
+
+#: Seconds a PostgreSQL connection may take to be made (libpq's ``connect_timeout``) unless
+#: the URL says otherwise: a server or a port that accepts and never answers is a clear
+#: "connection failed" line, not a station that hangs (issue 24: never a hang).
+PG_CONNECT_TIMEOUT_S = 10
+
+
+def _pg_connect_timeout(u: URL) -> dict[str, Any]:
+    if u.get_backend_name() != "postgresql" or "connect_timeout" in u.query:
+        return {}
+    return {"connect_timeout": PG_CONNECT_TIMEOUT_S}
 
 
 #: How a PostgreSQL connection of referee-app names itself: this and its schema (see below).

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import field_of
+from ..core.inputs import read_limited
 from .errors import InputError
 
 ENV_KEYS = "REFEREE_APP_KEYS"
@@ -168,7 +169,7 @@ def load_private(path: Path, passphrase: str | None) -> Any:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     try:
-        data = path.read_bytes()
+        data = read_limited(path, error=InputError)
     except OSError as err:
         raise InputError(
             f"{path}: cannot read the station key ({err.strerror})",

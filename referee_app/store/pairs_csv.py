@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.inputs import is_pair_number
+from ..core.inputs import is_pair_number, read_input_bytes
 from .errors import InputError
 
 REQUIRED = ("number", "player1", "player2")
@@ -67,12 +67,7 @@ WORKBOOKS = (".xlsx", ".xlsm", ".xls")
 def read_pairs(path: str | Path) -> list[PairRow]:
     """The pairs of a CSV/TSV text file or an Excel workbook (by its suffix)."""
     name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise InputError(
-            f"{name}: cannot read ({err.strerror})", code="file.cannot_read", source=name, detail=err.strerror
-        ) from None
+    data = read_input_bytes(name, error=InputError)
     suffix = Path(path).suffix.lower()
     if suffix in WORKBOOKS:
         return pairs_from_rows(workbook_rows(data, name, old=suffix == ".xls"), name)

@@ -256,7 +256,9 @@ sys.exit(code)
 """
 
 
-def test_listed_at_a_glance_the_window_has_not_loaded_sqlalchemy_nor_touched_the_store(tmp_path: Path) -> None:
+def test_listed_at_a_glance_the_window_has_not_loaded_sqlalchemy_nor_touched_the_store(
+    tmp_path: Path,
+) -> None:
     """REFEREE_APP_EXIT_WHEN_IDLE=listed (bench_window.py's glance row) quits once the events
     read at a glance are painted: by then no SQLAlchemy is loaded and the store's folder is as
     it was (the glance opened the file read-only, immutable with no -wal there)."""

@@ -209,3 +209,16 @@ def test_signing_api_round_trip(tmp_path: Path) -> None:
     sign_pdf(pdf, pdf, ident.p12_path, PASS)
     result = verify_pdf(pdf, ident.cert_path)
     assert result.ok and result.intact and result.trusted and result.signer and "测试赛事" in result.signer
+
+
+def test_verify_pdf_of_what_is_no_pdf_is_one_line_without_a_librarys_warning(tmp_path: Path) -> None:
+    """pyHanko's import warned (CryptographyDeprecationWarning, two lines) before the
+    refusal's one line (found by the issue 24 audit)."""
+    not_pdf, cert = tmp_path / "x.pdf", tmp_path / "cert.pem"
+    not_pdf.write_text("no PDF here", encoding="utf-8")
+    cert.write_text("no certificate", encoding="utf-8")
+    r = run_cli(
+        "--lang", "en", "verify-pdf", str(not_pdf), "--cert", str(cert), env={"PYTHONWARNINGS": "default"}
+    )
+    assert r.returncode == 2 and r.stdout == "", r
+    assert len(r.stderr.splitlines()) == 1 and "Warning" not in r.stderr, r.stderr

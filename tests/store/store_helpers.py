@@ -119,3 +119,17 @@ def refused(db: str, statement: str, **params: Any) -> str:
     except sa.exc.DBAPIError as err:
         return str(err.orig)
     raise AssertionError(f"the database accepted: {statement}")
+
+
+def cli_within(seconds: float, db: str | None, *args: str, lang: str = "en") -> tuple[int, str, str]:
+    """:func:`cli` in a thread, failed if it has not ended after ``seconds``: a read that waits
+    on a pipe, reads a device for ever or a connection that never answers fails the test
+    instead of hanging it (the thread is left behind, a daemon)."""
+    import threading
+
+    done: list[tuple[int, str, str]] = []
+    worker = threading.Thread(target=lambda: done.append(cli(db, *args, lang=lang)), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert done, f"referee-app {' '.join(args)} still running after {seconds} s"
+    return done[0]

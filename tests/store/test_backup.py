@@ -6,7 +6,9 @@ a target already there without ``--force``, and a store another process has open
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -224,6 +226,12 @@ def test_backup_refuses_an_existing_file_and_a_missing_folder(sqlite_event: str,
         rc, _o, err = cli(event_db, "backup", "--out", str(out))
         assert rc == 2 and says in err and len(err.strip().splitlines()) == 1, err
     assert there.read_text(encoding="utf-8") == "keep me"
+    # not even --force replaces what is not a file (as root, the rename replaced a device)
+    pipe = tmp_path / "pipe.bak"
+    os.mkfifo(pipe)
+    rc, _o, err = cli(event_db, "backup", "--out", str(pipe), "--force")
+    assert rc == 2 and "not a file" in err and len(err.strip().splitlines()) == 1, err
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
     assert count_entries(event_db) == entries
     assert cli(event_db, "backup", "--out", str(there), "--force")[0] == 0
     assert cli(str(there), "verify")[0] == 0

@@ -5,10 +5,12 @@ shown escaped, and every bad input is one line and exit 2."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
-from store_helpers import cli, count_entries, make_case, write_json
+from store_helpers import cli, cli_within, count_entries, make_case, write_json
 
 from referee_app.core.errors import one_line
 from referee_app.core.inputs import BadInput, is_pair_number, loads_strict, parse_json
@@ -164,3 +166,77 @@ def test_the_exit_codes_are_in_the_help_and_the_docs() -> None:
     for code in ("`0`", "`1`", "`2`", "`3`", "`130`"):
         assert code in doc
     assert "docs/exit-codes.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_a_device_a_pipe_or_a_folder_given_as_a_file_is_refused_unread(event_db: str, tmp_path: Path) -> None:
+    fifo = tmp_path / "case.json"
+    os.mkfifo(fifo)  # opened for reading, it waits for a writer that never comes
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    entries = count_entries(event_db)
+    for given in ("/dev/zero", str(fifo), str(folder)):  # /dev/zero: read forever, memory filling
+        for args in (
+            ("judge", given),
+            ("record", given),
+            ("pairs", "import", given),
+            ("rules", "check", given),
+            ("verify", "--anchors", given),
+            ("print", "scoresheet", "--case", given, "-o", str(tmp_path / "x.pdf")),
+        ):
+            rc, out, err = cli_within(10, None if args[0] in ("judge", "print") else event_db, *args)
+            assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, rc, err)
+            assert err.startswith(given) and "not a file" in err, (args, err)
+    rc, _, err = cli(event_db, "record", "/dev/zero", lang="zh")
+    assert rc == 2 and "/dev/zero：无法读取：这不是文件" in err, err
+    assert count_entries(event_db) == entries
+
+
+def test_standard_input_is_read_only_up_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee_app.core import inputs
+
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1000)
+    rc, out, err = cli(None, "judge", "-", stdin=" " * 990 + json.dumps(make_case()))
+    assert rc == 2 and out == "" and err == "stdin: more than 1000 bytes, too large to be read\n", err
+
+
+def test_an_output_that_is_a_pipe_a_device_or_a_link_is_not_replaced(tmp_path: Path) -> None:
+    """print writes beside the output and renames onto it: as root, ``-o /dev/full`` replaced
+    the device with a PDF, ``-o /dev/stdout`` the link (found by the issue 24 audit)."""
+    case = write_json(tmp_path / "c.json", make_case())
+    fifo, kept, link = tmp_path / "pipe.pdf", tmp_path / "kept.pdf", tmp_path / "link.pdf"
+    os.mkfifo(fifo)
+    kept.write_bytes(b"keep me")
+    link.symlink_to(kept)
+    for out in (fifo, link):
+        rc, _, err = cli(None, "print", "scoresheet", "--case", case, "-o", str(out))
+        assert (
+            rc == 2 and err == f"{out}: cannot write: not a file (a device, a pipe or a link), not replaced\n"
+        ), err
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink() and kept.read_bytes() == b"keep me"
+    rc, _, err = cli(None, "print", "scoresheet", "--case", case, "-o", str(fifo), lang="zh")
+    assert rc == 2 and "无法写入：这不是文件" in err, err
+
+
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_numbers_on_the_command_line_are_ascii_digits_a_store_can_hold(event_db: str) -> None:
+    """Every numeric option read with int(): ١١ and 1_0 taken as 11 and 10, a 20-digit round
+    an internal error (exit 3) or a standings that never ended (the issue 24 audit)."""
+    entries = count_entries(event_db)
+    for value in ("١١", "1_0", " 1", "99999999999999999999", "1" * 10):
+        for args in (
+            ("void", "--round", value, "--table", "1", "--reason", "r"),
+            ("pairing", "show", "--round", value),
+            ("standings", "--round", value),
+            ("clock", "show", "--round", value),
+            ("appeal", "decide", value, "--decision", "upheld", "--reason", "r", "--committee", "甲"),
+        ):
+            rc, out, err = cli_within(20, event_db, *args)
+            assert rc == 2 and out == "" and err.count("\n") == 1, (args, rc, err)
+            assert f"invalid number value: {value!r}" in err, (args, err)
+    for value in ("-1", "0", "1000"):  # a clock of round -1 was kept in the store
+        rc, _, err = cli(event_db, "clock", "start", "--round", value)
+        assert rc == 2 and err == f"--round: expected a round number from 1 to 999, got {int(value)}\n", err
+    rc, _, err = cli(event_db, "clock", "show", "--round", "0", lang="zh")
+    assert rc == 2 and "应为 1 至 999 的轮次，收到 0" in err, err
+    assert count_entries(event_db) == entries

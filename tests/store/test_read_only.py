@@ -26,6 +26,9 @@ READERS = (
     ("pairs", "list"),
     ("anchor",),
     ("standings",),
+    ("clock", "show", "--round", "1"),  # opened the store to write (issue 24 audit)
+    ("appeal", "list"),
+    ("role", "status"),
 )
 
 

@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from store_helpers import cli, count_entries, make_case, write_json
+from store_helpers import cli, cli_within, count_entries, make_case, write_json
 
 from referee_app.core import signature_image
 from referee_app.core.signature_image import PNG_MAGIC, signature_problem
@@ -56,6 +56,24 @@ def blank(mode: str, colour: object) -> bytes:
     return out.getvalue()
 
 
+def filled(mode: str, size: tuple[int, int], colour: object, dark_width: int | None = None) -> bytes:
+    """An image filled with dark ``colour`` (only its left ``dark_width`` columns, the rest
+    white, when given): no strokes at all."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new(mode, size, colour if dark_width is None else "white")  # type: ignore[arg-type]
+    if dark_width is not None:
+        ImageDraw.Draw(im).rectangle([0, 0, dark_width - 1, size[1] - 1], fill=colour)  # type: ignore[arg-type]
+    out = io.BytesIO()
+    im.save(out, "PNG")
+    return out.getvalue()
+
+
+def header_with(width: int, height: int, *, colour_type: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return PNG_MAGIC + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+
+
 def short_idat() -> bytes:
     """Intact chunks (every CRC right) whose image data stop after the first rows."""
     data = good_png()
@@ -81,6 +99,10 @@ BAD: dict[str, tuple[bytes, str]] = {
     "blank transparent": (blank("RGBA", (0, 0, 0, 0)), "blank: 0 pixels of ink"),
     "blank white": (blank("RGB", (255, 255, 255)), "blank: 0 pixels of ink"),
     "not a PNG": (b"GIF89a" + b"x" * 40, "not a PNG image"),
+    "filled black": (blank("RGB", (0, 0, 0)), "filled: 100 % of its pixels are ink"),
+    "filled dark grey, smallest size": (filled("L", (16, 8), 100), "filled: 100 % of its pixels are ink"),
+    "filled over half": (filled("RGB", (200, 80), (0, 0, 0), dark_width=102), "filled: 51 %"),
+    "a colour type PNG has not": (header_with(300, 100, colour_type=5), "does not decode: cannot identify"),
     "too many bytes": (PNG_MAGIC + b"\0" * (signature_image.MAX_SIGNATURE_BYTES + 1), "more than 2000000"),
 }
 
@@ -90,6 +112,7 @@ def test_each_family_of_bad_image_is_not_a_signature(family: str) -> None:
     image, says = BAD[family]
     problem = signature_problem(image)
     assert problem is not None and says in problem.reason, (family, problem)
+    assert "0x" not in problem.reason  # Pillow's name of its stream is nothing the referee gave
 
 
 def test_a_signature_drawn_or_scanned_is_one() -> None:
@@ -102,6 +125,8 @@ def test_a_signature_drawn_or_scanned_is_one() -> None:
     out = io.BytesIO()
     im.save(out, "PNG")
     assert signature_problem(out.getvalue()) is None
+    # a thick pen scanned tight inks under half of the pixels
+    assert signature_problem(filled("RGB", (200, 80), (0, 0, 0), dark_width=98)) is None
 
 
 def _signed_case(db: str, tmp_path: Path) -> list[str]:
@@ -154,3 +179,21 @@ def test_the_store_refuses_one_given_without_a_file_by_its_field(event_db: str, 
             s.sign_match(1, 1, 1, 1, {**sigs, "W": header_only(100_000, 100_000)}, Actor("甲", "t1"))
         assert err.value.exit_code == 2 and err.value.field == "signatures.W"
         assert s.signatures_of(1, 1, 1) == {}
+
+
+def test_sign_reads_no_device_pipe_or_folder_given_as_an_image(event_db: str, tmp_path: Path) -> None:
+    """``--E /dev/zero`` read until memory ran out, a FIFO waited for ever: refused unread."""
+    import os
+
+    files = _signed_case(event_db, tmp_path)
+    fifo, folder = tmp_path / "pipe.png", tmp_path / "folder.png"
+    os.mkfifo(fifo)
+    folder.mkdir()
+    before = count_entries(event_db)
+    for given in ("/dev/zero", str(fifo), str(folder)):
+        files[files.index("--E") + 1] = given
+        rc, out, err = cli_within(
+            10, event_db, "sign", "--round", "1", "--table", "1", "--expect-version", "1", *files
+        )
+        assert rc == 2 and out == "" and err.startswith(f"{given}: cannot read: not a file ("), err
+    assert count_entries(event_db) == before

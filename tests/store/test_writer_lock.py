@@ -4,6 +4,7 @@ stuck lock is a clear one-line error within seconds, never a hang."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from conftest import _need_pg
-from store_helpers import PAIRS_CSV, cli, count_entries, make_case, write_json
+from store_helpers import PAIRS_CSV, cli, cli_within, count_entries, make_case, write_json
 
 from referee_app.store import audit, pgroles
 
@@ -149,3 +150,26 @@ def test_an_upgraded_store_gives_its_existing_stations_the_lock(
     url = pgroles.station_url(pg_db, station, "pw")
     rc, out, err = cli(url, "record", write_json(tmp_path / "a.json", make_case()))
     assert rc == 0, err
+
+
+def test_a_server_that_accepts_and_never_answers_is_one_line_within_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A port that takes the connection and says nothing (a hung server, a hostile host)
+    held ``record`` and ``verify`` for ever: libpq has no connect timeout unless given one."""
+    import socket
+
+    from referee_app.store import db
+
+    monkeypatch.setattr(db, "PG_CONNECT_TIMEOUT_S", 1)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # accepted by the kernel, never answered
+        url = f"postgresql+psycopg://station:pw@127.0.0.1:{silent.getsockname()[1]}/hall"
+        case = write_json(tmp_path / "a.json", make_case())
+        for args in (("record", case), ("verify",)):
+            started = time.monotonic()
+            rc, out, err = cli_within(20, url, *args)
+            assert rc == 2 and out == "" and err.count("\n") == 1, (args, rc, err)
+            assert "timeout expired" in err and "station:***@" in err, err
+            assert time.monotonic() - started < 10
