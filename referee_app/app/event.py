@@ -233,8 +233,6 @@ def record_clock_act(
     reason) and kept as a desk record, the chief referee's (``desk.run``), with its audit
     entry; returns the clock's state after it. The window and ``referee-app clock`` both act
     here, so both refuse the same."""
-    from datetime import UTC, datetime
-
     from referee_app.core.clock import ClockAct, ClockError, check_act, clock_state
 
     from ..core.inputs import check_round
@@ -243,7 +241,7 @@ def record_clock_act(
     check_round(round_no, error=InputError)  # a clock of round -1 was kept
     round_minutes = int(store.pinned_rulebook(event_id).data["round"]["minutes"])
     acts = clock_acts(store, event_id, round_no)
-    now = datetime.now(UTC)
+    now = store.clock_now()  # the server's on PostgreSQL: a station's wrong clock moves no round
     act = ClockAct(action, now, minutes, reason.strip())
     try:
         check_act(round_minutes, acts, act)

@@ -25,11 +25,12 @@ relies on (optimistic versioning: the version the caller last saw), (3) inserts 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from sqlalchemy import Engine
 
-from . import keys
+from . import keys, roles
 from .appeals import Appeals
 from .auditlog import AuditLog
 from .backup import Backups, Copied, check_backup, record, restore_new, target_exists
@@ -112,6 +113,12 @@ class Store:
     @property
     def where(self) -> str:
         return self._shared.where
+
+    def clock_now(self) -> datetime:
+        """The time the store dates what a station does by when its own clock must not decide
+        (PIN locks, the round clock's acts): the database server's on PostgreSQL, out of any
+        station's reach; this computer's on SQLite, where every station shares it."""
+        return self._shared.read(roles.store_now)  # type: ignore[no-any-return]
 
     # -- opening -----------------------------------------------------------------
     @classmethod

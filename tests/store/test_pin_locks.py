@@ -143,3 +143,22 @@ def test_made_up_station_names_share_a_bound_that_spares_the_chief_referees_desk
     # a fifth name is locked before its first guess; the desk where the PIN was set is not
     assert try_pin(store, "fake-4") == "locked" and guesses(store) == 20
     assert try_pin(store, DESK.station, CHIEF_PIN) == "in"
+
+
+def test_the_round_clocks_acts_are_dated_by_the_store_clock(event_db: str, clock: StationClock) -> None:
+    """Like PIN locks, the hall's round clock takes its acts' times from the store's clock: a
+    station whose clock is three hours ahead starts the round at the server's time on
+    PostgreSQL (every station's clock then counts from it), at its own only on SQLite, where
+    every station shares one computer's clock."""
+    from referee_app.app.event import clock_acts, record_clock_act
+
+    clock.advance(3 * 3600)
+    with Store.open(event_db) as s:
+        record_clock_act(s, 1, 1, "start", DESK)
+        (act,) = clock_acts(s, 1, 1)
+        postgresql = s.engine.dialect.name == "postgresql"
+    real = datetime.now(UTC)
+    if postgresql:
+        assert abs((act.at - real).total_seconds()) < 60, act.at
+    else:
+        assert act.at == clock.now
