@@ -750,9 +750,9 @@ def test_a_re_declaration_bonus_lapsing_in_a_hand_both_sides_lose_is_marked_wher
 
 
 def test_what_was_made_before_the_end_or_counted_at_the_end_is_no_offence_after_it() -> None:
-    # the signal in trick 5 ends the hand; an exposure made in trick 4 and found in trick 8 was
+    # the signal in trick 5 ends the hand; an exposure made in trick 4 and found in trick 5 was
     # made before the end, and a count error is found when the cards are counted
-    made_before = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 8}
+    made_before = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 5}
     counted = {"kind": "wrong_card_count", "seat": "N", "phase": "end_of_hand"}
     out = judge(case("gansu-2018", [hand(60, signal("E", 5), made_before, counted)], finished="open"))
     assert [r["kind"] for r in out["hands"][0]["rulings"]] == [
@@ -928,4 +928,20 @@ def test_a_hand_after_a_round_forfeit_says_who_lost_the_round() -> None:
     )
     assert (
         describe(error, "en") == "hands[1]: the round ended at hand 1 (round lost by NS); no hand can follow"
+    )
+
+
+def test_an_offence_found_in_a_trick_after_the_hand_ended_is_refused() -> None:
+    """Gansu 六、六、E 「若一经发现，该副牌立即结束」: after a signal ends the hand in trick 5 no
+    trick 8 is played, so nothing can be found in it, even an exposure made in trick 4."""
+    found_later = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 8}
+    error = refused(case("gansu-2018", [hand(60, signal("E", 5), found_later)], finished="open"))
+    assert (error.code, error.field) == ("case.found_after_end", "hands[0].infractions[1].discovered")
+    assert str(error) == (
+        "hands[0].infractions[1].discovered: the hand had already ended (hands[0].infractions[0], "
+        "六、六、E 传递非法信息, trick 5); trick 8 was never played"
+    )
+    assert describe(error, "zh") == (
+        "第 1 副第 2 项违规的发现时的圈次（hands[0].infractions[1].discovered）：本副牌已因第 1 副第 1 项违规"
+        "的判罚（六、六、E 传递非法信息）立即结束，没有打第 8 圈，不可能在该圈发现；请填写结束时发现的圈次。"
     )

@@ -732,6 +732,18 @@ class RoundJudge:
             if inf is first or inf.phase == "end_of_hand":
                 continue  # a count error is found when the cards are counted, after the end
             offence_at = play_order(inf, i)[0]
+            if offence_at <= end and inf.discovered is not None and inf.discovered > end:
+                # made before the end, but found in a trick that was never played
+                raise CaseError(
+                    f"{inf.path}.discovered: the hand had already ended ({first.path}, "
+                    f"{ruling.citation}, {where}); trick {inf.discovered} was never played",
+                    code="case.found_after_end",
+                    field=f"{inf.path}.discovered",
+                    ended_by=first.path,
+                    clause=ruling.citation,
+                    at=where,
+                    discovered=inf.discovered,
+                )
             if offence_at > end:
                 late_field = f"{inf.path}.trick" if inf.trick is not None else f"{inf.path}.phase"
                 raise CaseError(
