@@ -292,3 +292,21 @@ def test_an_unexpected_failure_in_any_command_is_one_line(
     # the log keeps what the referee is spared: the traceback, naming the command
     text = log.read_text(encoding="utf-8")
     assert "unexpected failure in referee-app event" in text and "Traceback" in text and "boom" in text
+
+
+def test_a_chinese_refusal_on_the_command_line_names_the_hand_in_words(tmp_path: Path) -> None:
+    """BHG 一、(七) 「一副牌最多反两次主牌」: a third re-declaration refused in one line that says
+    which hand in words, with the file's path beside it, exit 2."""
+    case = {
+        "event": "bhg-2011",
+        "first_dealer": "E",
+        "finished": "open",
+        "hands": [{"defender_points": 40, "redeclarations": 3}],
+    }
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(case), encoding="utf-8")
+    run = referee_app("--lang", "zh", "judge", str(path))
+    assert run.returncode == 2 and run.stdout == ""
+    assert one_line(run) == (
+        "第 1 副的反主次数（hands[0].redeclarations）：反主 3 次，超过规则 bhg-2011 第 1 副允许的 2 次（一、(七) 亮主牌）。"
+    )

@@ -70,7 +70,7 @@ def test_a_hand_past_the_warning_is_refused_in_words_naming_the_warning_and_the_
         "(六、二、2 时间提醒)"
     )
     assert describe(error, "zh") == (
-        "hands[3]：第 4 副已超出限时提醒（第 2 副时发出）后允许的牌局：规则 gansu-2018 只允许打到第 3 副"
+        "第 4 副（hands[3]）：第 4 副已超出限时提醒（第 2 副时发出）后允许的牌局：规则 gansu-2018 只允许打到第 3 副"
         "（六、二、2 时间提醒）。"
     )
     error = refused(case("hbue-2018", [hand()] * 4, time_warning={"hand": 2}))
@@ -127,7 +127,7 @@ def test_an_offence_after_the_hand_ended_is_refused_naming_the_ending_ruling_and
         "at": "trick 3",
     }
     assert describe(error, "zh") == (
-        "hands[0].infractions[1].trick：本副牌已因 hands[0].infractions[0] 的判罚（六、六、E 传递非法信息）"
+        "第 1 副第 2 项违规的圈次（hands[0].infractions[1].trick）：本副牌已因第 1 副第 1 项违规的判罚（六、六、E 传递非法信息）"
         "立即结束，之后不能再有出牌或违规。"
     )
 
@@ -168,7 +168,7 @@ def test_a_bottom_captured_after_the_hand_ended_is_refused_in_words() -> None:
         "六、六、E 传递非法信息, trick 24); the bottom cannot be captured"
     )
     assert describe(error, "zh") == (
-        "hands[0].bottom.captured：本副牌已因 hands[0].infractions[0] 的判罚（六、六、E 传递非法信息）"
+        "第 1 副的是否抠底（hands[0].bottom.captured）：本副牌已因第 1 副第 1 项违规的判罚（六、六、E 传递非法信息）"
         "在最后一圈之前结束，不可能抠底。"
     )
     # found in the last trick, the one that captures: the capture stands
@@ -280,19 +280,19 @@ def test_a_hand_standing_as_dealt_cites_the_as_played_reading_else_the_rotations
             {0: {"dealt_by": "E"}},
             "hands[0].dealt_by",
             "hands[0].dealt_by: the first hand's dealer is first_dealer (N), got E",
-            "hands[0].dealt_by：第一副的庄家是 first_dealer（N），收到 E。",
+            "第 1 副的实际庄家（hands[0].dealt_by）：第一副的庄家是 first_dealer（N），收到 E。",
         ),
         (
             {0: {"dealer": "E"}},
             "hands[0].dealer",
             "hands[0].dealer: the first hand's dealer is first_dealer (N), got E",
-            "hands[0].dealer：第一副的庄家是 first_dealer（N），收到 E。",
+            "第 1 副的庄家（hands[0].dealer）：第一副的庄家是 first_dealer（N），收到 E。",
         ),
         (
             {1: {"dealer": "E"}},
             "hands[1].dealer",
             "hands[1].dealer: dealers after the first are derived (W deals this hand), got E",
-            "hands[1].dealer：第一副之后的庄家由结果推出（本副应由 W 坐庄），收到 E。",
+            "第 2 副的庄家（hands[1].dealer）：第一副之后的庄家由结果推出（本副应由 W 坐庄），收到 E。",
         ),
     ],
 )
@@ -324,14 +324,20 @@ def test_after_an_open_grab_the_grabs_winner_deals_and_no_other_can_have_dealt()
         "hands[1].dealer: required: the previous hand left the deal open (一次性抢庄); give the seat "
         "that won the grab"
     )
-    assert describe(error, "zh") == "hands[1].dealer：必填：上一副未定庄（一次性抢庄）；请填写抢到庄的座位。"
+    assert (
+        describe(error, "zh")
+        == "第 2 副的庄家（hands[1].dealer）：必填：上一副未定庄（一次性抢庄）；请填写抢到庄的座位。"
+    )
     error = refused(_after_an_open_grab(dealer="E", dealt_by="S"))
     assert (error.field, str(error), error.values) == (
         "hands[1].dealt_by",
         "hands[1].dealt_by: E won the grab (dealer), got S",
         {"dealer": "E", "got": "S"},
     )
-    assert describe(error, "zh") == "hands[1].dealt_by：本副由 E 抢到庄，记录的实际庄家却是 S。"
+    assert (
+        describe(error, "zh")
+        == "第 2 副的实际庄家（hands[1].dealt_by）：本副由 E 抢到庄，记录的实际庄家却是 S。"
+    )
     # who dealt, as recorded when the hand was played, names the grab's winner
     dealt = judge(_after_an_open_grab(dealt_by="S"))["hands"][1]
     assert dealt["dealer"] == "S" and dealt["dealer_by_rotation"] is None and dealt["dealer_side"] == "NS"
@@ -354,10 +360,13 @@ def test_hands_after_the_round_ended_are_refused_saying_how_it_ended() -> None:
     error = refused(case("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"}))
     assert (error.field, str(error), error.values) == (
         "hands[1]",
-        "hands[1]: the round ended at hand 1 (passed A); no hand can follow",
-        {"n": 1},
+        "hands[1]: the round ended at hand 1 (passed A by EW); no hand can follow",
+        {"n": 1, "round_end": "passed_a", "side": "EW"},
     )
-    assert describe(error, "zh") == "hands[1]：本轮已在第 1 副结束，之后不能再有牌局。"
+    assert (
+        describe(error, "zh")
+        == "第 2 副（hands[1]）：本轮已在第 1 副结束（东西方过A获胜），之后不能再有牌局。"
+    )
     forfeited = {
         "kind": "misconduct",
         "seat": "N",
@@ -365,7 +374,7 @@ def test_hands_after_the_round_ended_are_refused_saying_how_it_ended() -> None:
         "override": {"reason": "拒绝比赛", "sanctions": ["round_forfeit"]},
     }
     error = refused(case("bhg-2011", [hand(40, forfeited), hand(40), hand(40)]))
-    assert str(error) == "hands[1]: the round ended at hand 1 (round forfeit); no hand can follow"
+    assert str(error) == "hands[1]: the round ended at hand 1 (round lost by NS); no hand can follow"
 
 
 def test_a_stored_decision_with_parts_left_out_is_worded_as_far_as_it_goes() -> None:
@@ -741,9 +750,9 @@ def test_a_re_declaration_bonus_lapsing_in_a_hand_both_sides_lose_is_marked_wher
 
 
 def test_what_was_made_before_the_end_or_counted_at_the_end_is_no_offence_after_it() -> None:
-    # the signal in trick 5 ends the hand; an exposure made in trick 4 and found in trick 8 was
+    # the signal in trick 5 ends the hand; an exposure made in trick 4 and found in trick 5 was
     # made before the end, and a count error is found when the cards are counted
-    made_before = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 8}
+    made_before = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 5}
     counted = {"kind": "wrong_card_count", "seat": "N", "phase": "end_of_hand"}
     out = judge(case("gansu-2018", [hand(60, signal("E", 5), made_before, counted)], finished="open"))
     assert [r["kind"] for r in out["hands"][0]["rulings"]] == [
@@ -780,7 +789,7 @@ def test_a_bottom_over_what_eight_cards_hold_is_refused_in_words() -> None:
     )
     assert (
         describe(error, "zh")
-        == "hands[0].bottom.points：底牌 85 分，超过底牌最多可有的 80 分（一、(十二) 抠底）。"
+        == "第 1 副的底牌分数（hands[0].bottom.points）：底牌 85 分，超过底牌最多可有的 80 分（一、(十二) 抠底）。"
     )
 
 
@@ -796,7 +805,7 @@ def test_more_re_declarations_than_the_event_allows_in_that_hand_are_refused_in_
         "hands[0].redeclarations: 3 re-declarations, more than the 2 bhg-2011 allows in hand 1 (一、(七) 亮主牌)"
     )
     assert describe(error, "zh") == (
-        "hands[0].redeclarations：反主 3 次，超过规则 bhg-2011 第 1 副允许的 2 次（一、(七) 亮主牌）。"
+        "第 1 副的反主次数（hands[0].redeclarations）：反主 3 次，超过规则 bhg-2011 第 1 副允许的 2 次（一、(七) 亮主牌）。"
     )
     error = refused(case("gansu-2018", [hand(20), hand(20, redeclarations=2)]))
     assert str(error) == (
@@ -844,7 +853,7 @@ def test_a_kind_the_events_rulebook_does_not_have_is_refused_naming_those_it_has
         str(error) == f'hands[0].infractions[0].kind: expected one of {", ".join(fourteen)}, got "take_back"'
     )
     assert describe(error, "zh") == (
-        f'hands[0].infractions[0].kind：应为 {"、".join(fourteen)} 之一，收到 "take_back"。'
+        f'第 1 副第 1 项违规的违规种类（hands[0].infractions[0].kind）：应为 {"、".join(fourteen)} 之一，收到 "take_back"。'
     )
 
 
@@ -870,3 +879,69 @@ def test_a_ruling_worded_alone_words_its_hand_loss_award() -> None:
     alone = word_ruling(dict(ruling), "zh", load_rulebook("hbue-2018"))["text"]
     both = word_ruling(dict(ruling), "zh", load_rulebook("hbue-2018"), both_lost=True)["text"]
     assert alone != both and "双方均判负" in both and "双方均判负" not in alone
+
+
+# -- a refusal in Chinese names its place in the case in words ----------------------------------
+
+
+def test_a_chinese_refusal_names_the_hand_and_the_infraction_in_words_beside_the_files_path() -> None:
+    """Gansu 六、六、E 「若一经发现，该副牌立即结束」: a second signal twelve tricks later is
+    refused; the Chinese line says which hand and which infraction, not only the file's path."""
+    error = refused(case("gansu-2018", [hand(60), hand(60, signal("E", 3), signal("N", 15))]))
+    assert error.field == "hands[1].infractions[1].trick"
+    assert describe(error, "zh") == (
+        "第 2 副第 2 项违规的圈次（hands[1].infractions[1].trick）：本副牌已因第 2 副第 1 项违规的判罚"
+        "（六、六、E 传递非法信息）立即结束，之后不能再有出牌或违规。"
+    )
+    # English keeps the file's keys (they are English), the ending infraction by its path
+    assert str(error).startswith(
+        "hands[1].infractions[1].trick: the hand had already ended (hands[1].infractions[0]"
+    )
+
+
+def test_a_chinese_refusal_words_the_cases_phase_and_shape() -> None:
+    """Gansu 六、六、A1 「未拿底牌之前，发现多牌少牌」: a count error while drawing has no trick;
+    HBUE 三、(六) 「单J抠底…对J抠底」: a tractor holds its Js in pairs."""
+    count = {"kind": "wrong_card_count", "seat": "N", "trick": 10, "phase": "drawing"}
+    error = refused(case("gansu-2018", [hand(40, count)]))
+    assert describe(error, "zh") == (
+        "第 1 副第 1 项违规的圈次（hands[0].infractions[0].trick）：发现于抓牌过程中（出牌之前），却填写了第 10 圈。"
+    )
+    bottom = {"points": 10, "captured": True, "shape": "tractor", "pairs": 2, "j": 1}
+    error = refused(case("hbue-2018", [hand(40, bottom=bottom)], levels={"NS": "2", "EW": "J"}))
+    assert describe(error, "zh") == (
+        "第 1 副的抠底 J 的张数（hands[0].bottom.j）：以拖拉机抠底不可能含 1 张 J：只能含 0、2 张。"
+    )
+
+
+def test_a_hand_after_a_round_forfeit_says_who_lost_the_round() -> None:
+    forfeited = {
+        "kind": "misconduct",
+        "seat": "N",
+        "points": 30,
+        "override": {"reason": "拒绝比赛", "sanctions": ["round_forfeit"]},
+    }
+    error = refused(case("bhg-2011", [hand(40, forfeited), hand(40)]))
+    assert (
+        describe(error, "zh")
+        == "第 2 副（hands[1]）：本轮已在第 1 副结束（南北方被判本轮负），之后不能再有牌局。"
+    )
+    assert (
+        describe(error, "en") == "hands[1]: the round ended at hand 1 (round lost by NS); no hand can follow"
+    )
+
+
+def test_an_offence_found_in_a_trick_after_the_hand_ended_is_refused() -> None:
+    """Gansu 六、六、E 「若一经发现，该副牌立即结束」: after a signal ends the hand in trick 5 no
+    trick 8 is played, so nothing can be found in it, even an exposure made in trick 4."""
+    found_later = {"kind": "exposed_card", "seat": "N", "trick": 4, "discovered": 8}
+    error = refused(case("gansu-2018", [hand(60, signal("E", 5), found_later)], finished="open"))
+    assert (error.code, error.field) == ("case.found_after_end", "hands[0].infractions[1].discovered")
+    assert str(error) == (
+        "hands[0].infractions[1].discovered: the hand had already ended (hands[0].infractions[0], "
+        "六、六、E 传递非法信息, trick 5); trick 8 was never played"
+    )
+    assert describe(error, "zh") == (
+        "第 1 副第 2 项违规的发现时的圈次（hands[0].infractions[1].discovered）：本副牌已因第 1 副第 1 项违规"
+        "的判罚（六、六、E 传递非法信息）立即结束，没有打第 8 圈，不可能在该圈发现；请填写结束时发现的圈次。"
+    )

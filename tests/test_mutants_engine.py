@@ -456,13 +456,13 @@ def test_passing_a_ends_the_round_and_decides_it() -> None:
     r = out["result"]
     assert r["winner"] == "EW" and r["decided_by"] == "passed_a" and r["passed_a"] is True
     assert r["citation"].startswith(BHG.data["levels"]["pass_a_clause"]["ref"])
-    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(passed A\)"):
+    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(passed A by EW\)"):
         decide(case("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"}))
 
 
 def test_a_round_forfeit_in_play_ends_the_round() -> None:
     forfeit = {"kind": "misconduct", "seat": "N", "disqualified": True}
-    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(round forfeit\)"):
+    with pytest.raises(CaseError, match=r"hands\[1\]: the round ended at hand 1 \(round lost by NS\)"):
         decide(case("bhg-2011", [hand(40, forfeit), hand(40)]))
 
 
@@ -675,6 +675,7 @@ def test_both_sides_losing_gansu_is_an_open_grab() -> None:
     assert h["lost_by"] == "both" and h["decided_by"] == "hand_loss" and h["next_dealer"] is None
     assert h["gains"] == {"NS": 0, "EW": 0} and h["levels_after"] == {"NS": "2", "EW": "2"}
     assert h["defender_total"] == 60
+    assert h["keep_deal"] is False  # the next deal is grabbed: no side keeps it (stored so too)
     assert out["hands"][1]["dealer"] == "S" and out["hands"][1]["levels_after"] == {"NS": "3", "EW": "2"}
     with pytest.raises(
         CaseError, match=r"hands\[1\]\.dealer: required: the previous hand left the deal open"
@@ -1637,7 +1638,11 @@ def test_refusals_of_a_rounds_shape_carry_their_code_and_field() -> None:
     err = refusal("bhg-2011", [hand(40)], before_play=[late("NS")])
     assert (err.code, err.field) == ("case.forfeit_no_hands", "hands")
     err = refusal("bhg-2011", [hand(40), hand(40)], levels={"NS": "2", "EW": "A"})
-    assert (err.code, err.field, err.values) == ("case.hand_after_end", "hands[1]", {"n": 1})
+    assert (err.code, err.field, err.values) == (
+        "case.hand_after_end",
+        "hands[1]",
+        {"n": 1, "round_end": "passed_a", "side": "EW"},
+    )
     late_ = {**late("EW", 3), "override": {"reason": "r", "sanctions": ["hand_loss"]}}
     err = refusal("bhg-2011", [hand(60)], before_play=[late_])
     assert (err.code, err.field) == ("case.hand_loss_needs_hand", "before_play[0].override")

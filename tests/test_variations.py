@@ -84,7 +84,7 @@ def test_a_j_rule_by_suit_asks_which_j_captured() -> None:
     assert caught.value.field == "hands[0].bottom.j_suit" and caught.value.code == "case.j_suit_required"
     assert caught.value.values == {"rulebook": "club-2026", "clause": "第六条 特别滑钩（J）牌"}
     assert describe(caught.value, "zh") == (
-        "hands[0].bottom.j_suit：必填：规则 club-2026 的滑钩按抠底的是主 J 还是副 J 降级（第六条 特别滑钩（J）牌）："
+        "第 1 副的抠底的 J（hands[0].bottom.j_suit）：必填：规则 club-2026 的滑钩按抠底的是主 J 还是副 J 降级（第六条 特别滑钩（J）牌）："
         "trump 为主 J，side 为副 J。"
     )
     assert str(caught.value) == (

@@ -67,7 +67,7 @@ def test_a_withdrawal_after_the_round_ended_or_with_a_wrong_side_is_refused() ->
         {"kind": "delay", "seat": "N", "what": "lead", "trick": 2,
          "override": {"sanctions": [{"round_forfeit": True}], "reason": "拒不改正"}},
     ]  # fmt: skip
-    with pytest.raises(CaseError, match=r"^withdrawal: the round ended at hand 2 \(round forfeit\)"):
+    with pytest.raises(CaseError, match=r"^withdrawal: the round ended at hand 2 \(round lost by NS\)"):
         judge(case, lang="en")
     bad = _left([0])
     bad["withdrawal"]["side"] = "N"

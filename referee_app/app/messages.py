@@ -20,6 +20,7 @@ Pure standard library: the command line's ``judge`` and the window both use it.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -122,11 +123,56 @@ def message(code: str, lang: str, /, **values: Any) -> str:
 
 def field_words(field: str, lang: str) -> str:
     """A field named in words (``reason`` → ``理由`` / ``reason``). A path into the user's
-    own file (``hands[2].seat``) has no entry and is shown as it is: its keys are the file's."""
+    own case file (``hands[2].seat``) is its keys in English; in Chinese it is named in words
+    with the path beside it (``第 3 副的座位（hands[2].seat）``), so the file can be found."""
     entry = _all().get(f"field.{field}")
     if entry is None:
-        return field
+        place = case_place(field, lang) if lang == "zh" else None
+        return f"{place}（{field}）" if place else field
     return str(entry.get(lang, entry["zh"]))
+
+
+#: The lists of a case file whose items are named by their number (``[case_place]``).
+_CASE_LISTS = {
+    "hands": "hand",
+    "infractions": "infraction",
+    "before_play": "before_play",
+    "sanctions": "sanction",
+}
+_CASE_STEP = re.compile(r"([A-Za-z_]+)(?:\[(\d+)\])?$")
+
+
+def case_place(path: str, lang: str) -> str | None:
+    """A place in a case file in words (``hands[0].infractions[1].trick`` → ``第 1 副第 2 项违规的
+    墩次``), or None where the path is not one of the case format's (a key the words do not
+    know, a field that is no path). A key inside another has its own words where the
+    catalogue gives them (``bottom.points`` → ``bottom_points``, 底牌分数)."""
+    if "[" not in path and "." not in path:
+        return None
+    words: list[tuple[str, bool]] = []  # (word, numbered item)
+    previous: str | None = None
+    for step in path.split("."):
+        found = _CASE_STEP.match(step)
+        if found is None:
+            return None
+        key, index = found.group(1), found.group(2)
+        if key in _CASE_LISTS and index is not None:
+            words.append((message(f"case_place.{_CASE_LISTS[key]}", lang, n=int(index) + 1), True))
+        elif previous is not None and has(f"case_place.key.{previous}_{key}") and index is None:
+            words[-1] = (message(f"case_place.key.{previous}_{key}", lang), False)
+        elif has(f"case_place.key.{key}"):
+            words.append((message(f"case_place.key.{key}", lang), False))
+            if index is not None:
+                words.append((message("case_place.item", lang, n=int(index) + 1), True))
+        else:
+            return None
+        previous = key
+    if lang != "zh":
+        return ", ".join(w for w, _ in words)
+    out = words[0][0]
+    for word, numbered in words[1:]:
+        out += word if numbered else message("case_place.of", lang) + word
+    return out
 
 
 FieldNamer = Callable[[str, str], str]
@@ -193,6 +239,9 @@ _VALUE_TABLE = {
     "wanted": "wanted",
     "action": "action",
     "window_from": "window_from",
+    "round_end": "round_end",
+    "shape": "case_shape",
+    "phase": "case_phase",
 }
 
 
@@ -224,6 +273,8 @@ def _shown(key: str, value: Any, lang: str) -> Any:
         return message(f"value.rulebook.{key}", lang, n=value, got=value)
     if isinstance(value, Reported):  # an error that stands for others (a rulebook's first problem)
         return describe(value, lang)
+    if key == "ended_by" and lang == "zh" and isinstance(value, str):  # a place in the case file
+        return case_place(value, lang) or value
     if isinstance(value, datetime):
         return value.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     if key == "gaps" and isinstance(value, list | tuple):

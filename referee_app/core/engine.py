@@ -23,6 +23,10 @@ from .ruling import Ruling
 from .seats import SIDES, next_seat, other_side, partner, side_of
 from .unusual import confirmations_in_effect, redeclarations_allowed
 
+#: How a round ends before time, as an English refusal says it (the catalogue's words:
+#: errors.toml ``[value.round_end]``).
+ROUND_ENDS = {"passed_a": "passed A", "round_forfeit": "round lost"}
+
 
 @dataclass
 class HandOutcome:
@@ -283,17 +287,21 @@ class RoundJudge:
         decision.time_warning = self.check_time_warning()
         hands_out: list[HandOutcome] = []
         dealer: str | None = self.case.first_dealer
-        ended: str | None = None
+        ended: str | None = None  # how the round ended: passed_a, round_forfeit
+        ended_side: str | None = None  # the side that passed A, or that lost the round
         forfeit: dict[str, Any] | None = None
         passed_side: str | None = None
         last_dealer_side = None
         for number, hand in enumerate(self.case.hands, start=1):
             if ended:
                 raise CaseError(
-                    f"{hand.path}: the round ended at hand {number - 1} ({ended}); no hand can follow",
+                    f"{hand.path}: the round ended at hand {number - 1} ({ROUND_ENDS[ended]} by "
+                    f"{ended_side}); no hand can follow",
                     code="case.hand_after_end",
                     field=hand.path,
                     n=number - 1,
+                    round_end=ended,
+                    side=ended_side,
                 )
             dealer = self.dealer_for(hand, number, dealer)
             by_rotation = self.rotation_differs(hand, number, dealer)
@@ -315,18 +323,20 @@ class RoundJudge:
             dealer = result["next_dealer"]
             if result["forfeiting"]:
                 forfeit = self.forfeit(result["forfeiting"])
-                ended = "round forfeit"
+                ended, ended_side = "round_forfeit", forfeit["side"]
             elif result["passed_a"]:
                 passed_side = result["passed_a"]
-                ended = "passed A"
+                ended, ended_side = "passed_a", passed_side
         if self.case.withdrawal is not None:
             if ended:
                 raise CaseError(
-                    f"withdrawal: the round ended at hand {len(hands_out)} ({ended}); a pair cannot "
-                    "leave it after that",
+                    f"withdrawal: the round ended at hand {len(hands_out)} ({ROUND_ENDS[ended]} by "
+                    f"{ended_side}); a pair cannot leave it after that",
                     code="case.withdrawal_after_end",
                     field="withdrawal",
                     n=len(hands_out),
+                    round_end=ended,
+                    side=ended_side,
                 )
             forfeit = self.withdrawal_forfeit(self.case.withdrawal["side"], self.case.withdrawal["reason"])
         decision.forfeit = forfeit
@@ -487,6 +497,7 @@ class RoundJudge:
                     r.assumed = True
             if loss_cfg["both_sides"] == "open_grab":
                 open_grab = True
+                keep_deal = False  # no side keeps the deal: the next one is grabbed
                 decided_by = "hand_loss"
                 total = self.counted(raw_total)
             else:  # the two shifts cancel: the hand is scored on its points
@@ -721,6 +732,18 @@ class RoundJudge:
             if inf is first or inf.phase == "end_of_hand":
                 continue  # a count error is found when the cards are counted, after the end
             offence_at = play_order(inf, i)[0]
+            if offence_at <= end and inf.discovered is not None and inf.discovered > end:
+                # made before the end, but found in a trick that was never played
+                raise CaseError(
+                    f"{inf.path}.discovered: the hand had already ended ({first.path}, "
+                    f"{ruling.citation}, {where}); trick {inf.discovered} was never played",
+                    code="case.found_after_end",
+                    field=f"{inf.path}.discovered",
+                    ended_by=first.path,
+                    clause=ruling.citation,
+                    at=where,
+                    discovered=inf.discovered,
+                )
             if offence_at > end:
                 late_field = f"{inf.path}.trick" if inf.trick is not None else f"{inf.path}.phase"
                 raise CaseError(

@@ -63,6 +63,8 @@ def test_scoresheet_from_the_command_line(scoresheet_pdf: Path, tmp_path: Path) 
         "临场裁判", "裁判长", "东西方队员",
     ):  # fmt: skip
         assert needle in flat, needle
+    # the paper names the defenders' points as the screen does (issue 23: 闲家得分 was the paper's)
+    assert "防守方得分" in flat and "闲家" not in flat
     # defenders' totals of the five hands and the round's facts
     for total in ("130", "25", "150", "80", "265"):
         assert total in text.split()
