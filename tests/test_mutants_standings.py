@@ -17,6 +17,7 @@ from referee_app.core.rulebook import load_rulebook
 from referee_app.core.standings import (
     ASSUMED_MARK,
     Bye,
+    Decider,
     Disqualification,
     Entry,
     EventRecord,
@@ -544,3 +545,67 @@ def test_a_pair_alone_on_its_points_does_not_stop_the_next_tie_break() -> None:
     )
     # 1: 4 points; 3, 4, 5, 6: 2 points; 对手分 3: 4+2 = 6 … 4: 2+0 = 2, 5: 2+2 = 4, 6: 2+2 = 4
     assert table(only("opponents_score"), rec) == [(1, "1"), (2, "3"), (3, "5"), (3, "6"), (5, "4"), (6, "2")]
+
+
+# -- a tie on time left to lots or the chief referee (round.tie = "lots" / "referee") -------------
+
+
+def awaiting(rnd: int, ns: str, ew: str, how: str = "lots") -> MatchResult:
+    """A round tied on time that awaits the chief referee's lots or decision: no winner, 0:0."""
+    return MatchResult.from_result(
+        rnd,
+        ns,
+        ew,
+        {
+            "winner": None,
+            "match_points": {"NS": 0, "EW": 0},
+            "level_difference": {"NS": 0, "EW": 0},
+            "awaits": how,
+        },
+        table=4,
+    )
+
+
+def test_a_tie_awaiting_lots_keeps_its_table_and_what_it_awaits() -> None:
+    m = awaiting(2, "5", "6", "decision")
+    assert (m.round, m.ns, m.ew, m.winner, m.table, m.awaits) == (2, "5", "6", None, 4, "decision")
+    assert (m.ns_points, m.ew_points, m.forfeit) == (0, 0, None)
+
+
+@pytest.mark.parametrize(("drawn", "ns_points", "ew_points"), [("5", 3, 1), ("6", 1, 3)])
+def test_the_decided_pair_takes_the_wins_points_and_the_other_the_losss(
+    drawn: str, ns_points: int, ew_points: int
+) -> None:
+    m = awaiting(2, "5", "6")
+    other = "6" if drawn == "5" else "5"
+    d = m.decided((Decider(2, drawn, other, "lots", "抽签"),), {"win": 3, "loss": 1})
+    assert d.winner == ("NS" if drawn == "5" else "EW")
+    assert (d.ns_points, d.ew_points) == (ns_points, ew_points)
+    assert (d.round, d.ns, d.ew, d.table, d.awaits) == (2, "5", "6", 4, "lots")  # the rest kept
+
+
+def test_a_tie_stays_awaiting_without_its_own_decision_and_a_match_with_a_winner_is_never_decided() -> None:
+    m = awaiting(2, "5", "6")
+    elsewhere = (Decider(1, "5", "6", "lots", "上一轮"), Decider(2, "5", "7", "lots", "另一桌"))
+    assert m.decided(elsewhere, {"win": 3, "loss": 1}) is m
+    played = win(2, "5", "6")
+    assert played.decided((Decider(2, "6", "5", "lots", "x"),), {"win": 3, "loss": 1}) is played
+
+
+def test_standings_give_an_awaited_tie_its_decision_and_nothing_before_it() -> None:
+    rules = only("opponents_score")
+    record = EventRecord(
+        pairs=("1", "2", "3", "4"),
+        results=(awaiting(1, "1", "2"), win(1, "3", "4")),
+    )
+    before = {r["pair"]: r for r in compute_standings(rules, record, seed=1).rows}
+    assert (before["1"]["match_points"], before["2"]["match_points"], before["3"]["match_points"]) == (
+        0,
+        0,
+        2,
+    )
+    decided = EventRecord(
+        record.pairs, results=record.results, deciders=(Decider(1, "2", "1", "lots", "抽签"),)
+    )
+    after = {r["pair"]: r for r in compute_standings(rules, decided, seed=1).rows}
+    assert (after["1"]["match_points"], after["2"]["match_points"]) == (0, 2)
