@@ -220,9 +220,11 @@ def localize(parser: argparse.ArgumentParser, lang: str) -> None:
             elif action.help is not argparse.SUPPRESS:
                 action.help = word(action.help) or action.help
             english_metavar = isinstance(action.metavar, str) and re.fullmatch(r"[A-Z0-9_.]+", action.metavar)
-            if action.choices is None and action.nargs != 0 and (action.metavar is None or english_metavar):
-                if has_field(action.dest):
-                    action.metavar = field_words(action.dest, "zh")
+            # an English metavar stands in for the choices too (ROLE for the three roles)
+            if action.nargs != 0 and (english_metavar or (action.choices is None and action.metavar is None)):
+                named = [f for f in (action.dest, str(action.metavar or "").lower()) if has_field(f)]
+                if named:
+                    action.metavar = field_words(named[0], "zh")
                 else:
                     action.metavar = "值" if action.option_strings else "参数"
 

@@ -34,7 +34,8 @@ def english(text: str, *, also_allowed: set[str] = frozenset()) -> list[str]:  #
     """The English words of a line of output (see the module's doc)."""
     text = re.sub(r"[\w+]+://\S+", "", text)  # the store's URL (PostgreSQL)
     text = re.sub(r"(?:[\w.-]*/)+[\w.\-]*", "", text)  # paths
-    text = re.sub(r"\b[\w-]+\.(json|toml|csv|pdf|p12|pem|db)\b", "", text)  # file names
+    text = re.sub(r"[\w-]*\.(json|toml|csv|pdf|p12|pem|db|xlsx|xls)\b", "", text)  # file names, suffixes
+    text = re.sub(r"\b[a-z0-9]+(?:\[?,[a-z0-9]+\]?)+", "", text)  # a header line as typed: number,player1
     text = re.sub(r"\b[a-z]+-\d{4}\b", "", text)  # rulebook ids: bhg-2011
     text = re.sub(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b", "", text)  # environment variables
     text = re.sub(r"\bhands\[\d+\][\w.\[\]]*|\b[a-z_]+(?:\.[a-z_\[\]0-9]+)+", "", text)  # paths in a case
@@ -190,24 +191,23 @@ def _vocabulary(parser: argparse.ArgumentParser) -> set[str]:
     return words
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        [],
-        ["judge"],
-        ["appeal"],
-        ["appeal", "file"],
-        ["appeal", "decide"],
-        ["record"],
-        ["void"],
-        ["pairs", "import"],
-        ["print", "scoresheet"],
-        ["role", "set-pin"],
-        ["standings"],
-        ["pair"],
-        ["print", "pairing"],
-    ],
-)
+def _command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every command the parser has, as typed (``[]`` is the program itself)."""
+    paths = [list(path)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                paths += _command_paths(sub, (*path, name))
+    return paths
+
+
+def _all_command_paths() -> list[list[str]]:
+    from referee_app.cli.main import build_parser
+
+    return _command_paths(build_parser())
+
+
+@pytest.mark.parametrize("argv", _all_command_paths(), ids=lambda argv: " ".join(argv) or "referee-app")
 def test_help_in_chinese(argv: list[str]) -> None:
     from referee_app.cli.main import build_parser
 
