@@ -15,7 +15,7 @@ if os.environ["QT_QPA_PLATFORM"] == "offscreen":
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SMALL_SCREEN}"
 
 from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget  # noqa: E402
 
 from referee_app.app.session import Session  # noqa: E402
 from referee_app.core.rulebook import load_rulebook  # noqa: E402
@@ -109,6 +109,15 @@ def when_modal(action: Callable[[QWidget], None]) -> None:
             raise AssertionError(f"{type(widget).__name__} stayed open after the test's action")
 
     QTimer.singleShot(0, attempt)
+
+
+def type_path(dialog: QWidget, path: Path) -> None:
+    """``path`` typed into a file dialog's name box, as a referee may. Not ``selectFile``: the
+    dialog lists its folder in the background, and a file written just before it opened may
+    not be listed yet, so the selection is dropped and Open does nothing."""
+    name = dialog.findChild(QLineEdit, "fileNameEdit")
+    assert name is not None, "a file dialog without its name box"
+    name.setText(str(path))
 
 
 def when_shown(kind: type, action: Callable[[QWidget], None]) -> None:

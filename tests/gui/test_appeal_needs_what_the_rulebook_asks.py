@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 from referee_app.core import editing
 from referee_app.gui.appeals import FileAppealDialog
 
-from .conftest import open_event_with_table, when_modal
+from .conftest import open_event_with_table, type_path, when_modal
 
 
 def test_a_gansu_appeal_needs_the_deposit_receipt_and_evidence_and_keeps_the_photo(
@@ -62,7 +62,7 @@ def test_a_gansu_appeal_needs_the_deposit_receipt_and_evidence_and_keeps_the_pho
 
     def choose_photo(files) -> None:
         assert isinstance(files, QFileDialog)
-        files.selectFile(str(photo))
+        type_path(files, photo)
         buttons = files.findChild(QDialogButtonBox, "buttonBox")
         qtbot.mouseClick(buttons.button(QDialogButtonBox.StandardButton.Open), Qt.MouseButton.LeftButton)
 

@@ -12,7 +12,7 @@ from referee_app.app.session import Session
 from referee_app.core.rulebook import load_rulebook
 from referee_app.store.service import Store
 
-from .conftest import when_modal
+from .conftest import type_path, when_modal
 
 
 def _menu_action(window, menu_title: str, text: str):
@@ -25,7 +25,7 @@ def _choose_file(path: Path, then=None):
         assert isinstance(dialog, QFileDialog)
         if then is not None:
             when_modal(then)
-        dialog.selectFile(str(path))
+        type_path(dialog, path)
         dialog.accept()
 
     return choose

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 
 from referee_app.app.session import Session
 from referee_app.core.rulebook import load_rulebook
 
-from .conftest import when_modal
+from .conftest import type_path, when_modal
 
 
 def _pick(qtbot, path: Path, button: QDialogButtonBox.StandardButton, then=None) -> None:
@@ -22,10 +22,7 @@ def _pick(qtbot, path: Path, button: QDialogButtonBox.StandardButton, then=None)
 
     def choose(dialog) -> None:
         assert isinstance(dialog, QFileDialog)
-        # the path typed into the file name box, as a referee may: the dialog lists its folder
-        # in the background, and a file written just before it opened may not be listed yet
-        name = dialog.findChild(QLineEdit, "fileNameEdit")
-        name.setText(str(path))
+        type_path(dialog, path)
         if then is not None:
             when_modal(then)
         buttons = dialog.findChild(QDialogButtonBox, "buttonBox")

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QStyl
 from referee_app.gui.i18n import Language
 from referee_app.gui.main_window import MainWindow
 
-from .conftest import open_event_with_table, when_modal
+from .conftest import open_event_with_table, type_path, when_modal
 
 CLICK = Qt.MouseButton.LeftButton
 
@@ -77,7 +77,7 @@ def test_importing_pairs_from_the_menu_says_how_many_over_the_view(make_window, 
 
     def choose(dialog) -> None:
         assert isinstance(dialog, QFileDialog)
-        dialog.selectFile(str(pairs_csv))  # the file picked; the referee's click opens it
+        type_path(dialog, pairs_csv)  # the file named; the referee's click opens it
         buttons = dialog.findChild(QDialogButtonBox, "buttonBox")
         qtbot.mouseClick(buttons.button(QDialogButtonBox.StandardButton.Open), Qt.MouseButton.LeftButton)
 
