@@ -124,6 +124,8 @@ def test_a_second_station_follows_a_change_made_elsewhere_sqlite(qtbot, tmp_path
 def test_a_second_station_follows_a_change_made_elsewhere_postgresql(qtbot) -> None:
     url = os.environ.get("REFEREE_APP_TEST_PG_URL")
     if not url:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true but REFEREE_APP_TEST_PG_URL is not set: PostgreSQL store tests not run")
         pytest.skip("REFEREE_APP_TEST_PG_URL is not set: PostgreSQL store tests not run")
     import uuid
     from urllib.parse import quote
