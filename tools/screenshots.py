@@ -6,7 +6,7 @@ Builds a demo event in a temporary SQLite store (made-up players), plays a few h
 table 1, then saves PNGs of every view (welcome, hall, table, appeals desk, standings,
 pairing) and every dialog (new event, login with a lock, each ruling dialog's kind with the
 override unfolded, void, end of round, signatures, scoresheet, appeal, decision, restoring
-drafts, the file dialog) on a 1024×700 and a 1920×1080 screen, in Chinese and in English:
+drafts, the file dialog) on a 1024×700, a 1366×768 and a 1920×1080 screen, in Chinese and in English:
 ``OUT_DIR/1024x700-zh/…``. Each screen size runs in its own X server (Xvfb) of that size, so
 windows and dialogs size themselves as on a referee's laptop; fonts render as there.
 
@@ -71,7 +71,7 @@ def on_modal(app: QApplication, action) -> None:
     QTimer.singleShot(100, attempt)
 
 
-SIZES = ("1024x700", "1920x1080")
+SIZES = ("1024x700", "1366x768", "1920x1080")
 #: The pictures of the manual (docs/manual/img/), from the 1024×700 Chinese set: a referee's
 #: laptop screen, in the manual's language.
 MANUAL_SHOTS = {

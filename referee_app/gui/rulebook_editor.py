@@ -192,15 +192,20 @@ class RulebookEditor(QDialog):
     def section_name(self, section: Section) -> str:
         tr = self.language.tr
         if section.key.startswith("counter:"):
-            return tr("editor_counter", name=section.path[-1])
+            # a counter named after a kind (exposed_card) is named by that kind's label
+            return tr("editor_counter", name=self.kind_label(str(section.path[-1])))
         if section.key.startswith("kind:"):
-            kind = str(section.path[-1])
-            own = self.draft.value(("infractions", kind, "label", self.lang))
-            return tr("editor_kind", label=own or rulebook_word(self.lang, "kind", kind) or kind)
+            return tr("editor_kind", label=self.kind_label(str(section.path[-1])))
         if section.title is not None:
             return section.title[0 if self.lang == "zh" else 1]
         words = section_title(section.model, self.lang)
         return words[:1].upper() + words[1:]  # a heading (the words are written for inside a line)
+
+    def kind_label(self, kind: str) -> str:
+        """The words of an infraction kind in the window's language: the event's own label,
+        else the built-in kind's, else its id (a counter of the event's own naming)."""
+        own = self.draft.value(("infractions", kind, "label", self.lang))
+        return str(own or rulebook_word(self.lang, "kind", kind) or kind)
 
     def fill_sections(self, select: str | None = None) -> None:
         current = select or self.current_key()

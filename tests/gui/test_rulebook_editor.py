@@ -71,6 +71,9 @@ def edit_club_rules(qtbot, editor: RulebookEditor, seen: dict) -> None:
     assert checked(qtbot, editor) == [] and not editor.problem_list.isVisible()
     assert "#c62828" not in editor.at["appeal.fee_yuan"].styleSheet()  # the stale mark gone
     assert all(i.foreground().color().name() != "#c62828" for i in items) and items[1].text() == "计分与升级"
+    # a counter named after a kind is listed by the kind's words, never its id
+    names = [i.text() for i in items]
+    assert "累计计数器：暴露张" in names and not any("exposed_card" in n for n in names), names
 
     # 违规：暴露张: 20 points a card, not 10
     editor.select("kind:exposed_card")
