@@ -452,7 +452,7 @@ def test_hall_web_command_refuses_bad_input_in_one_line(served: tuple[HallWeb, s
             (["--host", "192.0.2.1", "--event", "1"], "en", "192.0.2.1:8080: cannot serve"),
             (["--event", "77"], "en", "no event 77"),
             ([], "en", "events"),  # two events in the store: which one
-            (["--port", "x"], "en", "invalid int value"),
+            (["--port", "x"], "en", "invalid number value: 'x'"),
         ):
             rc, out, err = _cli(db, "hall-web", *args, lang=lang)
             assert rc == 2 and out == "" and err.count("\n") == 1 and says in err, (args, err)
