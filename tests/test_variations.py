@@ -394,6 +394,34 @@ def test_a_tie_nothing_decides_is_marked_even_where_every_clause_is_printed() ->
     assert out["result"]["decided_by"] == "tie_unresolved" and out["result"]["assumed"] is True
 
 
+_LOTS_CLAUSE = (
+    'tie_clause = { ref = "比赛方法", title = "平局", zh = "先过A者或级数高者为胜，胜者得积分2分，平得1分。", '
+    'en = "Equal levels at the end of the round: a draw, 1 match point each." }',
+    'tie_clause = { ref = "第九条", title = "同级", zh = "比赛时间到双方级数相同时，抽签决定胜负。", '
+    'en = "Equal levels when time is called: lots decide." }',
+)
+
+
+@pytest.mark.parametrize(
+    ("tie", "how", "decided_by"), [("lots", "lots", "tie_lots"), ("referee", "decision", "tie_referee")]
+)
+def test_a_tie_left_to_lots_or_the_referee_awaits_the_decision_with_no_points(
+    tie: str, how: str, decided_by: str
+) -> None:
+    """第九条 "比赛时间到双方级数相同时，抽签决定胜负" (and its 裁判长裁定 variant, DOMAIN §5
+    "Level tie on time: the dealer side wins, a draw, lots, or the referee decides"): the judged
+    round names no winner and gives no match points; it says what it awaits and cites the
+    clause. Unequal levels are still decided by the levels, not by the tie's rule."""
+    club = _draft("bhg-2011", ('tie = "draw"', f'tie = "{tie}"'), _LOTS_CLAUSE)
+    tied = judge(_round(levels={"NS": "5", "EW": "5"}, finished="time"), rulebook=club)["result"]
+    assert tied["winner"] is None and tied["decided_by"] == decided_by
+    assert tied["awaits"] == how and tied["match_points"] == {"NS": 0, "EW": 0}
+    assert tied["citation"] == "第九条 同级" and tied["assumed"] is False
+    ahead = judge(_round(levels={"NS": "5", "EW": "6"}, finished="time"), rulebook=club)["result"]
+    assert ahead["winner"] == "EW" and ahead["decided_by"] == "levels" and "awaits" not in ahead
+    assert ahead["match_points"] == {"NS": 0, "EW": 2}
+
+
 # -- 5. a negative total that keeps adding levels (DOMAIN §5) --------------------------------
 
 _NEGATIVE_MORE = (

@@ -14,8 +14,6 @@ from store_helpers import cli, write_json
 
 from referee_app.app.event import load_event, round_unfinished
 from referee_app.app.pairing import decide_tie
-from referee_app.core.engine import judge
-from referee_app.core.rulebook import rulebook_from_text
 from referee_app.core.standings import compute_standings
 from referee_app.store.errors import InputError
 from referee_app.store.service import Actor, Store
@@ -58,28 +56,6 @@ def _case(table: int, ns: str, ew: str, tied: bool) -> dict[str, Any]:
         "hands": [] if tied else [{"defender_points": 0}],
         "finished": "time",
     }
-
-
-@pytest.mark.parametrize(
-    ("tie", "how", "decided_by"), [("lots", "lots", "tie_lots"), ("referee", "decision", "tie_referee")]
-)
-def test_a_tie_left_to_lots_or_the_referee_awaits_the_decision_with_no_points(
-    tie: str, how: str, decided_by: str
-) -> None:
-    """第九条 "比赛时间到双方级数相同时，抽签决定胜负" (and its 裁判长裁定 variant): the
-    judged round names no winner and gives no match points; it says what it awaits."""
-    club = rulebook_from_text(_club_text(tie), "club-2026.toml", use_cache=False)
-    case = {
-        "event": "club-2026",
-        "first_dealer": "N",
-        "levels": {"NS": "5", "EW": "5"},
-        "finished": "time",
-        "hands": [],
-    }
-    result = judge(case, rulebook=club)["result"]
-    assert result["winner"] is None and result["decided_by"] == decided_by
-    assert result["awaits"] == how and result["match_points"] == {"NS": 0, "EW": 0}
-    assert result["citation"].startswith("第九条")
 
 
 def test_the_chief_referees_lots_give_the_win_and_only_an_awaited_tie_can_be_decided(
