@@ -11,7 +11,9 @@ import pytest
 
 from referee_app.core.case import CaseError
 from referee_app.core.engine import judge
-from referee_app.core.rulebook import load_rulebook
+from referee_app.core.rulebook import load_rulebook, rulebook_from_text
+
+from .conftest import RULES
 
 
 def _left(points: list[int], side: str = "NS", rules: str = "bhg-2011") -> dict[str, Any]:
@@ -49,6 +51,31 @@ def test_a_leading_pair_that_leaves_loses_the_round_on_the_forfeits_levels() -> 
     d = judge(_left([0, 0], side="EW"), lang="en")  # EW leads 8:2 and leaves
     assert len(d["hands"]) == 2 and d["forfeit"]["levels"] == {"EW": "2", "NS": "3"}
     assert d["result"]["winner"] == "NS" and d["result"]["match_points"] == {"NS": 2, "EW": 0}
+    # the printed levels apply (no lead on the board to keep): only the clause on leaving,
+    # which BHG does not score, marks it
+    assert d["forfeit"]["assumed"] is True and d["result"]["assumed"] is True
+
+
+def test_a_clause_on_leaving_that_says_how_the_round_is_scored_is_not_marked() -> None:
+    """A club whose rules print the scoring of a pair leaving (离场判弃权，对手得2分，级数2:3):
+    its forfeit with the printed levels is judged unmarked; keeping the board's lead still is."""
+    text = (
+        (RULES / "bhg-2011.toml").read_text(encoding="utf-8").replace('id = "bhg-2011"', 'id = "club-2026"')
+    )
+    start = text.index("withdrawal_clause = {")
+    end = text.index("\n", start)
+    text = (
+        text[:start]
+        + 'withdrawal_clause = { ref = "第八条", title = "中途退出", zh = "比赛中途退出者判弃权，对手得2分，级数记2:3。", '
+        'en = "A pair leaving mid-round forfeits: the opponent scores 2, levels 2:3." }' + text[end:]
+    )
+    club = rulebook_from_text(text, "club-2026.toml", use_cache=False)
+    case = {**_left([0, 0], side="EW"), "event": "club-2026"}
+    d = judge(case, rulebook=club)
+    assert d["forfeit"]["citation"] == "第八条 中途退出" and d["forfeit"]["assumed"] is False
+    assert d["result"]["assumed"] is False
+    led = judge({**_left([0, 0, 45]), "event": "club-2026"}, rulebook=club)  # EW leads 9:2, NS leaves
+    assert led["forfeit"]["levels"] == {"NS": "2", "EW": "9"} and led["forfeit"]["assumed"] is True
 
 
 @pytest.mark.parametrize(
