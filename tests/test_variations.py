@@ -13,6 +13,7 @@ from referee_app.app.messages import describe
 from referee_app.core.engine import judge
 from referee_app.core.errors import CaseError, RulebookError
 from referee_app.core.rulebook import Rulebook, rulebook_from_text
+from referee_app.core.rulebook_kinds import BLOCKERS
 
 from .conftest import RULES
 
@@ -528,7 +529,33 @@ def test_a_throw_charged_by_its_blocker_asks_which_shape_blocked_it() -> None:
     with pytest.raises(CaseError) as caught:
         judge(_round(hand), rulebook=club)
     assert caught.value.field == "hands[0].infractions[0].blocked_by"
+    assert caught.value.code == "case.blocked_by_required"
+    assert caught.value.values == {"allowed": list(BLOCKERS), "rulebook": "club-2026"}
+    assert str(caught.value) == (
+        "hands[0].infractions[0].blocked_by: required: club-2026 charges a failed throw by the shape "
+        "that blocked it (one of single, pair, tractor, long_tractor)"
+    )
     assert "必填：规则 club-2026 按挡住甩牌的牌型" in describe(caught.value, "zh")
+    # tiers for some shapes only: a longer tractor is still one where a tractor has a tier
+    # (offered, and charged as a tractor), and a shape without a tier is refused naming the rest
+    for tiers, blocked, allowed in (
+        ("single = 10, pair = 20, tractor = 40", None, ["single", "pair", "tractor", "long_tractor"]),
+        ("single = 10, pair = 20", "tractor", ["single", "pair"]),
+        ("single = 10, pair = 20", "long_tractor", ["single", "pair"]),
+        ("pair = 20, long_tractor = 60", "single", ["pair", "long_tractor"]),
+    ):
+        some = _draft(
+            "bhg-2011", (_TIERS[0], f"sanction = {{ points_by_blocker = {{ {tiers} }}, instruction")
+        )
+        hand = {"defender_points": 40, "infractions": [_failed_throw(2, blocked)]}
+        with pytest.raises(CaseError) as caught:
+            judge(_round(hand), rulebook=some)
+        assert caught.value.values["allowed"] == allowed, (tiers, blocked)
+    pairs_only = _draft(
+        "bhg-2011", (_TIERS[0], "sanction = { points_by_blocker = { pair = 20 }, instruction")
+    )
+    hand = {"defender_points": 40, "infractions": [_failed_throw(2, "pair")]}
+    assert judge(_round(hand), rulebook=pairs_only)["hands"][0]["rulings"][0]["points"] == 40
     # the fact belongs to a failed throw only; and a tier table gives at least one tier
     with pytest.raises(CaseError, match="only for failed_throw"):
         judge(

@@ -94,8 +94,17 @@ def test_a_withdrawal_after_the_round_ended_or_with_a_wrong_side_is_refused() ->
         {"kind": "delay", "seat": "N", "what": "lead", "trick": 2,
          "override": {"sanctions": [{"round_forfeit": True}], "reason": "拒不改正"}},
     ]  # fmt: skip
-    with pytest.raises(CaseError, match=r"^withdrawal: the round ended at hand 2 \(round lost by NS\)"):
+    with pytest.raises(
+        CaseError, match=r"^withdrawal: the round ended at hand 2 \(round lost by NS\)"
+    ) as ended:
         judge(case, lang="en")
+    assert ended.value.code == "case.withdrawal_after_end" and ended.value.field == "withdrawal"
+    assert ended.value.values == {"n": 2, "round_end": "round_forfeit", "side": "NS"}
+    passed = _left([0, 0])
+    passed["levels"] = {"NS": "2", "EW": "A"}  # EW deals the first hand at A and passes it
+    with pytest.raises(CaseError) as after_a:
+        judge(passed, lang="en")
+    assert after_a.value.values == {"n": 1, "round_end": "passed_a", "side": "EW"}
     bad = _left([0])
     bad["withdrawal"]["side"] = "N"
     with pytest.raises(CaseError) as caught:
