@@ -855,6 +855,9 @@ def test_a_kind_the_events_rulebook_does_not_have_is_refused_naming_those_it_has
     assert describe(error, "zh") == (
         f'第 1 副第 1 项违规的违规种类（hands[0].infractions[0].kind）：应为 {"、".join(fourteen)} 之一，收到 "take_back"。'
     )
+    # a kind typed in Chinese is quoted as typed, not as \\u escapes
+    error = refused(case("bhg-2011", [hand(60, {"kind": "悔牌", "seat": "N"})], finished="open"))
+    assert error.values["got"] == '"悔牌"' and str(error).endswith('got "悔牌"')
 
 
 def test_re_declarations_past_a_limit_the_rulebook_only_assumes_are_judged_and_marked() -> None:
@@ -945,3 +948,13 @@ def test_an_offence_found_in_a_trick_after_the_hand_ended_is_refused() -> None:
         "第 1 副第 2 项违规的发现时的圈次（hands[0].infractions[1].discovered）：本副牌已因第 1 副第 1 项违规"
         "的判罚（六、六、E 传递非法信息）立即结束，没有打第 8 圈，不可能在该圈发现；请填写结束时发现的圈次。"
     )
+    assert error.values == {
+        "ended_by": "hands[0].infractions[0]",
+        "clause": "六、六、E 传递非法信息",
+        "at": "trick 5",
+        "discovered": 8,
+    }
+    # made in the very trick the hand ended in, and found later: refused too
+    in_that_trick = {"kind": "exposed_card", "seat": "N", "trick": 5, "discovered": 8}
+    error = refused(case("gansu-2018", [hand(60, signal("E", 5), in_that_trick)], finished="open"))
+    assert (error.code, error.field) == ("case.found_after_end", "hands[0].infractions[1].discovered")

@@ -329,6 +329,27 @@ def test_a_wrong_follow_takes_a_level_from_the_offender_after_the_hand_and_the_t
     assert out["forfeit"]["side"] == "NS" and out["result"]["winner"] == "EW"
 
 
+def test_a_level_given_to_the_opponent_stops_at_a_mandatory_level_and_never_leaves_one() -> None:
+    """A sanction's levels "never counted as playing a mandatory level" (HBUE 规则三、(六)
+    「J为必打级牌，不得因升级跳过」): a level given to the non-offending side stops on J, and a
+    side already at J stays there; elsewhere it moves a whole level."""
+    given = (
+        _LEVEL_A_TIME[0][0],
+        'id = "a_level"\nsanction = { levels = { opponent = 1 } }\nclause = { ref = "第十四条"',
+    )
+    club = _draft("hbue-2018", given)
+    for ew, after in (("4", "5"), ("10", "J"), ("J", "J"), ("Q", "K")):
+        # NS deal at 5 and hold the defenders to 60 (+1); South's wrong follow gives EW a level
+        hand = judge(
+            _round(
+                {"defender_points": 60, "infractions": [_wrong_follow("S")]}, levels={"NS": "5", "EW": ew}
+            ),
+            rulebook=club,
+        )["hands"][0]
+        assert hand["rulings"][0]["levels"] == {"NS": 0, "EW": 1}
+        assert hand["levels_after"] == {"NS": "6", "EW": after}, ew
+
+
 def test_the_times_are_the_offending_sides_and_a_hand_in_play_loses_its_level_when_scored() -> None:
     club = _draft("hbue-2018", *_LEVEL_A_TIME)
     # NS twice, EW once: nobody's third time
