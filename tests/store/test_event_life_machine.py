@@ -1341,7 +1341,9 @@ class SchemaPool:
 
 
 @pytest.fixture
-def fresh_target(backend: str) -> Iterator[Callable[[], contextlib.AbstractContextManager[str]]]:
+def fresh_target(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[], contextlib.AbstractContextManager[str]]]:
     if backend == "postgresql":
         pool = SchemaPool(_need_pg())
         try:
@@ -1353,6 +1355,24 @@ def fresh_target(backend: str) -> Iterator[Callable[[], contextlib.AbstractConte
     # a real file, in memory where the machine has a tmpfs: the sequences test what is kept,
     # not the disk's flushes (a save's fsync was a third of a step)
     where = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    if where is None:
+        # no tmpfs (a container without /dev/shm): the file on disk, each connection told not
+        # to wait for the disk after the store's own settings (what is kept is the same; only a
+        # power cut would tell), or a runner with slow flushes doubles the run
+        from sqlalchemy import event as sa_event
+
+        from referee_app.store import db as store_db
+
+        settings_of_the_store = store_db._sqlite_settings
+
+        def without_flushes(engine: Any) -> None:
+            settings_of_the_store(engine)
+
+            @sa_event.listens_for(engine, "connect")
+            def _no_flush(dbapi_conn: Any, _record: Any) -> None:
+                dbapi_conn.execute("PRAGMA synchronous=OFF")
+
+        monkeypatch.setattr(store_db, "_sqlite_settings", without_flushes)
 
     @contextlib.contextmanager
     def sqlite_file() -> Iterator[str]:
